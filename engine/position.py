@@ -1,0 +1,479 @@
+"""A position of a deal under a rule set: what is left, where the stock stands, which pass it is.
+
+The stock and the waste together are the *pile*: the cards dealt to the stock, in their original
+order, less those removed. Drawing never reorders them and a redeal turns the waste over without
+shuffling, which puts them back in that same order, so the whole of stock and waste is one bit
+mask over the original pile plus a pointer: present cards below the pointer are the waste (the
+highest one on top), the others are the stock (the lowest one on top). The pointer is kept just
+above the waste top, so equal positions have equal fields; the solver hashes them.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .cards import KING, TARGET, card_pretty, card_value
+from .deals import Deal
+from .errors import IllegalMove, StateError
+from .layout import COVER_MASK, COVERED_BY, COVERS, FULL_PYRAMID, PYRAMID_SIZE, is_valid_shape
+from .moves import (
+    DRAW,
+    DRAW_MOVE,
+    REDEAL,
+    REDEAL_MOVE,
+    RESERVE_BASE,
+    STOCK,
+    WASTE,
+    Move,
+    king_move,
+    location_words,
+    pair_move,
+    parse_move,
+)
+from .rules import Rules
+
+PLAYING, WON, STUCK = "playing", "won", "stuck"
+
+
+class Board:
+    """The cards of one deal laid out under one rule set; shared by all positions of that game."""
+
+    __slots__ = ("deal", "rules", "pyramid_cards", "reserve_cards", "pile_cards", "pile_size", "values")
+
+    def __init__(self, deal: Deal, rules: Rules):
+        self.deal = deal
+        self.rules = rules
+        cards = deal.cards
+        self.pyramid_cards = cards[:PYRAMID_SIZE]
+        self.reserve_cards = cards[PYRAMID_SIZE : PYRAMID_SIZE + rules.reserve]
+        self.pile_cards = cards[PYRAMID_SIZE + rules.reserve :]
+        self.pile_size = len(self.pile_cards)
+        # values by location for the pyramid and reserve (the pile is looked up by index)
+        self.values = tuple(card_value(c) for c in self.pyramid_cards) + tuple(
+            card_value(c) for c in self.reserve_cards
+        )
+
+
+@lru_cache(maxsize=1024)
+def board_for(deal: Deal, rules: Rules) -> Board:
+    return Board(deal, rules)
+
+
+def _lowest_bit(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+class Position:
+    __slots__ = ("board", "pyramid", "reserve", "pile", "pointer", "pass_no", "moves", "cleared_pass")
+
+    def __init__(self, board: Board, pyramid: int, reserve: int, pile: int, pointer: int, pass_no: int,
+                 moves: int = 0, cleared_pass: int = 0):
+        self.board = board
+        self.pyramid = pyramid  # bit p set: pyramid position p still holds its card
+        self.reserve = reserve  # bit i set: reserve card Ri is still there
+        self.pile = pile  # bit i set: the i-th card dealt to the stock is still in stock or waste
+        self.pointer = pointer  # pile indices below it are the waste
+        self.pass_no = pass_no  # 1 for the first trip through the stock
+        self.moves = moves
+        self.cleared_pass = cleared_pass  # the pass in which the pyramid was cleared, 0 while it stands
+
+    # --- construction and copies ---------------------------------------------------------------------
+    @classmethod
+    def start(cls, deal: Deal, rules: Rules) -> Position:
+        board = board_for(deal, rules)
+        return cls(board, FULL_PYRAMID, (1 << rules.reserve) - 1, (1 << board.pile_size) - 1, 0, 1)
+
+    def copy(self) -> Position:
+        return Position(self.board, self.pyramid, self.reserve, self.pile, self.pointer, self.pass_no,
+                        self.moves, self.cleared_pass)
+
+    @property
+    def rules(self) -> Rules:
+        return self.board.rules
+
+    @property
+    def deal(self) -> Deal:
+        return self.board.deal
+
+    def key(self) -> tuple[int, int, int, int, int]:
+        """What decides the future of the game (not the move count): the solver's hash key."""
+        return (self.pyramid, self.reserve, self.pile, self.pointer, self.pass_no)
+
+    def __eq__(self, other) -> bool:
+        return (
+            isinstance(other, Position)
+            and self.board.deal == other.board.deal
+            and self.board.rules == other.board.rules
+            and self.key() == other.key()
+            and self.moves == other.moves
+            and self.cleared_pass == other.cleared_pass
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        return f"Position({self.dumps()!r})"
+
+    # --- the pile ----------------------------------------------------------------------------------------
+    def stock_top_index(self) -> int:
+        """Pile index of the stock top, or -1 when the stock is empty."""
+        above = self.pile >> self.pointer
+        return self.pointer + _lowest_bit(above) if above else -1
+
+    def waste_top_index(self) -> int:
+        """Pile index of the waste top, or -1 when the waste is empty (always ``pointer - 1``)."""
+        return self.pointer - 1
+
+    @property
+    def stock_count(self) -> int:
+        return (self.pile >> self.pointer).bit_count()
+
+    @property
+    def waste_count(self) -> int:
+        return (self.pile & ((1 << self.pointer) - 1)).bit_count()
+
+    def stock_cards(self) -> list[int]:
+        """The stock from its top down. Never shown to a player in ranked play."""
+        cards = self.board.pile_cards
+        return [cards[i] for i in range(self.pointer, self.board.pile_size) if self.pile >> i & 1]
+
+    def waste_cards(self) -> list[int]:
+        """The waste from the bottom up: the last card is the top."""
+        cards = self.board.pile_cards
+        return [cards[i] for i in range(self.pointer) if self.pile >> i & 1]
+
+    # --- counts ------------------------------------------------------------------------------------------
+    @property
+    def pyramid_left(self) -> int:
+        return self.pyramid.bit_count()
+
+    @property
+    def reserve_left(self) -> int:
+        return self.reserve.bit_count()
+
+    @property
+    def pile_left(self) -> int:
+        return self.pile.bit_count()
+
+    @property
+    def cards_left(self) -> int:
+        """The cards the goal still asks for."""
+        if self.board.rules.goal == "pyramid":
+            return self.pyramid.bit_count()
+        return self.pyramid.bit_count() + self.reserve.bit_count() + self.pile.bit_count()
+
+    # --- cards at locations --------------------------------------------------------------------------------
+    def card_at(self, loc: int) -> int | None:
+        """The card at a location if one lies there (face-down stock cards count only when live)."""
+        if loc < PYRAMID_SIZE:
+            return self.board.pyramid_cards[loc] if self.pyramid >> loc & 1 else None
+        if loc < STOCK:
+            i = loc - RESERVE_BASE
+            return self.board.reserve_cards[i] if self.reserve >> i & 1 else None
+        index = self.stock_top_index() if loc == STOCK else self.waste_top_index()
+        return self.board.pile_cards[index] if index >= 0 else None
+
+    def is_free(self, p: int) -> bool:
+        """A pyramid card is free when both cards that cover it are gone."""
+        return bool(self.pyramid >> p & 1) and not self.pyramid & COVER_MASK[p]
+
+    def _unavailable(self, loc: int, partner: int = -1) -> str | None:
+        """Why the card at ``loc`` cannot be taken (paired with ``partner``), or None if it can."""
+        rules = self.board.rules
+        if loc < PYRAMID_SIZE:
+            if not self.pyramid >> loc & 1:
+                return f"position {loc} is empty: its card is already gone"
+            covering = self.pyramid & COVER_MASK[loc]
+            if not covering:
+                return None
+            if rules.covered_pairs and partner >= 0 and covering == 1 << partner:
+                return None  # lies under its partner alone: the covered_pairs option allows the pair
+            names = " and ".join(str(q) for q in COVERED_BY[loc] if covering >> q & 1)
+            reason = f"position {loc} is covered by {names}"
+            if partner in COVERED_BY[loc]:
+                if rules.covered_pairs:
+                    reason += ", and a card pairs with the card it covers only when nothing else covers it"
+                else:
+                    reason += ": a card never pairs with a card it covers under these rules"
+            return reason
+        if loc < STOCK:
+            if not rules.reserve:
+                return "there is no reserve under these rules"
+            i = loc - RESERVE_BASE
+            return None if self.reserve >> i & 1 else f"reserve card R{i} is already gone"
+        if loc == STOCK:
+            if not rules.stock_live:
+                return "the stock top is face down under these rules: draw to turn it"
+            return None if self.stock_top_index() >= 0 else "the stock is empty"
+        if not rules.waste_live:
+            return "the waste top is dead under these rules"
+        return None if self.pointer else "the waste is empty"
+
+    # --- legality ----------------------------------------------------------------------------------------
+    def why_illegal(self, move: Move) -> str | None:
+        """The reason ``move`` is illegal here, in a player's words, or None when it is legal."""
+        if self.is_won:
+            return "the deal is already won"
+        kind = move.kind
+        if kind == DRAW or kind == REDEAL:
+            reason = self._why_not_turn(kind)
+            if reason is None and self.is_stuck:
+                return "the deal is over: no removal is possible and none can come up by drawing or redealing"
+            return reason
+        first, second = move.first, move.second
+        reason = self._unavailable(first, second)
+        if reason:
+            return reason
+        card = self.card_at(first)
+        if second < 0:
+            if card_value(card) != KING:
+                return f"{location_words(first)} holds {card_pretty(card)}, not a king: only a king goes alone"
+            return None
+        reason = self._unavailable(second, first)
+        if reason:
+            return reason
+        other = self.card_at(second)
+        total = card_value(card) + card_value(other)
+        if total != TARGET:
+            return (f"{card_pretty(card)} + {card_pretty(other)}: {card_value(card)} + {card_value(other)} "
+                    f"is {total}, not 13")
+        return None
+
+    def _why_not_turn(self, kind: str) -> str | None:
+        rules = self.board.rules
+        stock_empty = not self.pile >> self.pointer
+        if kind == DRAW:
+            if not stock_empty:
+                return None
+            if not rules.pass_left(self.pass_no):
+                return "the stock is empty and no pass is left"
+            if not self.pointer:
+                return "the stock and the waste are both empty"
+            return f"the stock is empty: redeal to start pass {self.pass_no + 1}"
+        if not stock_empty:
+            return f"the stock still has {self.stock_count} cards: redeal only when it is empty"
+        if not rules.pass_left(self.pass_no):
+            return f"no pass is left: these rules allow {rules.passes} pass{'es' * (rules.passes > 1)}"
+        if not self.pointer:
+            return "the waste is empty: there is nothing to redeal"
+        return None
+
+    def check(self, move: Move | str) -> Move:
+        """Parse and check a move; raise :class:`IllegalMove` with the reason when it is illegal."""
+        if isinstance(move, str):
+            move = parse_move(move)
+        reason = self.why_illegal(move)
+        if reason:
+            raise IllegalMove(reason, str(move))
+        return move
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, removals first (kings, then pairs), then draw or redeal."""
+        if self.is_won:
+            return []
+        moves = self._removals()
+        if not moves and self.is_stuck:
+            return []
+        for kind, move in ((DRAW, DRAW_MOVE), (REDEAL, REDEAL_MOVE)):
+            if self._why_not_turn(kind) is None:
+                moves.append(move)
+        return moves
+
+    def available(self) -> list[tuple[int, int]]:
+        """(location, value) of every card that may be taken now, in location order."""
+        board, rules = self.board, self.board.rules
+        values = board.values
+        pyramid = self.pyramid
+        found = [(p, values[p]) for p in range(PYRAMID_SIZE) if pyramid >> p & 1 and not pyramid & COVER_MASK[p]]
+        reserve = self.reserve
+        found.extend((RESERVE_BASE + i, values[PYRAMID_SIZE + i]) for i in range(rules.reserve) if reserve >> i & 1)
+        if rules.stock_live:
+            index = self.stock_top_index()
+            if index >= 0:
+                found.append((STOCK, card_value(board.pile_cards[index])))
+        if rules.waste_live and self.pointer:
+            found.append((WASTE, card_value(board.pile_cards[self.pointer - 1])))
+        return found
+
+    def _removals(self) -> list[Move]:
+        found = self.available()
+        moves = [king_move(loc) for loc, value in found if value == KING]
+        for i, (a, va) in enumerate(found):
+            for b, vb in found[i + 1 :]:
+                if va + vb == TARGET:
+                    moves.append(pair_move(a, b))
+        if self.board.rules.covered_pairs:
+            values, pyramid = self.board.values, self.pyramid
+            for p, value in found:
+                if p >= PYRAMID_SIZE:
+                    break
+                for q in COVERS[p]:
+                    if pyramid >> q & 1 and pyramid & COVER_MASK[q] == 1 << p and values[q] + value == TARGET:
+                        moves.append(pair_move(p, q))
+        return moves
+
+    # --- end of the deal ---------------------------------------------------------------------------------
+    @property
+    def is_won(self) -> bool:
+        if self.board.rules.goal == "pyramid":
+            return not self.pyramid
+        return not (self.pyramid or self.reserve or self.pile)
+
+    @property
+    def is_stuck(self) -> bool:
+        """No removal now, and none reachable by drawing and redealing alone."""
+        return not self.is_won and not self._removal_reachable()
+
+    @property
+    def status(self) -> str:
+        if self.is_won:
+            return WON
+        return STUCK if not self._removal_reachable() else PLAYING
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != PLAYING
+
+    def _removal_reachable(self) -> bool:
+        """Whether some removal is possible now or after draws and redeals alone.
+
+        Without removals the pyramid and reserve do not change, so it is enough to walk the pile
+        configurations that draws and redeals reach, once: a later pass repeats the first.
+        """
+        board, rules = self.board, self.board.rules
+        values = board.values
+        pyramid = self.pyramid
+        wanted = 0  # bit v: a card of value v would pair with a card that is available for good
+        for p in range(PYRAMID_SIZE):
+            if pyramid >> p & 1 and not pyramid & COVER_MASK[p]:
+                value = values[p]
+                if value == KING or wanted >> value & 1:
+                    return True
+                wanted |= 1 << (TARGET - value)
+                if rules.covered_pairs:
+                    for q in COVERS[p]:
+                        if pyramid >> q & 1 and pyramid & COVER_MASK[q] == 1 << p and values[q] + value == TARGET:
+                            return True
+        for i in range(rules.reserve):
+            if self.reserve >> i & 1:
+                value = values[PYRAMID_SIZE + i]
+                if value == KING or wanted >> value & 1:
+                    return True
+                wanted |= 1 << (TARGET - value)
+        stock_live, waste_live = rules.stock_live, rules.waste_live
+        if not (stock_live or waste_live):
+            return False
+        wanted |= 1 << KING
+        pile_values = [card_value(c) for c in board.pile_cards]
+        pile = self.pile
+        present = [i for i in range(board.pile_size) if pile >> i & 1]
+        # the configurations still to come in this pass: (waste top, stock top) as indices into present
+        start = sum(1 for i in present if i < self.pointer)  # how many cards are in the waste
+        tops = _pass_configurations(start, len(present), rules.draw)
+        if rules.pass_left(self.pass_no) and present:
+            tops = tops + _pass_configurations(0, len(present), rules.draw)
+        for waste_at, stock_at in tops:
+            waste_value = pile_values[present[waste_at]] if waste_live and waste_at >= 0 else 0
+            stock_value = pile_values[present[stock_at]] if stock_live and stock_at >= 0 else 0
+            if wanted >> waste_value & 1 and waste_value or wanted >> stock_value & 1 and stock_value:
+                return True
+            if waste_value and stock_value and waste_value + stock_value == TARGET:
+                return True
+        return False
+
+    # --- making moves ------------------------------------------------------------------------------------
+    def apply(self, move: Move | str) -> Position:
+        """Check and make a move in place; return self. Raises :class:`IllegalMove`."""
+        move = self.check(move)
+        self._make(move)
+        return self
+
+    def play(self, move: Move | str) -> Position:
+        """The position after a legal move, leaving this one as it was."""
+        return self.copy().apply(move)
+
+    def _make(self, move: Move) -> None:
+        """Make a move known to be legal."""
+        self.moves += 1
+        kind = move.kind
+        if kind == DRAW:
+            pile, pointer = self.pile, self.pointer
+            for _ in range(self.board.rules.draw):
+                above = pile >> pointer
+                if not above:
+                    break
+                pointer += _lowest_bit(above) + 1
+            self.pointer = pointer
+            return
+        if kind == REDEAL:
+            self.pointer = 0
+            self.pass_no += 1
+            return
+        stock_index = self.stock_top_index() if STOCK in (move.first, move.second) else -1
+        for loc in (move.first, move.second):
+            if loc < 0:
+                continue
+            if loc < PYRAMID_SIZE:
+                self.pyramid &= ~(1 << loc)
+            elif loc < STOCK:
+                self.reserve &= ~(1 << (loc - RESERVE_BASE))
+            elif loc == STOCK:
+                self.pile &= ~(1 << stock_index)
+        if move.second == WASTE or move.first == WASTE:
+            self.pile &= ~(1 << (self.pointer - 1))
+            self.pointer = (self.pile & ((1 << self.pointer) - 1)).bit_length()
+        if not self.pyramid and not self.cleared_pass:
+            self.cleared_pass = self.pass_no
+
+    # --- serialised form ---------------------------------------------------------------------------------
+    def dumps(self) -> str:
+        """A short string of the changing part; with the deal and rules it restores the position."""
+        return (f"{self.pyramid:x}.{self.reserve:x}.{self.pile:x}.{self.pointer}."
+                f"{self.pass_no}.{self.moves}.{self.cleared_pass}")
+
+    @classmethod
+    def loads(cls, text: str, deal: Deal, rules: Rules) -> Position:
+        """Load :meth:`dumps` output, refusing anything no game could have reached."""
+        board = board_for(deal, rules)
+        if not isinstance(text, str):
+            raise StateError("a serialised position is a string")
+        parts = text.strip().split(".")
+        if len(parts) != 7:
+            raise StateError(f"a serialised position has 7 fields separated by dots; this one has {len(parts)}")
+        try:
+            pyramid, reserve, pile = (int(p, 16) for p in parts[:3])
+            pointer, pass_no, moves, cleared_pass = (int(p, 10) for p in parts[3:])
+        except ValueError:
+            raise StateError(f"a serialised position holds hexadecimal masks and decimal counts; got {text!r}") from None
+        if any(p.strip() != p or p.startswith(("-", "+")) or "_" in p for p in parts):
+            raise StateError(f"a serialised position holds plain numbers; got {text!r}")
+        if not is_valid_shape(pyramid):
+            raise StateError("the pyramid mask does not describe a shape any game can reach")
+        if reserve >> rules.reserve:
+            raise StateError(f"the reserve mask has cards these rules do not deal ({rules.reserve} reserve cards)")
+        if pile >> board.pile_size:
+            raise StateError(f"the pile mask has more than the {board.pile_size} cards of the stock")
+        if pointer > board.pile_size or (pointer and not pile >> (pointer - 1) & 1):
+            raise StateError("the stock pointer must sit just above the waste top")
+        limit = rules.passes or None
+        if pass_no < 1 or (limit and pass_no > limit):
+            raise StateError(f"pass {pass_no} is outside these rules' passes")
+        if (cleared_pass == 0) != bool(pyramid) or cleared_pass > pass_no:
+            raise StateError("the pass in which the pyramid was cleared does not fit the pyramid")
+        removed = 28 - pyramid.bit_count() + rules.reserve - reserve.bit_count() + board.pile_size - pile.bit_count()
+        if moves < (removed + 1) // 2 + (pass_no - 1):
+            raise StateError(f"{moves} moves cannot remove {removed} cards in pass {pass_no}")
+        return cls(board, pyramid, reserve, pile, pointer, pass_no, moves, cleared_pass)
+
+
+def _pass_configurations(start: int, count: int, draw: int) -> list[tuple[int, int]]:
+    """(waste top, stock top) as positions among ``count`` pile cards, from ``start`` cards in the
+    waste to the end of the pass, drawing ``draw`` at a time (-1 where there is none)."""
+    tops = []
+    at = start
+    while True:
+        tops.append((at - 1, at if at < count else -1))
+        if at >= count:
+            return tops
+        at = min(at + draw, count)
