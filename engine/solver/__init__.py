@@ -9,4 +9,6 @@ from .reference import solve_reference
 
 solve = solve_reference
 
-__all__ = ["Solution", "UNKNOWN", "UNWINNABLE", "WINNABLE", "solve", "solve_reference"]
+from .hints import Hint, hint  # noqa: E402  (hints call solve)
+
+__all__ = ["Hint", "Solution", "UNKNOWN", "UNWINNABLE", "WINNABLE", "hint", "solve", "solve_reference"]

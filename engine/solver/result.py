@@ -16,6 +16,7 @@ class Solution:
     solution: list[str] = field(default_factory=list)  # a line reaching it, in RULES.md notation
     nodes: int = 0  # positions expanded
     seconds: float = 0.0
+    difficulty: int | None = None  # 1 (easy) to 5 (hard) for a winnable deal; see the grading notes
 
     def to_dict(self) -> dict:
         return asdict(self)
