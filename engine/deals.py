@@ -74,13 +74,15 @@ def parse_deal(text: str) -> Deal:
         except DealError as exc:
             raise DealError(f"token {index + 1}: {exc}") from None
     counts = Counter(cards)
+    missing = [card_text(c) for c in DECK if c not in counts]
+    missing_note = f"; missing: {' '.join(missing)}" if 0 < len(missing) <= 6 else ""
     for index, card in enumerate(cards):
         if counts[card] > 1:
-            raise DealError(f"card {card_text(card)} appears {counts[card]} times (token {index + 1} is the first)")
+            raise DealError(
+                f"card {card_text(card)} appears {counts[card]} times (token {index + 1} is the first){missing_note}"
+            )
     if len(cards) != 52:
-        missing = [card_text(c) for c in DECK if c not in counts]
-        hint = f"; missing: {' '.join(missing)}" if 0 < len(missing) <= 6 else ""
-        raise DealError(f"a deal has 52 cards; this one has {len(cards)}{hint}")
+        raise DealError(f"a deal has 52 cards; this one has {len(cards)}{missing_note}")
     return Deal(tuple(cards))
 
 

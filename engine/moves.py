@@ -40,14 +40,14 @@ def location_words(loc: int) -> str:
 
 def parse_location(token: str) -> int:
     text = token.strip().upper()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
         value = int(text)
         if value < PYRAMID_SIZE and text == str(value):
             return value
         raise NotationError(f"{token!r} is not a pyramid position: they run from 0 to 27")
     if text in ("S", "W"):
         return STOCK if text == "S" else WASTE
-    if text.startswith("R") and text[1:].isdigit():
+    if text.startswith("R") and text[1:].isascii() and text[1:].isdigit():
         value = int(text[1:])
         if value < RESERVE_SIZE and text[1:] == str(value):
             return RESERVE_BASE + value
