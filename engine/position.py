@@ -38,7 +38,8 @@ PLAYING, WON, STUCK = "playing", "won", "stuck"
 class Board:
     """The cards of one deal laid out under one rule set; shared by all positions of that game."""
 
-    __slots__ = ("deal", "rules", "pyramid_cards", "reserve_cards", "pile_cards", "pile_size", "values")
+    __slots__ = ("deal", "rules", "pyramid_cards", "reserve_cards", "pile_cards", "pile_size", "values",
+                 "pile_values", "partners_cache", "pile_masks")
 
     def __init__(self, deal: Deal, rules: Rules):
         self.deal = deal
@@ -52,6 +53,18 @@ class Board:
         self.values = tuple(card_value(c) for c in self.pyramid_cards) + tuple(
             card_value(c) for c in self.reserve_cards
         )
+        self.pile_values = tuple(card_value(c) for c in self.pile_cards)
+        # (pyramid, reserve) -> what the cards there want from the pile; see Position._wanted
+        self.partners_cache: dict[int, int] = {}
+        # wanted value bits -> pile indices holding such a value, so one AND finds a partner
+        self.pile_masks: dict[int, int] = {}
+
+    def pile_mask(self, wanted: int) -> int:
+        mask = self.pile_masks.get(wanted)
+        if mask is None:
+            mask = sum(1 << i for i, value in enumerate(self.pile_values) if wanted >> value & 1)
+            self.pile_masks[wanted] = mask
+        return mask
 
 
 @lru_cache(maxsize=1024)
@@ -335,51 +348,79 @@ class Position:
     def is_over(self) -> bool:
         return self.status != PLAYING
 
-    def _removal_reachable(self) -> bool:
-        """Whether some removal is possible now or after draws and redeals alone.
-
-        Without removals the pyramid and reserve do not change, so it is enough to walk the pile
-        configurations that draws and redeals reach, once: a later pass repeats the first.
-        """
-        board, rules = self.board, self.board.rules
-        values = board.values
-        pyramid = self.pyramid
-        wanted = 0  # bit v: a card of value v would pair with a card that is available for good
+    def _wanted(self) -> int:
+        """Bit v set: a pile card of value v would make a removal with the pyramid and reserve as
+        they are (kings included); -1 when they hold a removal of their own. Cached per board:
+        a game meets few distinct pyramids and asks about each one many times."""
+        board = self.board
+        key = self.pyramid | self.reserve << PYRAMID_SIZE
+        wanted = board.partners_cache.get(key)
+        if wanted is not None:
+            return wanted
+        values, pyramid, rules = board.values, self.pyramid, board.rules
+        wanted = 1 << KING
         for p in range(PYRAMID_SIZE):
             if pyramid >> p & 1 and not pyramid & COVER_MASK[p]:
                 value = values[p]
-                if value == KING or wanted >> value & 1:
-                    return True
+                if wanted >> value & 1:
+                    wanted = -1
+                    break
                 wanted |= 1 << (TARGET - value)
-                if rules.covered_pairs:
-                    for q in COVERS[p]:
-                        if pyramid >> q & 1 and pyramid & COVER_MASK[q] == 1 << p and values[q] + value == TARGET:
-                            return True
-        for i in range(rules.reserve):
-            if self.reserve >> i & 1:
-                value = values[PYRAMID_SIZE + i]
-                if value == KING or wanted >> value & 1:
-                    return True
-                wanted |= 1 << (TARGET - value)
+                if rules.covered_pairs and any(
+                    pyramid >> q & 1 and pyramid & COVER_MASK[q] == 1 << p and values[q] + value == TARGET
+                    for q in COVERS[p]
+                ):
+                    wanted = -1
+                    break
+        if wanted >= 0:
+            for i in range(rules.reserve):
+                if self.reserve >> i & 1:
+                    value = values[PYRAMID_SIZE + i]
+                    if wanted >> value & 1:
+                        wanted = -1
+                        break
+                    wanted |= 1 << (TARGET - value)
+        board.partners_cache[key] = wanted
+        return wanted
+
+    def _removal_reachable(self) -> bool:
+        """Whether some removal is possible now or after draws and redeals alone.
+
+        Without removals the pyramid and reserve do not change, so it is enough to look at the
+        pile cards that draws and redeals bring to a live top, once: a later pass repeats the first.
+        """
+        wanted = self._wanted()
+        if wanted < 0:
+            return True
+        board, rules = self.board, self.board.rules
         stock_live, waste_live = rules.stock_live, rules.waste_live
         if not (stock_live or waste_live):
             return False
-        wanted |= 1 << KING
-        pile_values = [card_value(c) for c in board.pile_cards]
-        pile = self.pile
-        present = [i for i in range(board.pile_size) if pile >> i & 1]
-        # the configurations still to come in this pass: (waste top, stock top) as indices into present
-        start = sum(1 for i in present if i < self.pointer)  # how many cards are in the waste
-        tops = _pass_configurations(start, len(present), rules.draw)
-        if rules.pass_left(self.pass_no) and present:
-            tops = tops + _pass_configurations(0, len(present), rules.draw)
-        for waste_at, stock_at in tops:
-            waste_value = pile_values[present[waste_at]] if waste_live and waste_at >= 0 else 0
-            stock_value = pile_values[present[stock_at]] if stock_live and stock_at >= 0 else 0
-            if wanted >> waste_value & 1 and waste_value or wanted >> stock_value & 1 and stock_value:
+        pile, pointer = self.pile, self.pointer
+        again = rules.pass_left(self.pass_no)
+        if rules.draw == 1:
+            # every stock card comes to a top; so does the waste top, and after a redeal every card
+            first = 0 if again else pointer - 1 if waste_live and pointer else pointer
+            if board.pile_mask(wanted) & pile >> first << first:
                 return True
-            if waste_value and stock_value and waste_value + stock_value == TARGET:
-                return True
+            if stock_live and waste_live:  # the waste top and the stock top side by side
+                values = board.pile_values
+                present = [values[i] for i in range(0 if again else max(pointer - 1, 0), board.pile_size)
+                           if pile >> i & 1]
+                return any(a + b == TARGET for a, b in zip(present, present[1:]))
+            return False
+        values = board.pile_values
+        present = [values[i] for i in range(board.pile_size) if pile >> i & 1]
+        count = len(present)
+        start = (pile & ((1 << pointer) - 1)).bit_count()  # cards in the waste
+        # draw 3, stock top hidden: only the last card of each draw lands on the waste top
+        if start and wanted >> present[start - 1] & 1:
+            return True
+        for at in (start, 0) if again else (start,):
+            while at < count:
+                at = min(at + 3, count)
+                if wanted >> present[at - 1] & 1:
+                    return True
         return False
 
     # --- making moves ------------------------------------------------------------------------------------
@@ -465,15 +506,3 @@ class Position:
         if moves < (removed + 1) // 2 + (pass_no - 1):
             raise StateError(f"{moves} moves cannot remove {removed} cards in pass {pass_no}")
         return cls(board, pyramid, reserve, pile, pointer, pass_no, moves, cleared_pass)
-
-
-def _pass_configurations(start: int, count: int, draw: int) -> list[tuple[int, int]]:
-    """(waste top, stock top) as positions among ``count`` pile cards, from ``start`` cards in the
-    waste to the end of the pass, drawing ``draw`` at a time (-1 where there is none)."""
-    tops = []
-    at = start
-    while True:
-        tops.append((at - 1, at if at < count else -1))
-        if at >= count:
-            return tops
-        at = min(at + draw, count)

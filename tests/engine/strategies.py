@@ -1,9 +1,13 @@
 """Hypothesis strategies: deals, rule sets and random legal games."""
 
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, settings, strategies as st
 
 from engine import Position, Rules, deal_from_number
 from engine.errors import RulesError
+
+
+# generous example counts, no deadline: the machine running the suite is shared and noisy
+engine_settings = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _rules_or_none(options):

@@ -1,6 +1,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
+from .strategies import engine_settings
 from engine import DealError, card_text, card_value, deal_from_number, parse_card, parse_deal
 from engine.deals import MAX_DEAL_NUMBER
 
@@ -93,6 +94,7 @@ def test_deal_text_refusals_name_the_problem():
         parse_deal("  ")
 
 
+@engine_settings
 @given(st.integers(min_value=0, max_value=2**64 - 1))
 def test_deal_text_round_trips(number):
     deal = deal_from_number(number)

@@ -4,7 +4,7 @@ from hypothesis import given, strategies as st
 
 from engine import EngineError, Position, Rules, deal_from_number, parse_deal, parse_move, preset
 
-from .strategies import games
+from .strategies import engine_settings, games
 
 TOKENS = st.sampled_from(["draw", "redeal", "W", "S", "R0", "R7", "28", "0", "+", "21+", "+21", "S+W", "W+W",
                           "1+2+3", "-1", "007", "r6", " ", "K", "KS", "10", "ten", "\x00", "é"])
@@ -17,11 +17,13 @@ def assert_refused_or_fine(call, *args):
         assert str(exc)
 
 
+@engine_settings
 @given(st.text(max_size=30) | st.lists(TOKENS, max_size=3).map("".join))
 def test_move_notation(text):
     assert_refused_or_fine(parse_move, text)
 
 
+@engine_settings
 @given(st.text(max_size=200) | st.lists(st.sampled_from(deal_from_number(3).text.split() + ["10h", "XX", "1S"]),
                                        max_size=55).map(" ".join))
 def test_deal_text(text):
@@ -37,11 +39,13 @@ OPTION_TEXT = st.lists(
 ).map(lambda pairs: ";".join(f"{k}={v}" for k, v in pairs))
 
 
+@engine_settings
 @given(st.text(max_size=60) | OPTION_TEXT | st.sampled_from(["classic", "{]", "[]", '{"draw": true}', '{"x": 1}']))
 def test_rule_sets(text):
     assert_refused_or_fine(Rules.parse, text)
 
 
+@engine_settings
 @given(games(max_moves=30), st.text(alphabet="0123456789abcdef.-_ x", max_size=40))
 def test_serialised_positions(game, text):
     start, _, _ = game
@@ -55,6 +59,7 @@ def test_serialised_positions(game, text):
         position.legal_moves()
 
 
+@engine_settings
 @given(games(max_moves=60), st.integers(0, 6), st.integers(-3, 3))
 def test_tampered_serialised_positions(game, field, delta):
     start, positions, _ = game

@@ -2,17 +2,16 @@
 
 import json
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, strategies as st
 
 from engine import Position, card_text, player_view, replay
 from engine.moves import DRAW_MOVE, REDEAL_MOVE
 
-from .strategies import games
-
-settings.register_profile("engine", max_examples=150, deadline=None)
-settings.load_profile("engine")
+from .strategies import engine_settings, games
 
 
+
+@engine_settings
 @given(games())
 def test_every_card_is_somewhere_exactly_once(game):
     start, positions, moves = game
@@ -28,6 +27,7 @@ def test_every_card_is_somewhere_exactly_once(game):
         assert sorted(everywhere) == list(range(52))
 
 
+@engine_settings
 @given(games())
 def test_replaying_the_log_gives_the_same_position(game):
     start, positions, moves = game
@@ -36,6 +36,7 @@ def test_replaying_the_log_gives_the_same_position(game):
     assert result.position == (positions[-1] if positions else start)
 
 
+@engine_settings
 @given(games())
 def test_serialised_positions_load_back_equal(game):
     start, positions, _ = game
@@ -63,6 +64,7 @@ def removal_by_turning_alone(position) -> bool:
     return False
 
 
+@engine_settings
 @given(games())
 def test_stuck_exactly_when_no_draws_and_redeals_lead_to_a_removal(game):
     start, positions, _ = game
@@ -72,6 +74,7 @@ def test_stuck_exactly_when_no_draws_and_redeals_lead_to_a_removal(game):
         assert position.is_stuck == (not removal_by_turning_alone(position))
 
 
+@engine_settings
 @given(games())
 def test_the_player_view_never_shows_a_face_down_stock_card(game):
     start, positions, _ = game
@@ -85,6 +88,7 @@ def test_the_player_view_never_shows_a_face_down_stock_card(game):
         assert player_view(position)["stock"]["count"] == position.stock_count
 
 
+@engine_settings
 @given(games(), st.data())
 def test_illegal_moves_change_nothing_and_say_why(game, data):
     from engine import IllegalMove, parse_move
