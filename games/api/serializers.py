@@ -1,0 +1,103 @@
+"""Shapes of the API's input and output."""
+
+from __future__ import annotations
+
+import engine
+from rest_framework import serializers
+
+from ..models import DailyDeal, Deal, Game, Move
+from ..selectors import daily_is_over
+
+
+class MoveInput(serializers.Serializer):
+    ply = serializers.IntegerField(min_value=1, help_text="1 for the first move of the game")
+    move = serializers.CharField(max_length=20, help_text="draw, redeal, L or L+M (RULES.md notation)")
+
+
+class GameStartInput(serializers.Serializer):
+    daily = serializers.IntegerField(required=False, help_text="id of one of today's daily deals (ranked)")
+    number = serializers.IntegerField(required=False, min_value=0, max_value=2**64 - 1,
+                                      help_text="practice deal number; random when left out")
+    rules = serializers.CharField(required=False, max_length=200, help_text="preset name or rule-set text")
+
+    def validate(self, data):
+        if "daily" in data and ("number" in data or "rules" in data):
+            raise serializers.ValidationError("give either daily, or number and rules, not both")
+        return data
+
+
+class DealOutput(serializers.ModelSerializer):
+    number = serializers.SerializerMethodField()
+    rules = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Deal
+        fields = ["number", "preset", "rules", "text", "status", "par_moves", "best_cards_left", "best_moves",
+                  "solution", "difficulty", "solve_seconds", "solve_nodes", "solved_at"]
+
+    def get_number(self, deal) -> int:
+        return deal.number_int
+
+    def get_rules(self, deal) -> dict:
+        return engine.Rules.parse(deal.rules).to_dict()
+
+
+class DailyOutput(serializers.ModelSerializer):
+    """A daily deal as the public may see it: the commitment always; par and difficulty once the
+    day has started; the deal itself and the salt once it is over."""
+
+    par_moves = serializers.IntegerField(source="deal.par_moves")
+    difficulty = serializers.IntegerField(source="deal.difficulty", allow_null=True)
+    my_game = serializers.SerializerMethodField()
+    deal = serializers.SerializerMethodField()
+    salt = serializers.SerializerMethodField()
+
+    class Meta:
+        model = DailyDeal
+        fields = ["id", "date", "preset", "commitment", "par_moves", "difficulty", "my_game", "deal", "salt"]
+
+    def get_my_game(self, daily) -> dict | None:
+        game = getattr(daily, "my_game", None)
+        return None if game is None else {"id": game.pk, "status": game.status, "moves": game.moves,
+                                          "cards_left": game.cards_left}
+
+    def get_deal(self, daily) -> dict | None:
+        if not daily_is_over(daily):
+            return None
+        return {"number": daily.deal.number_int, "text": daily.deal.text, "solution": daily.deal.solution}
+
+    def get_salt(self, daily) -> str | None:
+        return daily.salt if daily_is_over(daily) else None
+
+
+def game_output(game: Game, position: engine.Position) -> dict:
+    """A game with the player's view of its position (never the order of the face-down stock)."""
+    deal_public = game.daily is None or daily_is_over(game.daily)
+    return {
+        "id": game.pk,
+        "mode": game.mode,
+        "status": game.status,
+        "deal": {
+            "number": game.deal.number_int if deal_public else None,
+            "preset": game.deal.preset,
+            "par_moves": game.deal.par_moves,
+        },
+        "daily": None if game.daily is None else {"id": game.daily_id, "date": game.daily.date.isoformat(),
+                                                  "preset": game.daily.preset},
+        "moves": game.moves,
+        "next_ply": game.moves + 1,
+        "cards_left": game.cards_left,
+        "undo_count": game.undo_count,
+        "hint_count": game.hint_count,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "version": game.version,
+        "score": engine.score(position).to_dict(),
+        "position": engine.player_view(position),
+    }
+
+
+class MoveOutput(serializers.ModelSerializer):
+    class Meta:
+        model = Move
+        fields = ["ply", "notation", "created_at"]

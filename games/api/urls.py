@@ -1,0 +1,20 @@
+from django.urls import path, re_path
+
+from . import accounts, views
+
+urlpatterns = [
+    path("accounts/signup/", accounts.SignupView.as_view(), name="signup"),
+    path("accounts/login/", accounts.TokenLoginView.as_view(), name="login"),
+    path("accounts/session/", accounts.SessionLoginView.as_view(), name="session"),
+    path("accounts/me/", accounts.MeView.as_view(), name="me"),
+    path("daily/", views.DailyTodayView.as_view(), name="daily-today"),
+    path("daily/<str:date>/", views.DailyOnDateView.as_view(), name="daily-on-date"),
+    path("games/", views.GameListView.as_view(), name="games"),
+    path("games/<int:game_id>/", views.GameDetailView.as_view(), name="game"),
+    path("games/<int:game_id>/moves/", views.GameMoveView.as_view(), name="game-moves"),
+    path("games/<int:game_id>/resign/", views.GameResignView.as_view(), name="game-resign"),
+    path("games/<int:game_id>/undo/", views.GameUndoView.as_view(), name="game-undo"),
+    path("games/<int:game_id>/hint/", views.GameHintView.as_view(), name="game-hint"),
+    path("games/<int:game_id>/log/", views.GameLogView.as_view(), name="game-log"),
+    re_path(r"^deals/(?P<number>[^/]+)/?$", views.DealView.as_view(), name="deal"),
+]

@@ -1,0 +1,171 @@
+"""Deals and their solver verdicts, daily deals, games and their move logs."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+DEAL_NUMBER_LIMIT = 2**64  # engine.deal_from_number takes 0 <= n < 2**64
+
+
+class Deal(models.Model):
+    """One deal number under one rule set, with what the solver found."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        WINNABLE = "winnable"
+        UNWINNABLE = "unwinnable"
+        UNKNOWN = "unknown"  # the solver's budget ran out; never a guess
+
+    # numbers go up to 2**64, past PostgreSQL's signed bigint
+    number = models.DecimalField(max_digits=20, decimal_places=0)
+    rules = models.CharField(max_length=120, help_text="canonical rule-set text (engine Rules.to_text)")
+    preset = models.CharField(max_length=20, help_text="preset name, or custom")
+    text = models.CharField(max_length=200, help_text="deal text: 52 cards")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    par_moves = models.PositiveIntegerField(null=True, blank=True)
+    best_cards_left = models.PositiveSmallIntegerField(null=True, blank=True)
+    best_moves = models.PositiveIntegerField(null=True, blank=True)
+    solution = models.TextField(blank=True, help_text="a line reaching the best result, in move notation")
+    difficulty = models.PositiveSmallIntegerField(null=True, blank=True)
+    solve_seconds = models.FloatField(null=True, blank=True)
+    solve_nodes = models.BigIntegerField(null=True, blank=True)
+    solved_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["number", "rules"], name="deal_number_rules_unique"),
+            models.CheckConstraint(
+                condition=Q(number__gte=0, number__lt=DEAL_NUMBER_LIMIT), name="deal_number_in_range"
+            ),
+            models.CheckConstraint(condition=Q(status__in=["pending", "winnable", "unwinnable", "unknown"]), name="deal_status_valid"),
+            models.CheckConstraint(
+                condition=Q(status="pending", solved_at__isnull=True) | (~Q(status="pending") & Q(solved_at__isnull=False)),
+                name="deal_solved_at_iff_solved",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="winnable") | Q(par_moves__isnull=False, best_cards_left=0),
+                name="deal_winnable_has_par",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="unwinnable") | Q(best_cards_left__gt=0),
+                name="deal_unwinnable_leaves_cards",
+            ),
+            models.CheckConstraint(
+                condition=Q(difficulty__isnull=True) | Q(difficulty__gte=1, difficulty__lte=5),
+                name="deal_difficulty_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"deal #{self.number} ({self.preset})"
+
+    @property
+    def number_int(self) -> int:
+        return int(self.number)
+
+
+class DailyDeal(models.Model):
+    """The deal everyone plays on one UTC day under one preset, proved winnable before the day."""
+
+    date = models.DateField()
+    preset = models.CharField(max_length=20)
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="daily_deals")
+    attempt = models.PositiveSmallIntegerField(help_text="which candidate of the day this is (0 = first)")
+    # SHA-256 of the deal text and the salt, published before the day; the salt after it
+    commitment = models.CharField(max_length=64)
+    salt = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["date", "preset"], name="daily_date_preset_unique"),
+            models.CheckConstraint(condition=Q(commitment__regex=r"^[0-9a-f]{64}$"), name="daily_commitment_hex"),
+        ]
+        ordering = ["date", "preset"]
+
+    def __str__(self) -> str:
+        return f"daily {self.date} {self.preset}"
+
+
+class Game(models.Model):
+    """One player's game of one deal: the position lives here, the moves in :class:`Move`."""
+
+    class Mode(models.TextChoices):
+        RANKED = "ranked"  # daily and tournament deals: once per player, no undo, no hints
+        PRACTICE = "practice"
+
+    class Status(models.TextChoices):
+        PLAYING = "playing"
+        WON = "won"
+        STUCK = "stuck"
+        RESIGNED = "resigned"
+
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games")
+    deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="games")
+    daily = models.ForeignKey(DailyDeal, null=True, blank=True, on_delete=models.PROTECT, related_name="games")
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    state = models.CharField(max_length=80, help_text="engine Position.dumps()")
+    moves = models.PositiveIntegerField(default=0, help_text="length of the move log")
+    cards_left = models.PositiveSmallIntegerField()
+    undo_count = models.PositiveIntegerField(default=0)
+    hint_count = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0, help_text="bumped by every write")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "deal"], condition=Q(mode="ranked"), name="game_ranked_once_per_player"
+            ),
+            models.CheckConstraint(condition=Q(mode__in=["ranked", "practice"]), name="game_mode_valid"),
+            models.CheckConstraint(
+                condition=Q(status__in=["playing", "won", "stuck", "resigned"]), name="game_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="playing", finished_at__isnull=True)
+                | (~Q(status="playing") & Q(finished_at__isnull=False)),
+                name="game_finished_iff_over",
+            ),
+            models.CheckConstraint(condition=~Q(status="won") | Q(cards_left=0), name="game_won_has_no_cards_left"),
+            models.CheckConstraint(condition=Q(cards_left__lte=52), name="game_cards_left_range"),
+            models.CheckConstraint(
+                condition=Q(mode="practice") | Q(undo_count=0, hint_count=0), name="game_ranked_no_undo_or_hint"
+            ),
+            models.CheckConstraint(
+                condition=Q(finished_at__isnull=True) | Q(finished_at__gte=F("started_at")),
+                name="game_finishes_after_start",
+            ),
+        ]
+        indexes = [models.Index(fields=["player", "-started_at"])]
+
+    def __str__(self) -> str:
+        return f"game {self.pk} of {self.deal} by {self.player_id}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != self.Status.PLAYING
+
+
+class Move(models.Model):
+    """One move of a game's log, in the notation of the rules, stamped by the server."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log")
+    ply = models.PositiveIntegerField(help_text="1 for the first move")
+    notation = models.CharField(max_length=12)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="move_game_ply_unique"),
+            models.CheckConstraint(condition=Q(ply__gte=1), name="move_ply_positive"),
+        ]
+        ordering = ["game", "ply"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.ply} {self.notation}"

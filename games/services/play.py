@@ -1,0 +1,172 @@
+"""Games: start, move, resign, undo and hint. Each write locks the game row, so moves of one game
+are applied one at a time, and a refused request writes nothing."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+import engine
+from engine.solver import Hint
+from engine.solver import hint as solver_hint
+
+from ..daily import utc_today
+from ..engine_glue import engine_deal, engine_rules, game_position, start_position
+from ..errors import Conflict, Forbidden, IllegalMoveError, Invalid, NotFound
+from ..models import DailyDeal, Game, Move
+from .deals import deal_get_or_create
+
+
+@dataclass(slots=True)
+class MoveOutcome:
+    game: Game
+    position: engine.Position
+    applied: bool  # False when the request repeated a move already in the log (a safe retry)
+
+
+def _new_game(*, player, deal, mode: str, daily: DailyDeal | None = None) -> Game:
+    position = start_position(deal)
+    now = timezone.now()
+    return Game.objects.create(
+        player=player, deal=deal, daily=daily, mode=mode, state=position.dumps(), cards_left=position.cards_left,
+        status=position.status, started_at=now, finished_at=None if position.status == Game.Status.PLAYING else now,
+    )
+
+
+def game_start(*, player, daily_id: int | None = None, number: int | None = None, rules: str | None = None) -> Game:
+    """A ranked game of one of today's daily deals, or a practice game of deal ``number`` (random
+    when none is given) under ``rules`` (a preset name or rule-set text; ``classic`` by default)."""
+    if daily_id is not None:
+        daily = DailyDeal.objects.select_related("deal").filter(pk=daily_id).first()
+        if daily is None or daily.date > utc_today():
+            raise NotFound(f"there is no daily deal {daily_id} open yet", code="daily_not_found")
+        if daily.date < utc_today():
+            raise Conflict(
+                f"the daily deal of {daily.date} is over; practise it as deal {daily.deal.number_int} "
+                f"with rules {daily.preset}",
+                code="daily_over",
+            )
+        try:
+            with transaction.atomic():
+                return _new_game(player=player, deal=daily.deal, daily=daily, mode=Game.Mode.RANKED)
+        except IntegrityError:
+            game = Game.objects.filter(player=player, deal=daily.deal, mode=Game.Mode.RANKED).first()
+            raise Conflict("you have already played this daily deal", code="already_played",
+                           game=game.pk if game else None) from None
+    try:
+        parsed_rules = engine.Rules.parse(rules or "classic")
+    except engine.RulesError as exc:
+        raise Invalid(str(exc), code="bad_rules") from None
+    if number is None:
+        number = secrets.randbelow(2**64)
+    if not 0 <= number < 2**64:
+        raise Invalid("deal numbers run from 0 to 2**64 - 1", code="bad_deal_number")
+    with transaction.atomic():
+        deal = deal_get_or_create(number=number, rules=parsed_rules)
+        return _new_game(player=player, deal=deal, mode=Game.Mode.PRACTICE)
+
+
+def _locked_game(game_id: int, player) -> Game:
+    game = Game.objects.select_for_update(of=("self",)).select_related("deal").filter(pk=game_id, player=player).first()
+    if game is None:
+        raise NotFound(f"there is no game {game_id} of yours", code="game_not_found")
+    return game
+
+
+def _store_position(game: Game, position: engine.Position) -> None:
+    game.state = position.dumps()
+    game.moves = position.moves
+    game.cards_left = position.cards_left
+    game.status = position.status
+    game.finished_at = None if game.status == Game.Status.PLAYING else timezone.now()
+    game.version += 1
+
+
+def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
+    """Apply move number ``ply`` (1 for the first) if it is the next one and legal.
+
+    Sending again the move already recorded at ``ply`` returns the game as it is (a safe retry);
+    any other ply is a conflict that names the ply expected.
+    """
+    try:
+        parsed = engine.parse_move(move)
+    except engine.NotationError as exc:
+        raise Invalid(str(exc), code="bad_notation") from None
+    notation = str(parsed)
+    with transaction.atomic():
+        game = _locked_game(game_id, player)
+        expected = game.moves + 1
+        if ply < expected:
+            recorded = Move.objects.filter(game=game, ply=ply).values_list("notation", flat=True).first()
+            if recorded == notation:
+                return MoveOutcome(game, game_position(game), applied=False)
+        if ply != expected:
+            raise Conflict(f"move {ply} is not the next one: the next move is {expected}", code="wrong_ply",
+                           expected_ply=expected)
+        if game.is_over:
+            raise Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+        position = game_position(game)
+        try:
+            position.apply(parsed)
+        except engine.IllegalMove as exc:
+            raise IllegalMoveError(exc.reason, move=notation) from None
+        _store_position(game, position)
+        game.save(update_fields=["state", "moves", "cards_left", "status", "finished_at", "version"])
+        Move.objects.create(game=game, ply=ply, notation=notation)
+        return MoveOutcome(game, position, applied=True)
+
+
+def game_resign(*, game_id: int, player) -> Game:
+    with transaction.atomic():
+        game = _locked_game(game_id, player)
+        if game.is_over:
+            raise Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+        game.status = Game.Status.RESIGNED
+        game.finished_at = timezone.now()
+        game.version += 1
+        game.save(update_fields=["status", "finished_at", "version"])
+        return game
+
+
+def _practice_only(game: Game, what: str) -> None:
+    if game.mode != Game.Mode.PRACTICE:
+        raise Forbidden(f"{what} is for practice games only; ranked games are played without it",
+                        code=f"ranked_no_{what}")
+
+
+def game_undo(*, game_id: int, player) -> Game:
+    """Take back the last move of a practice game (also out of a stuck position). The undo is not a
+    move: the log loses its last move and the game's undo count goes up."""
+    with transaction.atomic():
+        game = _locked_game(game_id, player)
+        _practice_only(game, "undo")
+        if game.status in (Game.Status.WON, Game.Status.RESIGNED):
+            raise Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+        if game.moves == 0:
+            raise Conflict("there is no move to take back", code="nothing_to_undo")
+        log = list(Move.objects.filter(game=game).order_by("ply").values_list("notation", flat=True))
+        replayed = engine.replay(engine_deal(game.deal.text), engine_rules(game.deal.rules), log[:-1])
+        Move.objects.filter(game=game, ply=game.moves).delete()
+        _store_position(game, replayed.position)
+        game.undo_count += 1
+        game.save(update_fields=["state", "moves", "cards_left", "status", "finished_at", "version", "undo_count"])
+        return game
+
+
+def game_hint(*, game_id: int, player) -> Hint:
+    """The solver's advice for a practice game; counted on the game."""
+    game = Game.objects.select_related("deal").filter(pk=game_id, player=player).first()
+    if game is None:
+        raise NotFound(f"there is no game {game_id} of yours", code="game_not_found")
+    _practice_only(game, "hint")
+    if game.is_over:
+        raise Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+    # the search runs outside any transaction; the count is one atomic increment
+    advice = solver_hint(game_position(game), budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS)
+    Game.objects.filter(pk=game.pk).update(hint_count=F("hint_count") + 1)
+    return advice

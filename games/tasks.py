@@ -1,0 +1,35 @@
+"""Celery tasks: a few lines each, taking IDs and calling a service; safe to run twice."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from celery import shared_task
+
+from . import services
+from .daily import utc_today
+from .models import Deal
+
+
+@shared_task(acks_late=True)
+def solve_deal(deal_id: int) -> str:
+    return services.deal_solve(deal_id=deal_id).status
+
+
+@shared_task(acks_late=True)
+def prepare_daily_deal(date: str, preset: str) -> str:
+    """Settle one day's deal: solve the next candidate in its own task, then look again."""
+    result = services.daily_deal_prepare(date=dt.date.fromisoformat(date), preset=preset)
+    if isinstance(result, Deal):
+        (solve_deal.si(result.pk) | prepare_daily_deal.si(date, preset)).delay()
+        return f"solving candidate deal {result.pk}"
+    return "settled" if result else "no winnable candidate"
+
+
+@shared_task
+def prepare_daily_deals() -> int:
+    """Beat job: keep the daily deals of the coming days ready for every featured preset."""
+    slots = services.daily_slots_open(today=utc_today())
+    for date, preset in slots:
+        prepare_daily_deal.delay(date.isoformat(), preset)
+    return len(slots)

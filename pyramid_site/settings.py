@@ -1,0 +1,147 @@
+"""Settings of the Pyramid service, read from environment variables.
+
+With no environment at all the service runs on SQLite in a file with Celery tasks run in-process;
+``DATABASE_URL`` switches to PostgreSQL and ``REDIS_URL`` to a Redis broker, cache and result store.
+"""
+
+from pathlib import Path
+
+import dj_database_url
+
+from .env import env_bool, env_float, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env_bool("DJANGO_DEBUG", default=True)
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", "insecure-development-key-set-DJANGO_SECRET_KEY-in-production")
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "pyramid_site.urls"
+WSGI_APPLICATION = "pyramid_site.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASE_URL = env_str("DATABASE_URL")
+DATABASES = {
+    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60))
+    if DATABASE_URL
+    else {"ENGINE": "django.db.backends.sqlite3", "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))}
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env_str("REDIS_URL")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    if REDIS_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # token first, so a request without credentials is answered 401 with WWW-Authenticate
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        "signup": env_str("PYRAMID_THROTTLE_SIGNUP", "20/hour"),
+        "login": env_str("PYRAMID_THROTTLE_LOGIN", "30/min"),
+    },
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Pyramid API",
+    "DESCRIPTION": "Pyramid Solitaire: daily deals, practice deals and server-validated games.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Celery ---------------------------------------------------------------------------------------
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = REDIS_URL or None
+# without a broker the tasks run in-process, so the service needs nothing else to start
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "pyramid")
+CELERY_TASK_ACKS_LATE = True  # a worker killed half way leaves the task to another one
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE = {
+    "prepare-daily-deals": {
+        "task": "games.tasks.prepare_daily_deals",
+        "schedule": env_float("PYRAMID_DAILY_PREPARE_EVERY_SECONDS", 600.0),
+    },
+}
+
+# --- The game service -------------------------------------------------------------------------------
+# The secret that daily deal numbers are derived from: nobody without it can compute a future deal.
+PYRAMID_DAILY_SECRET = env_str("PYRAMID_DAILY_SECRET", SECRET_KEY)
+PYRAMID_DAILY_PRESETS = env_list("PYRAMID_DAILY_PRESETS", ["classic"])
+PYRAMID_DAILY_DAYS_AHEAD = env_int("PYRAMID_DAILY_DAYS_AHEAD", 7)
+PYRAMID_DAILY_MAX_ATTEMPTS = env_int("PYRAMID_DAILY_MAX_ATTEMPTS", 40)
+PYRAMID_SOLVE_BUDGET_SECONDS = env_float("PYRAMID_SOLVE_BUDGET_SECONDS", 60.0)
+PYRAMID_HINT_BUDGET_SECONDS = env_float("PYRAMID_HINT_BUDGET_SECONDS", 3.0)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}
