@@ -64,6 +64,9 @@ DATABASES = {
     if DATABASE_URL
     else {"ENGINE": "django.db.backends.sqlite3", "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))}
 }
+# a test database of one's own where several checkouts share one PostgreSQL server
+if env_str("DATABASE_TEST_NAME"):
+    DATABASES["default"]["TEST"] = {"NAME": env_str("DATABASE_TEST_NAME")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")
