@@ -100,9 +100,10 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
         raise Invalid(str(exc), code="bad_notation") from None
     notation = str(parsed)
     while True:
-        game = Game.objects.select_related("deal").filter(pk=game_id, player=player).first()
-        if game is None:
-            raise NotFound(f"there is no game {game_id} of yours", code="game_not_found")
+        try:
+            game = Game.objects.select_related("deal").get(pk=game_id, player=player)
+        except Game.DoesNotExist:
+            raise NotFound(f"there is no game {game_id} of yours", code="game_not_found") from None
         retried = _already_played(game, ply, notation)
         if retried:
             return retried
