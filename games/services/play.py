@@ -1,5 +1,6 @@
-"""Games: start, move, resign, undo and hint. Each write locks the game row, so moves of one game
-are applied one at a time, and a refused request writes nothing."""
+"""Games: start, move, resign, undo and hint. A move is a compare-and-swap on the game's version;
+resign and undo lock the game row. Either way the writes to one game are applied one at a time, and
+a refused request writes nothing."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -17,8 +18,9 @@ from engine.solver import hint as solver_hint
 
 from ..daily import utc_today
 from ..engine_glue import engine_deal, engine_rules, game_position, start_position
-from ..errors import Conflict, Forbidden, IllegalMoveError, Invalid, NotFound
+from ..errors import Conflict, Forbidden, IllegalMoveError, Invalid, NotFound, game_not_found
 from ..models import DailyDeal, Game, Move
+from ..selectors import game_of_player
 from .deals import deal_get_or_create
 
 
@@ -27,6 +29,10 @@ class MoveOutcome:
     game: Game
     position: engine.Position
     applied: bool  # False when the request repeated a move already in the log (a safe retry)
+
+
+def game_over(game: Game) -> Conflict:
+    return Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
 
 
 def _new_game(*, player, deal, mode: str, daily: DailyDeal | None = None) -> Game:
@@ -47,7 +53,7 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
             raise NotFound(f"there is no daily deal {daily_id} open yet", code="daily_not_found")
         if daily.date < utc_today():
             raise Conflict(
-                f"the daily deal of {daily.date} is over; practise it as deal {daily.deal.number_int} "
+                f"the daily deal of {daily.date} is over; practise it as deal {daily.deal.number} "
                 f"with rules {daily.preset}",
                 code="daily_over",
             )
@@ -74,7 +80,7 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
 def _locked_game(game_id: int, player) -> Game:
     game = Game.objects.select_for_update(of=("self",)).select_related("deal").filter(pk=game_id, player=player).first()
     if game is None:
-        raise NotFound(f"there is no game {game_id} of yours", code="game_not_found")
+        raise game_not_found(game_id)
     return game
 
 
@@ -91,41 +97,83 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
     """Apply move number ``ply`` (1 for the first) if it is the next one and legal.
 
     Sending again the move already recorded at ``ply`` returns the game as it is (a safe retry);
-    any other ply is a conflict that names the ply expected.
+    any other ply is a conflict that names the ply expected. The write is a compare-and-swap on the
+    game's version, so of two requests for the same ply exactly one lands.
     """
     try:
         parsed = engine.parse_move(move)
     except engine.NotationError as exc:
         raise Invalid(str(exc), code="bad_notation") from None
     notation = str(parsed)
-    with transaction.atomic():
-        game = _locked_game(game_id, player)
-        expected = game.moves + 1
-        if ply < expected:
-            recorded = Move.objects.filter(game=game, ply=ply).values_list("notation", flat=True).first()
-            if recorded == notation:
-                return MoveOutcome(game, game_position(game), applied=False)
-        if ply != expected:
-            raise Conflict(f"move {ply} is not the next one: the next move is {expected}", code="wrong_ply",
-                           expected_ply=expected)
-        if game.is_over:
-            raise Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+    while True:
+        try:
+            game = Game.objects.select_related("deal").get(pk=game_id, player=player)
+        except Game.DoesNotExist:
+            raise game_not_found(game_id) from None
+        retried = _already_played(game, ply, notation)
+        if retried:
+            return retried
         position = game_position(game)
         try:
             position.apply(parsed)
         except engine.IllegalMove as exc:
             raise IllegalMoveError(exc.reason, move=notation) from None
+        read_version = game.version
         _store_position(game, position)
-        game.save(update_fields=["state", "moves", "cards_left", "status", "finished_at", "version"])
-        Move.objects.create(game=game, ply=ply, notation=notation)
-        return MoveOutcome(game, position, applied=True)
+        if _write_move(game, read_version, ply, notation):
+            return MoveOutcome(game, position, applied=True)
+        # another request changed the game since it was read: judge this one again on the new state
+
+
+def _already_played(game: Game, ply: int, notation: str) -> MoveOutcome | None:
+    """The game unchanged when this exact move is already in the log at ``ply``; None when ``ply`` is
+    the next move of a game still playing; otherwise the refusal."""
+    expected = game.moves + 1
+    if ply < expected:
+        recorded = Move.objects.filter(game=game, ply=ply).values_list("notation", flat=True).first()
+        if recorded == notation:
+            return MoveOutcome(game, game_position(game), applied=False)
+    if ply != expected:
+        raise Conflict(f"move {ply} is not the next one: the next move is {expected}", code="wrong_ply",
+                       expected_ply=expected)
+    if game.is_over:
+        raise game_over(game)
+    return None
+
+
+_MOVE_CAS_SQL = """
+WITH moved AS (
+    UPDATE games_game SET state = %s, moves = %s, cards_left = %s, status = %s, finished_at = %s, version = %s
+    WHERE id = %s AND version = %s
+    RETURNING id
+)
+INSERT INTO games_move (game_id, ply, notation, created_at) SELECT id, %s, %s, %s FROM moved
+"""
+
+
+def _write_move(game: Game, read_version: int, ply: int, notation: str) -> bool:
+    """Store the game's new position and log the move, only if the game is still at ``read_version``."""
+    now = timezone.now()
+    if connection.vendor == "postgresql":
+        # one statement is atomic on its own: one round trip instead of four in a transaction
+        with connection.cursor() as cursor:
+            cursor.execute(_MOVE_CAS_SQL, [game.state, game.moves, game.cards_left, game.status, game.finished_at,
+                                           game.version, game.pk, read_version, ply, notation, now])
+            return cursor.rowcount == 1
+    with transaction.atomic():
+        updated = Game.objects.filter(pk=game.pk, version=read_version).update(
+            state=game.state, moves=game.moves, cards_left=game.cards_left, status=game.status,
+            finished_at=game.finished_at, version=game.version)
+        if updated:
+            Move.objects.create(game=game, ply=ply, notation=notation, created_at=now)
+        return bool(updated)
 
 
 def game_resign(*, game_id: int, player) -> Game:
     with transaction.atomic():
         game = _locked_game(game_id, player)
         if game.is_over:
-            raise Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+            raise game_over(game)
         game.status = Game.Status.RESIGNED
         game.finished_at = timezone.now()
         game.version += 1
@@ -146,7 +194,7 @@ def game_undo(*, game_id: int, player) -> Game:
         game = _locked_game(game_id, player)
         _practice_only(game, "undo")
         if game.status in (Game.Status.WON, Game.Status.RESIGNED):
-            raise Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+            raise game_over(game)
         if game.moves == 0:
             raise Conflict("there is no move to take back", code="nothing_to_undo")
         log = list(Move.objects.filter(game=game).order_by("ply").values_list("notation", flat=True))
@@ -160,12 +208,10 @@ def game_undo(*, game_id: int, player) -> Game:
 
 def game_hint(*, game_id: int, player) -> Hint:
     """The solver's advice for a practice game; counted on the game."""
-    game = Game.objects.select_related("deal").filter(pk=game_id, player=player).first()
-    if game is None:
-        raise NotFound(f"there is no game {game_id} of yours", code="game_not_found")
+    game = game_of_player(game_id=game_id, player=player)
     _practice_only(game, "hint")
     if game.is_over:
-        raise Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+        raise game_over(game)
     # the search runs outside any transaction; the count is one atomic increment
     advice = solver_hint(game_position(game), budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS)
     Game.objects.filter(pk=game.pk).update(hint_count=F("hint_count") + 1)
