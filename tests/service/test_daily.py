@@ -1,0 +1,151 @@
+"""Daily deals: keyed deal numbers, commitments, the jobs that prove them, and what the API reveals."""
+
+import datetime as dt
+import hashlib
+import threading
+
+import engine
+import pytest
+from django.core.management import call_command
+from django.db import connection, connections
+
+from games import services
+from games.daily import commitment, daily_number, utc_today
+from games.models import DailyDeal, Deal
+from games.tasks import prepare_daily_deal, prepare_daily_deals
+
+from .conftest import client_for, make_daily
+
+# A day whose one-look candidates under the test secret are: attempt 0 refused, attempt 1 winnable
+# (found by searching days; the tests below prove it again with the solver).
+DAY = dt.date(2030, 1, 1)
+WINNING_ATTEMPT = 1
+
+
+def test_daily_numbers_are_keyed_by_the_secret():
+    number = daily_number("s", DAY, "classic", 0)
+    assert number == daily_number("s", DAY, "classic", 0) and 0 <= number < 2**64
+    others = {daily_number("t", DAY, "classic", 0), daily_number("s", DAY + dt.timedelta(days=1), "classic", 0),
+              daily_number("s", DAY, "strict", 0), daily_number("s", DAY, "classic", 1)}
+    assert number not in others and len(others) == 4
+
+
+def test_commitment_is_sha256_of_text_and_salt():
+    text = engine.deal_from_number(5).text
+    assert commitment(text, "abc") == hashlib.sha256(f"{text}|abc".encode()).hexdigest()
+    assert commitment(text, "abd") != commitment(text, "abc")
+
+
+@pytest.mark.django_db
+def test_candidates_the_solver_cannot_prove_are_skipped(settings):
+    settings.PYRAMID_SOLVE_BUDGET_SECONDS = 0.01  # classic cannot be proved that fast: every verdict is unknown
+    settings.PYRAMID_DAILY_MAX_ATTEMPTS = 3
+    prepare_daily_deal.delay(DAY.isoformat(), "classic")
+    numbers = [daily_number(settings.PYRAMID_DAILY_SECRET, DAY, "classic", a) for a in range(3)]
+    deals = {int(d.number): d.status for d in Deal.objects.all()}
+    assert deals == {n: "unknown" for n in numbers}
+    assert not DailyDeal.objects.exists()
+    # run again: nothing new, still no daily deal
+    prepare_daily_deal.delay(DAY.isoformat(), "classic")
+    assert Deal.objects.count() == 3 and not DailyDeal.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_first_candidate_proved_winnable_becomes_the_daily_deal(settings):
+    settings.PYRAMID_SOLVE_BUDGET_SECONDS = 60
+    prepare_daily_deal.delay(DAY.isoformat(), "one-look")
+    daily = DailyDeal.objects.get(date=DAY, preset="one-look")
+    assert daily.attempt == WINNING_ATTEMPT
+    assert int(daily.deal.number) == daily_number(settings.PYRAMID_DAILY_SECRET, DAY, "one-look", WINNING_ATTEMPT)
+    assert daily.deal.status == "winnable" and daily.deal.par_moves == len(daily.deal.solution.split())
+    replayed = engine.replay(engine.parse_deal(daily.deal.text), engine.preset("one-look"), daily.deal.solution)
+    assert replayed.ok and replayed.position.status == "won"
+    assert daily.commitment == commitment(daily.deal.text, daily.salt)
+    refused = Deal.objects.exclude(pk=daily.deal.pk)
+    assert [d.status in ("unwinnable", "unknown") for d in refused] == [True] * WINNING_ATTEMPT
+    # run again, and through the operators' command: still exactly this one
+    prepare_daily_deal.delay(DAY.isoformat(), "one-look")
+    call_command("prepare_daily_deals", "--days", "1", "--preset", "one-look", "--from", DAY.isoformat())
+    assert list(DailyDeal.objects.values_list("pk", flat=True)) == [daily.pk]
+
+
+@pytest.mark.django_db
+def test_a_job_killed_half_way_is_taken_up_again(settings):
+    settings.PYRAMID_SOLVE_BUDGET_SECONDS = 60
+    # a worker died while solving the first candidate: its row is left pending
+    services.deal_get_or_create(number=daily_number(settings.PYRAMID_DAILY_SECRET, DAY, "one-look", 0),
+                                rules=engine.preset("one-look"))
+    daily = services.daily_deal_settle(date=DAY, preset="one-look")
+    assert daily.attempt == WINNING_ATTEMPT and not Deal.objects.filter(status="pending").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL")
+def test_two_workers_at_once_leave_one_daily_deal(settings):
+    settings.PYRAMID_SOLVE_BUDGET_SECONDS = 60
+    barrier = threading.Barrier(3)
+    found = []
+
+    def run():
+        try:
+            barrier.wait()
+            found.append(services.daily_deal_settle(date=DAY, preset="one-look").pk)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(found) == 3 and len(set(found)) == 1
+    assert DailyDeal.objects.count() == 1
+    assert Deal.objects.count() == WINNING_ATTEMPT + 1
+
+
+@pytest.mark.django_db
+def test_beat_job_fills_the_open_days(settings):
+    settings.PYRAMID_SOLVE_BUDGET_SECONDS = 0.01
+    settings.PYRAMID_DAILY_MAX_ATTEMPTS = 1
+    settings.PYRAMID_DAILY_DAYS_AHEAD = 3
+    settings.PYRAMID_DAILY_PRESETS = ["classic", "strict"]
+    make_daily(preset="classic")  # today's classic deal is ready already
+    assert prepare_daily_deals.delay().get() == 5
+    today = utc_today()
+    expected = {daily_number(settings.PYRAMID_DAILY_SECRET, today + dt.timedelta(days=d), p, 0)
+                for d in range(3) for p in ("classic", "strict") if (d, p) != (0, "classic")}
+    assert expected <= {int(n) for n in Deal.objects.values_list("number", flat=True)}
+
+
+@pytest.mark.django_db
+def test_daily_api_reveals_a_deal_only_in_its_time(player, settings):
+    today = utc_today()
+    todays = make_daily(date=today)
+    past = make_daily(date=today - dt.timedelta(days=1), number=21)
+    future = make_daily(date=today + dt.timedelta(days=1), number=22)
+    client = client_for(player)
+
+    body = client.get("/api/daily/").json()
+    assert [d["id"] for d in body] == [todays.pk]
+    assert body[0]["deal"] is None and body[0]["salt"] is None and body[0]["my_game"] is None
+    assert body[0]["commitment"] == todays.commitment and body[0]["preset"] == "one-look"
+    game = client.post("/api/games/", {"daily": todays.pk}, format="json").json()
+    assert client.get("/api/daily/").json()[0]["my_game"]["id"] == game["id"]
+
+    revealed = client.get(f"/api/daily/{past.date.isoformat()}/").json()[0]
+    assert revealed["deal"]["text"] == engine.deal_from_number(21).text and revealed["deal"]["number"] == 21
+    assert commitment(revealed["deal"]["text"], revealed["salt"]) == revealed["commitment"]
+
+    ahead = client_for(None).get(f"/api/daily/{future.date.isoformat()}/").json()
+    assert ahead == [{"date": future.date.isoformat(), "preset": "one-look", "commitment": future.commitment}]
+
+    bad = client.get("/api/daily/tomorrow/")
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_date"
+
+
+@pytest.mark.django_db
+def test_show_and_solve_commands(capsys):
+    call_command("solve_deal", "0", "--rules", "one-look")
+    call_command("show_deal", "0", "--rules", "one-look")
+    out = capsys.readouterr().out
+    assert "unwinnable" in out and "deal #0 one-look" in out
