@@ -41,7 +41,8 @@ def _client_for(url: str):
 
 
 def client():
-    url = getattr(settings, "PYRAMID_BOARD_REDIS_URL", None) or settings.REDIS_URL
+    # PYRAMID_BOARD_REDIS_URL, when set (even empty, which turns the cache off), wins over REDIS_URL
+    url = getattr(settings, "PYRAMID_BOARD_REDIS_URL", settings.REDIS_URL)
     if not url:
         raise Unavailable("no Redis configured")
     return _client_for(url)
