@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from typing import NamedTuple
 
 ONE_DAY = dt.timedelta(days=1)
 
 
-@dataclass(frozen=True, slots=True)
-class Streak:
+class Streak(NamedTuple):
     current: int
     longest: int
 
