@@ -1,0 +1,194 @@
+"""Load test of the games API: many whole games at once against gunicorn and PostgreSQL on loopback.
+
+Each client signs up, then plays games move by move: it starts a practice game, and sends each move of
+a line as ``{ply, move}``, waiting for the answer before the next. Lines are made with the engine (a
+seeded player that prefers removals, to the end of the game); any legal line is a fair load, and the
+server checks every move all the same. Afterwards every move sent is looked up in the database: each
+must be there exactly once, at its ply. The same clients then hammer a trivial endpoint (``/health/``)
+on the same stack for the ratio.
+
+    .venv/bin/python benchmarks/load_games.py --clients 24 --games 240
+
+It makes a fresh database (``pyramid_bench`` by default) on the PostgreSQL of ``--pg``, migrates it and
+starts gunicorn on it; ``--url`` points it at a server already running instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import engine  # noqa: E402
+
+
+def engine_line(number: int, rules: engine.Rules, seed: int) -> list[str]:
+    """A whole game played by a seeded player that removes when it can."""
+    rng = random.Random(seed)
+    position = engine.Position.start(engine.deal_from_number(number), rules)
+    line = []
+    while position.status == "playing":
+        moves = position.legal_moves()
+        removals = [m for m in moves if m.is_removal]
+        move = rng.choice(removals) if removals else moves[0]
+        position.apply(move)
+        line.append(str(move))
+    return line
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def play_games(client: httpx.AsyncClient, token: str, jobs: asyncio.Queue, latencies: list, errors: list,
+                     sent: dict, rules_text: str):
+    headers = {"Authorization": f"Token {token}"}
+    while True:
+        try:
+            number, line = jobs.get_nowait()
+        except asyncio.QueueEmpty:
+            return
+        response = await client.post("/api/games/", json={"number": number, "rules": rules_text}, headers=headers)
+        if response.status_code != 201:
+            errors.append(("start", response.status_code, response.text[:200]))
+            continue
+        game_id = response.json()["id"]
+        sent[game_id] = line
+        for ply, move in enumerate(line, start=1):
+            started = time.perf_counter()
+            response = await client.post(f"/api/games/{game_id}/moves/", json={"ply": ply, "move": move},
+                                         headers=headers)
+            latencies.append(time.perf_counter() - started)
+            if response.status_code != 201:
+                errors.append(("move", response.status_code, response.text[:200]))
+                break
+
+
+async def hammer(client: httpx.AsyncClient, path: str, until: float, latencies: list, errors: list):
+    while time.perf_counter() < until:
+        started = time.perf_counter()
+        response = await client.get(path)
+        latencies.append(time.perf_counter() - started)
+        if response.status_code != 200:
+            errors.append(("trivial", response.status_code))
+
+
+def report(name: str, count: int, seconds: float, latencies: list[float], errors: list) -> dict:
+    figures = {
+        "requests": count, "seconds": seconds, "per_second": count / seconds,
+        "p50_ms": 1000 * percentile(latencies, 0.50), "p99_ms": 1000 * percentile(latencies, 0.99),
+        "mean_ms": 1000 * statistics.fmean(latencies), "errors": len(errors),
+    }
+    print(f"{name}: {count} in {seconds:.1f}s = {figures['per_second']:.0f}/s, p50 {figures['p50_ms']:.1f} ms, "
+          f"p99 {figures['p99_ms']:.1f} ms, errors {len(errors)}")
+    return figures
+
+
+async def run(args, base_url: str, dsn: str) -> int:
+    rules = engine.Rules.parse(args.rules)
+    lines = [(number, engine_line(number, rules, seed=number)) for number in range(args.first_deal, args.first_deal + args.games)]
+    total_moves = sum(len(line) for _, line in lines)
+    print(f"{args.games} games, {total_moves} moves under {args.rules}, {args.clients} clients")
+    limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
+    async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=30) as client:
+        tokens = []
+        for index in range(args.clients):
+            response = await client.post("/api/accounts/signup/", json={
+                "username": f"bench{os.getpid()}x{index}", "password": "bench-pass-phrase-1"})
+            response.raise_for_status()
+            tokens.append(response.json()["token"])
+        jobs: asyncio.Queue = asyncio.Queue()
+        for job in lines:
+            jobs.put_nowait(job)
+        latencies, errors, sent = [], [], {}
+        started = time.perf_counter()
+        await asyncio.gather(*(play_games(client, token, jobs, latencies, errors, sent, args.rules) for token in tokens))
+        moves = report("validated moves", len(latencies), time.perf_counter() - started, latencies, errors)
+        for error in errors[:5]:
+            print("  ", error)
+
+        trivial_latencies, trivial_errors = [], []
+        started = time.perf_counter()
+        until = started + args.trivial_seconds
+        await asyncio.gather(*(hammer(client, "/health/", until, trivial_latencies, trivial_errors)
+                               for _ in range(args.clients)))
+        trivial = report("trivial endpoint", len(trivial_latencies), time.perf_counter() - started,
+                         trivial_latencies, trivial_errors)
+    print(f"ratio validated moves / trivial requests per second: {moves['per_second'] / trivial['per_second']:.2f}")
+
+    with psycopg.connect(dsn) as connection:
+        rows = connection.execute(
+            "SELECT game_id, ply, notation FROM games_move WHERE game_id = ANY(%s) ORDER BY game_id, ply",
+            [list(sent)]).fetchall()
+    stored: dict[int, list[tuple[int, str]]] = {}
+    for game_id, ply, notation in rows:
+        stored.setdefault(game_id, []).append((ply, notation))
+    lost = sum(stored.get(game_id, []) != list(enumerate(line, start=1)) for game_id, line in sent.items())
+    in_db = len(rows)
+    print(f"moves sent and acknowledged: {len(latencies) - len(errors)}, moves in the database: {in_db}, "
+          f"games whose log differs from what was sent: {lost}")
+    ok = (lost == 0 and not errors and in_db == len(latencies) and moves["per_second"] >= args.floor
+          and moves["p99_ms"] < args.p99_ceiling_ms)
+    print("PASS" if ok else "FAIL", f"(floor {args.floor}/s, p99 under {args.p99_ceiling_ms} ms, nothing lost)")
+    return 0 if ok else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=24)
+    parser.add_argument("--games", type=int, default=240)
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--first-deal", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server")
+    parser.add_argument("--db", default="pyramid_bench")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--url", help="use a server already running at this address (and --dsn)")
+    parser.add_argument("--dsn", help="its database, with --url")
+    parser.add_argument("--trivial-seconds", type=float, default=10.0)
+    parser.add_argument("--floor", type=float, default=300.0)
+    parser.add_argument("--p99-ceiling-ms", type=float, default=100.0)
+    args = parser.parse_args()
+
+    if args.url:
+        return asyncio.run(run(args, args.url, args.dsn))
+    dsn = f"{args.pg}/{args.db}"
+    with psycopg.connect(f"{args.pg}/postgres", autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{args.db}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{args.db}"')
+    env = os.environ | {"DATABASE_URL": dsn, "DJANGO_DEBUG": "false", "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
+                        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"}
+    env.pop("REDIS_URL", None)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "pyramid_site.wsgi", "--bind", f"127.0.0.1:{args.port}",
+         "--workers", str(args.workers), "--log-level", "warning"], cwd=ROOT, env=env)
+    try:
+        base_url = f"http://127.0.0.1:{args.port}"
+        for _ in range(100):
+            try:
+                if httpx.get(f"{base_url}/health/").status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.2)
+        return asyncio.run(run(args, base_url, dsn))
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
