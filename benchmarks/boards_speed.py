@@ -98,6 +98,9 @@ def fill(players: int, days: int, entrants: int) -> None:
                    g.started_at, g.finished_at, false
             FROM games_game g JOIN games_dailydeal d ON d.id = g.daily_id JOIN games_deal dl ON dl.id = g.deal_id""")
         print(f"generated {players * days:,} games and results in {time.perf_counter() - t:.0f} s", flush=True)
+    from leaderboards.services import board_counts_rebuild
+
+    board_counts_rebuild()
     now = timezone.now()
     club = Club.objects.create(name="Bench", invite_code="bench")
     cup = Tournament.objects.create(club=club, name="Cup", rules=rules.to_text(), preset="classic", format="match",
@@ -140,8 +143,8 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
+    call_command("migrate", verbosity=0)
     if not args.reuse:
-        call_command("migrate", verbosity=0)
         fill(args.players, args.days, args.entrants)
 
     from games.models import DailyDeal

@@ -18,8 +18,9 @@ class Result(models.Model):
     game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="result")
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="results")
     deal = models.ForeignKey("games.Deal", on_delete=models.PROTECT, related_name="results")
+    # no index of its own: result_daily_board starts with it and answers board reads from the index alone
     daily = models.ForeignKey("games.DailyDeal", null=True, blank=True, on_delete=models.PROTECT,
-                              related_name="results")
+                              related_name="results", db_index=False)
     date = models.DateField(null=True, blank=True, help_text="the daily deal's UTC day")
     preset = models.CharField(max_length=20)
     cards_left = models.PositiveSmallIntegerField()
@@ -62,6 +63,25 @@ class Result(models.Model):
         if not self.won or self.par_moves is None:
             return None
         return self.moves - self.par_moves
+
+
+class BoardCount(models.Model):
+    """How many counted results of a daily deal left ``cards_left`` cards in ``moves`` moves.
+
+    A rank on a big board is 1 + the results ahead of it; summing these few hundred counts answers
+    that without reading every result ahead. Kept in step with :class:`Result` by the services that
+    write results and voids, and rebuilt from the results by ``rebuild_boards``.
+    """
+
+    daily = models.ForeignKey("games.DailyDeal", on_delete=models.CASCADE, related_name="board_counts")
+    cards_left = models.PositiveSmallIntegerField()
+    moves = models.PositiveIntegerField()
+    results = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["daily", "cards_left", "moves"], name="board_count_unique"),
+        ]
 
 
 class Void(models.Model):

@@ -1,8 +1,9 @@
 """The daily board: one daily deal's results ranked as RULES.md ranks them (cards left, then
 moves, then time; equal results share a rank), the top of it and a player's own neighbourhood.
 
-Each read is a few index range scans on ``result_daily_board``: the top is the first rows in
-order, a rank is one more than the count of strictly better results, and ranks inside a contiguous
+Each read is a few short index range scans: the top is the first rows in order of
+``result_daily_board``; a rank is one more than the results ahead, summed from the board's
+:class:`BoardCount` buckets plus the quicker results in its own bucket; ranks inside a contiguous
 slice follow from the rank and the position of its first row.
 """
 
@@ -10,18 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import BooleanField, Count
-from django.db.models.expressions import RawSQL
+from django.db.models import Q, Sum
 
 from games.models import DailyDeal
 
 from .. import cache
-from ..models import Membership, Result
+from ..models import BoardCount, Membership, Result
 
 TABLE = Result._meta.db_table
 SHOWN = ["game_id", "player_id", "daily_id", "cards_left", "pyramid_left", "moves", "duration_ms", "won", "cleared",
          "par_moves", "finished_at"]
-KEY_COLUMNS = f"({TABLE}.cards_left, {TABLE}.moves, {TABLE}.duration_ms)"
 FULL_KEY_COLUMNS = f"({TABLE}.cards_left, {TABLE}.moves, {TABLE}.duration_ms, {TABLE}.id)"  # the display order
 
 
@@ -76,9 +75,13 @@ def _before(results, row: Result):
                          params=[row.cards_left, row.moves, row.duration_ms, row.pk])
 
 
-def _is_before(row: Result, columns: str = FULL_KEY_COLUMNS) -> RawSQL:
-    key = [row.cards_left, row.moves, row.duration_ms, row.pk][:columns.count(",") + 1]
-    return RawSQL(f"{columns} < ({', '.join(['%s'] * len(key))})", key, output_field=BooleanField())
+def _bucket_counts(daily_id: int, cards_left: int, moves: int) -> tuple[int, int]:
+    """(results on the board, results in buckets ahead of (cards_left, moves)) from the counts."""
+    sums = BoardCount.objects.filter(daily_id=daily_id).aggregate(
+        total=Sum("results", default=0),
+        ahead=Sum("results", default=0, filter=Q(cards_left__lt=cards_left) | Q(cards_left=cards_left,
+                                                                                 moves__lt=moves)))
+    return sums["total"], sums["ahead"]
 
 
 def daily_board(*, daily: DailyDeal, player=None, limit: int = 50, around: int = 5,
@@ -92,18 +95,27 @@ def daily_board(*, daily: DailyDeal, player=None, limit: int = 50, around: int =
     board = DailyBoard(daily, 0, _ranked_slice(list(_in_order(results)[:limit]), 1, 0))
     mine = results.filter(player=player).first() if player is not None and player.is_authenticated else None
     if mine is None:
-        board.total = results.count()
+        board.total = _bucket_counts(daily.pk, 0, 0)[0] if club_id is None else results.count()
         return board
     above = list(_in_order(_before(results, mine)).reverse()[:around])[::-1]
     below = list(_in_order(results).extra(where=[f"{FULL_KEY_COLUMNS} > (%s, %s, %s, %s)"],
                                           params=[mine.cards_left, mine.moves, mine.duration_ms, mine.pk])[:around])
     window = [*above, mine, *below]
     first = window[0]
-    # one pass over the board: its size, and the rank and the position of the window's first row
-    counts = results.aggregate(total=Count("id"), better=Count("id", filter=_is_before(first, KEY_COLUMNS)),
-                               before=Count("id", filter=_is_before(first)))
-    board.total = counts["total"]
-    board.around = _ranked_slice(window, counts["better"] + 1, counts["before"])
+    # the rank of the window's first row is 1 + the results ahead of it: whole (cards left, moves)
+    # buckets from the board's counts, and the quicker ones in its own bucket; its position adds
+    # the equal results shown before it (by id)
+    same_bucket = results.filter(cards_left=first.cards_left, moves=first.moves)
+    ahead_in_bucket = same_bucket.filter(duration_ms__lt=first.duration_ms).count()
+    tied_before = same_bucket.filter(duration_ms=first.duration_ms, id__lt=first.pk).count()
+    if club_id is None:
+        board.total, ahead = _bucket_counts(daily.pk, first.cards_left, first.moves)
+    else:  # a club's board is small: count its results
+        board.total = results.count()
+        ahead = results.filter(Q(cards_left__lt=first.cards_left)
+                               | Q(cards_left=first.cards_left, moves__lt=first.moves)).count()
+    better = ahead + ahead_in_bucket
+    board.around = _ranked_slice(window, better + 1, better + tied_before)
     board.me = board.around[len(above)]
     return board
 

@@ -12,6 +12,7 @@ from games.models import Game
 
 from .. import cache
 from ..models import Result, Void
+from .board_counts import board_count_move, counted
 from .standings import entries_refresh_for_result
 
 
@@ -54,7 +55,9 @@ def result_record(*, game: Game) -> Result | None:
     with transaction.atomic():
         # the player's row lock orders this against player_void (see services.voids)
         get_user_model().objects.select_for_update().filter(pk=game.player_id).exists()
+        before = counted(Result.objects.select_for_update().filter(game=game).first())
         result, _ = Result.objects.update_or_create(game=game, defaults=_result_fields(game))
+        board_count_move(before, counted(result))
         entries_refresh_for_result(result)
     cache.result_changed(result)
     return result

@@ -13,6 +13,7 @@ from games.models import Game
 
 from .. import cache
 from ..models import Result, Void
+from .board_counts import board_count_move, counted
 from .standings import entries_refresh_for_result
 
 
@@ -27,8 +28,10 @@ def _apply(results, *, voided: bool) -> int:
     """Set the flag on these results (locked) and recompute what they feed."""
     changed = list(results.select_for_update().order_by("pk"))
     for result in changed:
+        before = counted(result)
         Result.objects.filter(pk=result.pk).update(voided=voided)
         result.voided = voided
+        board_count_move(before, counted(result))
         entries_refresh_for_result(result)
         cache.result_changed(result)
     return len(changed)
@@ -41,35 +44,39 @@ def _still_voided(results):
                           | Q(player_id__in=active.filter(player__isnull=False).values("player_id")))
 
 
-def game_void(*, game_id: int, reason: str, by=None) -> Void:
-    reason = _reason(reason)
+def _record(void: Void, what: str) -> Void:
+    """Save the audit record; one active void per game or player (a unique constraint)."""
     try:
         with transaction.atomic():
-            player_id = Game.objects.filter(pk=game_id).values_list("player_id", flat=True).first()
-            if player_id is None:
-                raise NotFound(f"there is no game {game_id}", code="game_not_found")
-            # result_record takes the player's row lock before it looks for voids, so the game's
-            # result is either already written (and voided here) or written later and sees this void
-            get_user_model().objects.select_for_update().filter(pk=player_id).exists()
-            void = Void.objects.create(game_id=game_id, reason=reason, voided_by=by)
-            _apply(Result.objects.filter(game_id=game_id), voided=True)
-            return void
+            void.save()
     except IntegrityError:
-        raise Conflict(f"game {game_id} is already void", code="already_void") from None
+        raise Conflict(f"{what} is already void", code="already_void") from None
+    return void
+
+
+def game_void(*, game_id: int, reason: str, by=None) -> Void:
+    reason = _reason(reason)
+    with transaction.atomic():
+        player_id = Game.objects.filter(pk=game_id).values_list("player_id", flat=True).first()
+        if player_id is None:
+            raise NotFound(f"there is no game {game_id}", code="game_not_found")
+        # result_record takes the player's row lock before it looks for voids, so the game's
+        # result is either already written (and voided here) or written later and sees this void
+        get_user_model().objects.select_for_update().filter(pk=player_id).exists()
+        void = _record(Void(game_id=game_id, reason=reason, voided_by=by), f"game {game_id}")
+        _apply(Result.objects.filter(game_id=game_id), voided=True)
+        return void
 
 
 def player_void(*, player_id: int, reason: str, by=None) -> Void:
     reason = _reason(reason)
-    try:
-        with transaction.atomic():
-            # serialises with result_record, which takes the same lock before it looks for voids
-            if not get_user_model().objects.select_for_update().filter(pk=player_id).exists():
-                raise NotFound(f"there is no player {player_id}", code="player_not_found")
-            void = Void.objects.create(player_id=player_id, reason=reason, voided_by=by)
-            _apply(Result.objects.filter(player_id=player_id), voided=True)
-            return void
-    except IntegrityError:
-        raise Conflict(f"player {player_id} is already void", code="already_void") from None
+    with transaction.atomic():
+        # serialises with result_record, which takes the same lock before it looks for voids
+        if not get_user_model().objects.select_for_update().filter(pk=player_id).exists():
+            raise NotFound(f"there is no player {player_id}", code="player_not_found")
+        void = _record(Void(player_id=player_id, reason=reason, voided_by=by), f"player {player_id}")
+        _apply(Result.objects.filter(player_id=player_id), voided=True)
+        return void
 
 
 def void_lift(*, void_id: int, reason: str, by=None) -> Void:

@@ -9,7 +9,7 @@ from games import services as game_services
 from games.daily import commitment, new_salt, utc_today
 from games.models import DailyDeal, Deal, Game
 from leaderboards import services
-from leaderboards.models import Result
+from leaderboards.models import BoardCount, Result
 from pyramid_site.celery import app as celery_app
 from tests.service.factories import UserFactory
 
@@ -33,6 +33,23 @@ def _leaderboard_settings(settings):
     celery_app.conf.task_always_eager = True
     yield
     celery_app.conf.task_always_eager = eager
+
+
+@pytest.fixture(autouse=True)
+def _board_counts_agree_with_results(request):
+    """After every test that touched the database: each daily board's counts are exactly what its
+    results add up to (the services keep them in step)."""
+    uses = next((name for name in ("transactional_db", "db") if name in request.fixturenames), None)
+    if uses:
+        request.getfixturevalue(uses)
+    yield
+    if not uses and not request.node.get_closest_marker("django_db"):
+        return
+    counts = {(c.daily_id, c.cards_left, c.moves): c.results for c in BoardCount.objects.all() if c.results}
+    expected = {}
+    for key in Result.objects.filter(daily__isnull=False, voided=False).values_list("daily_id", "cards_left", "moves"):
+        expected[key] = expected.get(key, 0) + 1
+    assert counts == expected
 
 
 @pytest.fixture(scope="session")

@@ -88,9 +88,10 @@ def test_a_stale_cache_falls_back_to_postgresql(users, redis_board, winning_line
     daily = make_daily()
     daily_game(users[0], daily, 10)
     services.board_cache_rebuild(daily_id=daily.pk)
-    Result.objects.update(voided=True)  # behind the cache's back
+    Result.objects.update(voided=True)  # behind the back of the cache and of the board's counts
     board = daily_board(daily=daily)
     assert board.source == "postgresql" and board.top == []
+    assert services.board_counts_rebuild() == 0  # the counts, rebuilt from the results, are empty again
 
 
 def test_redis_down_breaks_nothing(users, settings, winning_line, django_capture_on_commit_callbacks):
