@@ -33,19 +33,20 @@ def pack(cards_left: int, moves: int, duration_ms: int) -> int | None:
     return (cards_left << (MOVES_BITS + MS_BITS)) | (moves << MS_BITS) | duration_ms
 
 
-@lru_cache(maxsize=1)
-def _client_for(url: str):
+@lru_cache(maxsize=4)
+def _client_for(url: str, timeout: float):
     import redis
 
-    return redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+    return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=0.5)
 
 
-def client():
+def client(*, timeout: float = 0.5):
+    """Reads give up quickly (PostgreSQL answers instead); a rebuild may take longer."""
     # PYRAMID_BOARD_REDIS_URL, when set (even empty, which turns the cache off), wins over REDIS_URL
     url = getattr(settings, "PYRAMID_BOARD_REDIS_URL", settings.REDIS_URL)
     if not url:
         raise Unavailable("no Redis configured")
-    return _client_for(url)
+    return _client_for(url, timeout)
 
 
 def _guard(fn):
@@ -77,10 +78,11 @@ def board_write(daily_id: int, rows) -> bool:
             return False
         mapping[str(player_id)] = packed
     key = board_key(daily_id)
-    pipe = client().pipeline(transaction=True)
+    pipe = client(timeout=30.0).pipeline(transaction=True)
     pipe.delete(key, key + READY_SUFFIX)
-    if mapping:
-        pipe.zadd(key, mapping)
+    members = list(mapping.items())
+    for start in range(0, len(members), 10_000):
+        pipe.zadd(key, dict(members[start:start + 10_000]))
     pipe.set(key + READY_SUFFIX, "1")
     pipe.execute()
     return True
