@@ -30,7 +30,7 @@ def membership_of(club: Club, user) -> Membership | None:
     return Membership.objects.filter(club=club, user_id=user.pk).first()
 
 
-def _manager(club: Club, user, *, owner_only: bool = False) -> Membership:
+def manager_of(club: Club, user, *, owner_only: bool = False) -> Membership:
     membership = membership_of(club, user)
     if membership is None or not membership.can_manage or (owner_only and membership.role != Role.OWNER):
         who = "the owner" if owner_only else "the owner and admins"
@@ -55,7 +55,7 @@ def club_create(*, user, name: str, description: str = "", is_private: bool = Fa
 def club_update(*, actor, club_id: int, **changes) -> Club:
     with transaction.atomic():
         club = _locked_club(club_id)
-        _manager(club, actor)
+        manager_of(club, actor)
         for name in ("name", "description", "is_private"):
             if changes.get(name) is not None:
                 setattr(club, name, changes[name].strip() if name == "name" else changes[name])
@@ -99,7 +99,7 @@ def club_leave(*, user, club_id: int) -> None:
 def member_remove(*, actor, club_id: int, user_id: int) -> None:
     with transaction.atomic():
         club = _locked_club(club_id)
-        manager = _manager(club, actor)
+        manager = manager_of(club, actor)
         target = Membership.objects.filter(club=club, user_id=user_id).first()
         if target is None:
             raise NotFound(f"user {user_id} is not a member of {club.name}", code="member_not_found")
@@ -117,7 +117,7 @@ def member_role_set(*, actor, club_id: int, user_id: int, role: str) -> Membersh
         raise Invalid(f"role must be one of {', '.join(Role.values)}", code="bad_role")
     with transaction.atomic():
         club = _locked_club(club_id)
-        owner = _manager(club, actor, owner_only=True)
+        owner = manager_of(club, actor, owner_only=True)
         target = Membership.objects.filter(club=club, user_id=user_id).first()
         if target is None:
             raise NotFound(f"user {user_id} is not a member of {club.name}", code="member_not_found")
@@ -134,7 +134,7 @@ def member_role_set(*, actor, club_id: int, user_id: int, role: str) -> Membersh
 def invite_renew(*, actor, club_id: int) -> Club:
     with transaction.atomic():
         club = _locked_club(club_id)
-        _manager(club, actor)
+        manager_of(club, actor)
         club.invite_code = new_invite_code()
         club.save(update_fields=["invite_code"])
         return club

@@ -19,8 +19,8 @@ from games.models import DailyDeal, Deal, Game
 from games.services import deals as game_deals
 from games.services import play as game_play
 
-from ..models import Club, Entry, Membership, Tournament, TournamentDeal
-from .clubs import _manager, membership_of
+from ..models import Club, Entry, Tournament, TournamentDeal
+from .clubs import manager_of, membership_of
 from .standings import entry_refresh, standings_rebuild
 
 log = logging.getLogger(__name__)
@@ -77,7 +77,7 @@ def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str
         club = Club.objects.select_for_update().filter(pk=club_id).first()
         if club is None:
             raise NotFound(f"there is no club {club_id}", code="club_not_found")
-        _manager(club, actor)
+        manager_of(club, actor)
         tournament = Tournament.objects.create(
             club=club, name=name.strip() or "Tournament", rules=parsed.to_text(), preset=parsed.name, format=format,
             scoring=scoring, source=source, deal_count=deal_count, starts_at=starts_at, ends_at=ends_at,
@@ -137,11 +137,11 @@ def tournament_deals_settle(*, tournament_id: int, budget_seconds: float | None 
     return result
 
 
-def _tournament_for_manager(actor, tournament_id: int) -> Tournament:
+def _tournament_formanager_of(actor, tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_for_update().select_related("club").filter(pk=tournament_id).first()
     if tournament is None:
         raise NotFound(f"there is no tournament {tournament_id}", code="tournament_not_found")
-    _manager(tournament.club, actor)
+    manager_of(tournament.club, actor)
     return tournament
 
 
@@ -151,7 +151,7 @@ def tournament_update(*, actor, tournament_id: int, name: str | None = None, sta
     ahead. Standings are recomputed for the new window."""
     now = timezone.now()
     with transaction.atomic():
-        tournament = _tournament_for_manager(actor, tournament_id)
+        tournament = _tournament_formanager_of(actor, tournament_id)
         if tournament.ends_at <= now and (starts_at or ends_at):
             raise Conflict("the tournament is over; its window is final", code="tournament_over")
         if starts_at is not None and starts_at != tournament.starts_at:
@@ -235,11 +235,8 @@ def tournament_game_start(*, user, tournament_id: int, index: int | None = None)
 
 def tournament_delete(*, actor, tournament_id: int) -> None:
     with transaction.atomic():
-        tournament = _tournament_for_manager(actor, tournament_id)
+        tournament = _tournament_formanager_of(actor, tournament_id)
         if tournament.starts_at <= timezone.now():
             raise Conflict("a tournament that has started stays on record", code="tournament_started")
         tournament.delete()
 
-
-def is_member(club: Club, user) -> bool:
-    return user.is_authenticated and Membership.objects.filter(club=club, user_id=user.pk).exists()
