@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 from celery import shared_task
+from django.conf import settings
+from django.core.cache import cache
 
 from . import services
 from .daily import utc_today
@@ -14,6 +16,12 @@ from .models import Deal
 @shared_task(acks_late=True)
 def solve_deal(deal_id: int) -> str:
     return services.deal_solve(deal_id=deal_id).status
+
+
+def solve_deal_soon(deal_id: int) -> None:
+    """Queue a solve unless one was queued lately: a deal asked for again and again is solved once."""
+    if cache.add(f"solve-queued:{deal_id}", True, timeout=settings.PYRAMID_SOLVE_BUDGET_SECONDS * 2 + 60):
+        solve_deal.delay(deal_id)
 
 
 @shared_task(acks_late=True)

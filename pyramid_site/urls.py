@@ -9,6 +9,13 @@ def health(request):
     return JsonResponse({"ok": True})
 
 
+def not_found(request, exception=None):
+    """Unknown addresses answer in the API's error shape (with DEBUG off; DEBUG shows Django's page)."""
+    return JsonResponse({"code": "not_found", "message": f"there is nothing at {request.path}"}, status=404)
+
+
+handler404 = not_found
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("health/", health, name="health"),

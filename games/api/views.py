@@ -17,7 +17,7 @@ from ..daily import utc_today
 from ..engine_glue import game_position
 from ..errors import Invalid, NotFound
 from ..models import Deal
-from ..tasks import solve_deal
+from ..tasks import solve_deal_soon
 from .serializers import DailyOutput, DealOutput, GameStartInput, MoveInput, MoveOutput, game_output
 
 GAME = OpenApiResponse(OpenApiTypes.OBJECT, description="the game with the player's view of its position")
@@ -132,7 +132,7 @@ class DealView(APIView):
         if not selectors.deal_is_public(deal):
             raise NotFound(f"there is no practice deal {value}", code="deal_not_found")
         if deal.status == Deal.Status.PENDING:
-            solve_deal.delay(deal.pk)
+            solve_deal_soon(deal.pk)
             deal.refresh_from_db()
         return Response(DealOutput(deal).data)
 

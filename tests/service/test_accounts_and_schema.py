@@ -82,3 +82,9 @@ def test_openapi_schema_and_docs_page():
         assert path in paths, path
     docs = client.get("/api/docs/")
     assert docs.status_code == 200 and b"swagger" in docs.content.lower()
+
+
+def test_unknown_addresses_answer_in_the_error_shape(settings):
+    settings.DEBUG = False
+    response = APIClient().get("/api/games/99999999999999999999/")
+    assert response.status_code == 404 and response.json()["code"] == "not_found"

@@ -132,6 +132,7 @@ def test_not_your_game_is_404(api, other_player):
                      other.post(f"/api/games/{game['id']}/resign/"), other.post(f"/api/games/{game['id']}/undo/"),
                      other.get(f"/api/games/{game['id']}/hint/"), other.get("/api/games/999999/")):
         assert response.status_code == 404 and response.json()["code"] == "game_not_found"
+    assert other.get("/api/games/99999999999999999999/").status_code == 404
 
 
 def test_not_logged_in_is_401(api):
