@@ -22,7 +22,9 @@ def prepare_tournament_deals(tournament_id: int) -> str:
 
 @shared_task
 def rebuild_board_cache(days: int | None = 7) -> int:
-    """Beat job: write the recent daily boards to Redis again from PostgreSQL."""
+    """Beat job: score any finished ranked game left without a result (a move is committed before its
+    result is written), then write the recent daily boards to Redis again from PostgreSQL."""
+    services.results_rebuild()
     return services.boards_cache_rebuild(days=days)
 
 

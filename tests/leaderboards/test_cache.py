@@ -11,6 +11,7 @@ from games import services as game_services
 from leaderboards import cache, services
 from leaderboards.models import Result
 from leaderboards.selectors.boards import daily_board
+from leaderboards.services.board_counts import board_count_move, counted
 from leaderboards.tasks import rebuild_board_cache
 
 from .conftest import daily_game, make_daily
@@ -66,7 +67,11 @@ def test_command_and_job_rebuild_boards_that_agree_with_postgresql(busy_board, u
             assert (cached.me and cached.me.rank) == (truth.me and truth.me.rank)
             assert [r.rank for r in cached.around] == [r.rank for r in truth.around]
     redis_board.flushdb()
+    lost = Result.objects.get(player=users[7])
+    lost.delete()  # as if the process died between a game's last move and its result...
+    board_count_move(counted(lost), None)  # ...which it counts in the same transaction
     assert rebuild_board_cache.delay(days=2).get() == 1
+    assert Result.objects.filter(player=users[7]).exists()
     assert ranks(daily_board(daily=daily)) == ranks(daily_board(daily=daily, use_cache=False))
 
 
