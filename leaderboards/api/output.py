@@ -96,3 +96,15 @@ def entry_output(row: dict) -> dict:
         "score": row["score"], "games": row["games"], "cleared": row["cleared"], "cards_left": row["cards_left"],
         "moves": row["moves"], "seconds": row["duration_ms"] / 1000, "streak": row["streak"],
     }
+
+
+def my_output(mine: dict) -> dict:
+    entry = mine["entry"]
+    return {
+        "joined_at": entry.joined_at, "score": entry.score, "games_counted": entry.games, "cleared": entry.cleared,
+        "cards_left": entry.cards_left, "moves": entry.moves, "seconds": entry.duration_ms / 1000,
+        "streak": entry.streak,
+        "deals": [{"index": index, "game": game and {"id": game.pk, "status": game.status, "moves": game.moves,
+                                                       "cards_left": game.cards_left}}
+                  for index, game in mine["games"]],
+    }

@@ -15,10 +15,11 @@ from games.errors import Forbidden
 
 from .. import services
 from ..models import Tournament
-from ..selectors.clubs import club_for_viewer, standings, standings_are_final, tournament_for_viewer
+from ..selectors.clubs import (club_for_viewer, my_tournament, standings, standings_are_final,
+                               tournament_for_viewer)
 from .boards import ERROR
 from .inputs import TournamentGameInput, TournamentInput, TournamentUpdateInput
-from .output import entry_output, tournament_output
+from .output import entry_output, my_output, tournament_output
 from .params import int_param
 
 TOURNAMENT = OpenApiTypes.OBJECT
@@ -41,9 +42,12 @@ class ClubTournamentsView(APIView):
 
 
 class TournamentView(APIView):
-    @extend_schema(responses={200: TOURNAMENT, 404: ERROR}, summary="A tournament")
+    @extend_schema(responses={200: TOURNAMENT, 404: ERROR},
+                   summary="A tournament, with my entry and my game of each deal once I have joined")
     def get(self, request, tournament_id: int):
-        return Response(tournament_output(*tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)))
+        tournament, membership = tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
+        mine = my_tournament(tournament=tournament, player=request.user)
+        return Response(tournament_output(tournament, membership) | {"me": mine and my_output(mine)})
 
     @extend_schema(request=TournamentUpdateInput, responses={200: TOURNAMENT, 400: ERROR, 403: ERROR, 404: ERROR,
                                                             409: ERROR},

@@ -7,6 +7,7 @@ from django.db.models.functions import Rank
 from django.utils import timezone
 
 from games.errors import NotFound
+from games.models import Game
 
 from ..models import Club, Entry, Membership, Tournament
 from .stats import visible_clubs
@@ -65,3 +66,14 @@ def standings(*, tournament: Tournament, limit: int = 100, offset: int = 0) -> t
 
 def standings_are_final(tournament: Tournament) -> bool:
     return timezone.now() >= tournament.ends_at
+
+
+def my_tournament(*, tournament: Tournament, player) -> dict | None:
+    """The player's entry and their game of each deal of the tournament (None when not joined)."""
+    entry = Entry.objects.filter(tournament=tournament, player_id=player.pk).first()
+    if entry is None:
+        return None
+    slots = list(tournament.deals.order_by("index").values_list("index", "deal_id"))
+    games = {g.deal_id: g for g in Game.objects.filter(player_id=player.pk, mode=Game.Mode.RANKED,
+                                                       deal_id__in=[deal_id for _, deal_id in slots])}
+    return {"entry": entry, "games": [(index, games.get(deal_id)) for index, deal_id in slots]}

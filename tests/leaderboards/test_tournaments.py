@@ -71,6 +71,10 @@ def test_match_plain_standings(club, users, winning_line):
     tournament_game(users[3], cup, 12, winning_line)
     a = entry(cup, users[2])
     assert a.games == 2 and a.cleared == 1
+    mine = client_for(users[2]).get(f"/api/tournaments/{cup.pk}/").json()["me"]
+    assert [d["game"] and d["game"]["id"] for d in mine["deals"]] == [won.pk, lost.pk, None]
+    assert mine["games_counted"] == 2 and mine["cards_left"] == a.cards_left
+    assert client_for(users[5]).get(f"/api/tournaments/{cup.pk}/").json()["me"] is None
     assert a.cards_left == result_of(won).cards_left + result_of(lost).cards_left + PYRAMID_CARDS
     assert a.moves == result_of(won).moves + result_of(lost).moves
     body = client_for(users[4]).get(f"/api/tournaments/{cup.pk}/standings/").json()
