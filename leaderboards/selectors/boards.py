@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Q, Sum
+from django.db.models import Count, Q, Sum
 
 from games.models import DailyDeal
 
@@ -105,9 +105,10 @@ def daily_board(*, daily: DailyDeal, player=None, limit: int = 50, around: int =
     # the rank of the window's first row is 1 + the results ahead of it: whole (cards left, moves)
     # buckets from the board's counts, and the quicker ones in its own bucket; its position adds
     # the equal results shown before it (by id)
-    same_bucket = results.filter(cards_left=first.cards_left, moves=first.moves)
-    ahead_in_bucket = same_bucket.filter(duration_ms__lt=first.duration_ms).count()
-    tied_before = same_bucket.filter(duration_ms=first.duration_ms, id__lt=first.pk).count()
+    in_bucket = results.filter(cards_left=first.cards_left, moves=first.moves).aggregate(
+        quicker=Count("id", filter=Q(duration_ms__lt=first.duration_ms)),
+        tied_before=Count("id", filter=Q(duration_ms=first.duration_ms, id__lt=first.pk)))
+    ahead_in_bucket, tied_before = in_bucket["quicker"], in_bucket["tied_before"]
     if club_id is None:
         board.total, ahead = _bucket_counts(daily.pk, first.cards_left, first.moves)
     else:  # a club's board is small: count its results
