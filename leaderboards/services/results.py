@@ -35,7 +35,7 @@ def _result_fields(game: Game) -> dict:
         "duration_ms": _duration_ms(game),
         "cleared": score.pyramid_left == 0,
         "won": game.status == Game.Status.WON,
-        "match_score": engine.match_score(position),
+        "match_score": score.match_score,
         "par_moves": game.deal.par_moves,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
@@ -48,8 +48,10 @@ def _is_voided(game: Game) -> bool:
 
 
 def result_record(*, game: Game) -> Result | None:
-    """Score a finished ranked game onto the boards; called by the game service in the transaction
-    that finishes the game, and safe to call again (the result is rewritten from the game)."""
+    """Score a finished ranked game onto the boards. The game service calls it when a game ends
+    (right after the move that ends it is stored, or inside the resignation); the hourly job and
+    ``rebuild_boards`` call it for any finished game left without a result. Safe to call again: the
+    result is rewritten from the game."""
     if game.mode != Game.Mode.RANKED or game.status == Game.Status.PLAYING:
         return None
     with transaction.atomic():
