@@ -16,6 +16,8 @@ import engine
 from engine.solver import Hint
 from engine.solver import hint as solver_hint
 
+from leaderboards.services.results import result_record
+
 from ..daily import utc_today
 from ..engine_glue import engine_deal, engine_rules, game_position, start_position
 from ..errors import Conflict, Forbidden, IllegalMoveError, Invalid, NotFound, game_not_found
@@ -121,6 +123,8 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
         read_version = game.version
         _store_position(game, position)
         if _write_move(game, read_version, ply, notation):
+            if game.is_over:
+                result_record(game=game)
             return MoveOutcome(game, position, applied=True)
         # another request changed the game since it was read: judge this one again on the new state
 
@@ -178,6 +182,7 @@ def game_resign(*, game_id: int, player) -> Game:
         game.finished_at = timezone.now()
         game.version += 1
         game.save(update_fields=["status", "finished_at", "version"])
+        result_record(game=game)
         return game
 
 
