@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
+    "pyramid_site.web",
 ]
 
 MIDDLEWARE = [

@@ -17,4 +17,5 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/", include("games.api.urls")),
     path("api-auth/", include("rest_framework.urls")),
+    path("", include("pyramid_site.web.urls")),
 ]
