@@ -28,6 +28,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "games",
+    "leaderboards",
     "pyramid_site.web",
 ]
 
@@ -128,6 +129,10 @@ CELERY_BEAT_SCHEDULE = {
     "prepare-daily-deals": {
         "task": "games.tasks.prepare_daily_deals",
         "schedule": env_float("PYRAMID_DAILY_PREPARE_EVERY_SECONDS", 600.0),
+    },
+    "rebuild-board-cache": {
+        "task": "leaderboards.tasks.rebuild_board_cache",
+        "schedule": env_float("PYRAMID_BOARD_CACHE_REBUILD_EVERY_SECONDS", 3600.0),
     },
 }
 

@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/", include("games.api.urls")),
+    path("api/", include("leaderboards.api.urls")),
     path("api-auth/", include("rest_framework.urls")),
     path("", include("pyramid_site.web.urls")),
 ]

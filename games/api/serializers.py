@@ -72,7 +72,8 @@ class DailyOutput(serializers.ModelSerializer):
 
 def game_output(game: Game, position: engine.Position) -> dict:
     """A game with the player's view of its position (never the order of the face-down stock)."""
-    deal_public = game.daily is None or daily_is_over(game.daily)
+    # a ranked game outside the daily deals is a tournament game: its deal number stays secret too
+    deal_public = game.mode == Game.Mode.PRACTICE or daily_is_over(game.daily)
     return {
         "id": game.pk,
         "mode": game.mode,

@@ -15,6 +15,8 @@ import engine
 from engine.solver import Hint
 from engine.solver import hint as solver_hint
 
+from leaderboards.services.results import result_record
+
 from ..daily import utc_today
 from ..engine_glue import engine_deal, engine_rules, game_position, start_position
 from ..errors import Conflict, Forbidden, IllegalMoveError, Invalid, NotFound
@@ -118,6 +120,8 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
         _store_position(game, position)
         game.save(update_fields=["state", "moves", "cards_left", "status", "finished_at", "version"])
         Move.objects.create(game=game, ply=ply, notation=notation)
+        if game.is_over:
+            result_record(game=game)
         return MoveOutcome(game, position, applied=True)
 
 
@@ -130,6 +134,7 @@ def game_resign(*, game_id: int, player) -> Game:
         game.finished_at = timezone.now()
         game.version += 1
         game.save(update_fields=["status", "finished_at", "version"])
+        result_record(game=game)
         return game
 
 

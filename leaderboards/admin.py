@@ -1,0 +1,13 @@
+from django.contrib import admin
+
+from .models import Club, Entry, Membership, Result, Tournament, Void
+
+
+@admin.register(Void)
+class VoidAdmin(admin.ModelAdmin):
+    list_display = ["pk", "game", "player", "reason", "voided_by", "created_at", "lifted_at"]
+    readonly_fields = [f.name for f in Void._meta.fields]  # written by the fair-play service only
+
+
+admin.site.register([Club, Membership, Tournament, Entry])
+admin.site.register(Result, list_display=["game", "player", "date", "preset", "cards_left", "moves", "voided"])

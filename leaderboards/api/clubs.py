@@ -1,0 +1,102 @@
+"""Clubs: create, list, join, leave, members and roles, invite codes, club boards."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.views import _valid
+from games.errors import Forbidden
+
+from .. import services
+from ..selectors.clubs import club_for_viewer, clubs_for_viewer, members_of
+from .boards import ERROR
+from .inputs import ClubInput, ClubUpdateInput, JoinInput, RoleInput
+from .output import club_output, member_output
+
+CLUB = OpenApiTypes.OBJECT
+
+
+class ClubListView(APIView):
+    @extend_schema(parameters=[OpenApiParameter("mine", bool, description="only the clubs I am in")],
+                   responses={200: CLUB}, operation_id="clubs_list", summary="Clubs: the public ones and mine")
+    def get(self, request):
+        mine = request.query_params.get("mine") in ("1", "true", "yes")
+        return Response([club_output(c, None) for c in clubs_for_viewer(viewer=request.user, mine_only=mine)])
+
+    @extend_schema(request=ClubInput, responses={201: CLUB, 400: ERROR, 409: ERROR},
+                   summary="Create a club; you become its owner")
+    def post(self, request):
+        data = _valid(ClubInput, request)
+        club = services.club_create(user=request.user, **data)
+        club, membership = club_for_viewer(club_id=club.pk, viewer=request.user)
+        return Response(club_output(club, membership), status=status.HTTP_201_CREATED)
+
+
+class ClubDetailView(APIView):
+    @extend_schema(responses={200: CLUB, 404: ERROR}, summary="A club (its invite code for owner and admins)")
+    def get(self, request, club_id: int):
+        return Response(club_output(*club_for_viewer(club_id=club_id, viewer=request.user)))
+
+    @extend_schema(request=ClubUpdateInput, responses={200: CLUB, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+                   summary="Change a club's name, description or privacy (owner and admins)")
+    def patch(self, request, club_id: int):
+        data = _valid(ClubUpdateInput, request)
+        club_for_viewer(club_id=club_id, viewer=request.user)
+        services.club_update(actor=request.user, club_id=club_id, **data)
+        return Response(club_output(*club_for_viewer(club_id=club_id, viewer=request.user)))
+
+
+class ClubJoinView(APIView):
+    @extend_schema(request=JoinInput, responses={201: CLUB, 404: ERROR, 409: ERROR},
+                   summary="Join a club with its invite code")
+    def post(self, request):
+        membership = services.club_join(user=request.user, invite_code=_valid(JoinInput, request)["invite_code"])
+        return Response(club_output(*club_for_viewer(club_id=membership.club_id, viewer=request.user)),
+                        status=status.HTTP_201_CREATED)
+
+
+class ClubLeaveView(APIView):
+    @extend_schema(request=None, responses={204: None, 404: ERROR, 409: ERROR}, summary="Leave a club")
+    def post(self, request, club_id: int):
+        club_for_viewer(club_id=club_id, viewer=request.user)
+        services.club_leave(user=request.user, club_id=club_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ClubInviteView(APIView):
+    @extend_schema(request=None, responses={200: CLUB, 403: ERROR, 404: ERROR},
+                   summary="Renew the invite code; the old one stops working (owner and admins)")
+    def post(self, request, club_id: int):
+        club_for_viewer(club_id=club_id, viewer=request.user)
+        services.invite_renew(actor=request.user, club_id=club_id)
+        return Response(club_output(*club_for_viewer(club_id=club_id, viewer=request.user)))
+
+
+class ClubMembersView(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 403: ERROR, 404: ERROR},
+                   summary="A club's members and their roles (members only)")
+    def get(self, request, club_id: int):
+        club, membership = club_for_viewer(club_id=club_id, viewer=request.user)
+        if membership is None:
+            raise Forbidden(f"only members of {club.name} see its members", code="not_member")
+        return Response([member_output(m) for m in members_of(club)])
+
+
+class ClubMemberView(APIView):
+    @extend_schema(request=RoleInput, responses={200: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 404: ERROR},
+                   summary="Set a member's role; making someone owner hands the club over (owner only)")
+    def patch(self, request, club_id: int, user_id: int):
+        club_for_viewer(club_id=club_id, viewer=request.user)
+        membership = services.member_role_set(actor=request.user, club_id=club_id, user_id=user_id,
+                                              role=_valid(RoleInput, request)["role"])
+        return Response(member_output(membership))
+
+    @extend_schema(responses={204: None, 403: ERROR, 404: ERROR}, summary="Remove a member (owner and admins)")
+    def delete(self, request, club_id: int, user_id: int):
+        club_for_viewer(club_id=club_id, viewer=request.user)
+        services.member_remove(actor=request.user, club_id=club_id, user_id=user_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)

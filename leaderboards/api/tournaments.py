@@ -1,0 +1,98 @@
+"""Tournaments of a club: create, change, join, play, standings."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.serializers import game_output
+from games.api.views import _valid
+from games.engine_glue import game_position
+from games.errors import Forbidden
+
+from .. import services
+from ..models import Tournament
+from ..selectors.clubs import club_for_viewer, standings, standings_are_final, tournament_for_viewer
+from .boards import ERROR
+from .inputs import TournamentGameInput, TournamentInput, TournamentUpdateInput
+from .output import entry_output, tournament_output
+from .params import int_param
+
+TOURNAMENT = OpenApiTypes.OBJECT
+
+
+class ClubTournamentsView(APIView):
+    @extend_schema(responses={200: TOURNAMENT, 404: ERROR}, summary="A club's tournaments")
+    def get(self, request, club_id: int):
+        club, membership = club_for_viewer(club_id=club_id, viewer=request.user)
+        tournaments = Tournament.objects.filter(club=club).order_by("-starts_at", "-pk")
+        return Response([tournament_output(t, membership) for t in tournaments])
+
+    @extend_schema(request=TournamentInput, responses={201: TOURNAMENT, 400: ERROR, 403: ERROR, 404: ERROR},
+                   summary="Create a tournament (owner and admins); secret deals are prepared by the solver jobs")
+    def post(self, request, club_id: int):
+        club_for_viewer(club_id=club_id, viewer=request.user)
+        tournament = services.tournament_create(actor=request.user, club_id=club_id, **_valid(TournamentInput, request))
+        return Response(tournament_output(*tournament_for_viewer(tournament_id=tournament.pk, viewer=request.user)),
+                        status=status.HTTP_201_CREATED)
+
+
+class TournamentView(APIView):
+    @extend_schema(responses={200: TOURNAMENT, 404: ERROR}, summary="A tournament")
+    def get(self, request, tournament_id: int):
+        return Response(tournament_output(*tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)))
+
+    @extend_schema(request=TournamentUpdateInput, responses={200: TOURNAMENT, 400: ERROR, 403: ERROR, 404: ERROR,
+                                                            409: ERROR},
+                   summary="Rename a tournament or move its window (owner and admins)")
+    def patch(self, request, tournament_id: int):
+        tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
+        services.tournament_update(actor=request.user, tournament_id=tournament_id,
+                                   **_valid(TournamentUpdateInput, request))
+        return Response(tournament_output(*tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)))
+
+    @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR},
+                   summary="Delete a tournament that has not started (owner and admins)")
+    def delete(self, request, tournament_id: int):
+        tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
+        services.tournament_delete(actor=request.user, tournament_id=tournament_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TournamentJoinView(APIView):
+    @extend_schema(request=None, responses={201: OpenApiTypes.OBJECT, 403: ERROR, 404: ERROR, 409: ERROR},
+                   summary="Join a tournament of your club, until it ends")
+    def post(self, request, tournament_id: int):
+        tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
+        entry = services.tournament_join(user=request.user, tournament_id=tournament_id)
+        return Response({"tournament": entry.tournament_id, "player": entry.player_id, "joined_at": entry.joined_at},
+                        status=status.HTTP_201_CREATED)
+
+
+class TournamentGameView(APIView):
+    @extend_schema(request=TournamentGameInput, responses={201: OpenApiTypes.OBJECT, 400: ERROR, 404: ERROR,
+                                                           409: ERROR},
+                   summary="Start your ranked game of the tournament's next deal; play it with the games API")
+    def post(self, request, tournament_id: int):
+        tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
+        data = _valid(TournamentGameInput, request)
+        game = services.tournament_game_start(user=request.user, tournament_id=tournament_id, index=data.get("index"))
+        return Response(game_output(game, game_position(game)), status=status.HTTP_201_CREATED)
+
+
+class StandingsView(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 403: ERROR, 404: ERROR},
+                   summary="Standings: live to the club's members, final to everyone who sees the club after the end")
+    def get(self, request, tournament_id: int):
+        tournament, membership = tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
+        final = standings_are_final(tournament)
+        if membership is None and not final:
+            raise Forbidden("live standings are for the club's members; everyone sees them after the end",
+                            code="not_member")
+        total, entries = standings(tournament=tournament, limit=int_param(request, "limit", 100, 1, 1000),
+                                   offset=int_param(request, "offset", 0, 0, 10**9))
+        return Response({"tournament": tournament_output(tournament, membership), "final": final, "total": total,
+                         "standings": [entry_output(e) for e in entries]})

@@ -1,0 +1,26 @@
+from django.urls import path
+
+from . import boards, clubs, fair_play, tournaments
+
+urlpatterns = [
+    path("boards/daily/<str:date>/<str:preset>/", boards.DailyBoardView.as_view(), name="board-daily"),
+    path("boards/weekly/", boards.WeeklyBoardView.as_view(), name="board-weekly"),
+    path("boards/all-time/", boards.AllTimeBoardView.as_view(), name="board-all-time"),
+    path("players/<str:username>/", boards.PlayerView.as_view(), name="player"),
+    path("games/<int:game_id>/share/", boards.ShareView.as_view(), name="game-share"),
+    path("clubs/", clubs.ClubListView.as_view(), name="clubs"),
+    path("clubs/join/", clubs.ClubJoinView.as_view(), name="club-join"),
+    path("clubs/<int:club_id>/", clubs.ClubDetailView.as_view(), name="club"),
+    path("clubs/<int:club_id>/leave/", clubs.ClubLeaveView.as_view(), name="club-leave"),
+    path("clubs/<int:club_id>/invite/", clubs.ClubInviteView.as_view(), name="club-invite"),
+    path("clubs/<int:club_id>/members/", clubs.ClubMembersView.as_view(), name="club-members"),
+    path("clubs/<int:club_id>/members/<int:user_id>/", clubs.ClubMemberView.as_view(), name="club-member"),
+    path("clubs/<int:club_id>/tournaments/", tournaments.ClubTournamentsView.as_view(), name="club-tournaments"),
+    path("tournaments/<int:tournament_id>/", tournaments.TournamentView.as_view(), name="tournament"),
+    path("tournaments/<int:tournament_id>/join/", tournaments.TournamentJoinView.as_view(), name="tournament-join"),
+    path("tournaments/<int:tournament_id>/games/", tournaments.TournamentGameView.as_view(), name="tournament-games"),
+    path("tournaments/<int:tournament_id>/standings/", tournaments.StandingsView.as_view(),
+         name="tournament-standings"),
+    path("fair-play/voids/", fair_play.VoidListView.as_view(), name="voids"),
+    path("fair-play/voids/<int:void_id>/lift/", fair_play.VoidLiftView.as_view(), name="void-lift"),
+]

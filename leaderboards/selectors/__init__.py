@@ -1,0 +1,1 @@
+"""Reads of the leaderboards: boards, stats, clubs and standings."""

@@ -1,0 +1,107 @@
+"""The daily board: one daily deal's results ranked as RULES.md ranks them (cards left, then
+moves, then time; equal results share a rank), the top of it and a player's own neighbourhood.
+
+Each read is a few index range scans on ``result_daily_board``: the top is the first rows in
+order, a rank is one more than the count of strictly better results, and ranks inside a contiguous
+slice follow from the rank of its first row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.models import DailyDeal
+
+from .. import cache
+from ..models import Membership, Result
+
+TABLE = Result._meta.db_table
+KEY_COLUMNS = f"({TABLE}.cards_left, {TABLE}.moves, {TABLE}.duration_ms)"
+
+
+@dataclass
+class BoardRow:
+    rank: int
+    result: Result
+
+    @property
+    def key(self) -> tuple[int, int, int]:
+        return (self.result.cards_left, self.result.moves, self.result.duration_ms)
+
+
+@dataclass
+class DailyBoard:
+    daily: DailyDeal
+    total: int
+    top: list[BoardRow]
+    me: BoardRow | None = None
+    around: list[BoardRow] = field(default_factory=list)
+    source: str = "postgresql"
+
+
+def board_results(daily_id: int, *, club_id: int | None = None):
+    results = Result.objects.filter(daily_id=daily_id, voided=False)
+    if club_id is not None:
+        results = results.filter(player_id__in=Membership.objects.filter(club_id=club_id).values("user_id"))
+    return results
+
+
+def _in_order(results):
+    return results.select_related("player").order_by("cards_left", "moves", "duration_ms", "id")
+
+
+def _ranked_slice(rows: list[Result], first_rank: int) -> list[BoardRow]:
+    ranked: list[BoardRow] = []
+    for i, result in enumerate(rows):
+        if i and (result.cards_left, result.moves, result.duration_ms) == ranked[-1].key:
+            ranked.append(BoardRow(ranked[-1].rank, result))
+        else:
+            ranked.append(BoardRow(first_rank + i, result))
+    return ranked
+
+
+def rank_of(results, key: tuple[int, int, int]) -> int:
+    """One more than the number of strictly better results."""
+    return results.extra(where=[f"{KEY_COLUMNS} < (%s, %s, %s)"], params=list(key)).count() + 1
+
+
+def daily_board(*, daily: DailyDeal, player=None, limit: int = 50, around: int = 5,
+                club_id: int | None = None, use_cache: bool = True) -> DailyBoard:
+    if use_cache and club_id is None:
+        try:
+            return _daily_board_cached(daily=daily, player=player, limit=limit, around=around)
+        except cache.Unavailable:
+            pass
+    results = board_results(daily.pk, club_id=club_id)
+    board = DailyBoard(daily, results.count(), _ranked_slice(list(_in_order(results)[:limit]), 1))
+    mine = results.filter(player=player).first() if player is not None and player.is_authenticated else None
+    if mine is None:
+        return board
+    row_key = [mine.cards_left, mine.moves, mine.duration_ms, mine.pk]
+    full_key = f"({TABLE}.cards_left, {TABLE}.moves, {TABLE}.duration_ms, {TABLE}.id)"
+    above = list(_in_order(results).extra(where=[f"{full_key} < (%s, %s, %s, %s)"], params=row_key)
+                 .reverse()[:around])[::-1]
+    below = list(_in_order(results).extra(where=[f"{full_key} > (%s, %s, %s, %s)"], params=row_key)[:around])
+    window = [*above, mine, *below]
+    first = window[0]
+    board.around = _ranked_slice(window, rank_of(results, (first.cards_left, first.moves, first.duration_ms)))
+    board.me = board.around[len(above)]
+    return board
+
+
+def _daily_board_cached(*, daily: DailyDeal, player, limit: int, around: int) -> DailyBoard:
+    player_id = player.pk if player is not None and player.is_authenticated else None
+    top, _, window, total = cache.board_ranks(daily.pk, limit=limit, player_id=player_id, around=around)
+    wanted = {pid for pid, _ in top} | {pid for pid, _ in window}
+    by_player = {r.player_id: r for r in board_results(daily.pk).filter(player_id__in=wanted).select_related("player")}
+    if len(by_player) != len(wanted):
+        raise cache.Unavailable("the cached board is behind PostgreSQL")
+    board = DailyBoard(daily, total, [BoardRow(rank, by_player[pid]) for pid, rank in top], source="redis")
+    board.around = [BoardRow(rank, by_player[pid]) for pid, rank in window]
+    board.me = next((row for row in board.around if row.result.player_id == player_id), None)
+    return board
+
+
+def board_rows_for_cache(daily_id: int):
+    """What the cache holds of a board: (player_id, cards_left, moves, duration_ms)."""
+    return board_results(daily_id).values_list("player_id", "cards_left", "moves", "duration_ms")

@@ -1,0 +1,62 @@
+"""Clubs and tournaments as their members and visitors see them."""
+
+from __future__ import annotations
+
+from django.db.models import BooleanField, Case, Count, F, Value, When, Window
+from django.db.models.functions import Rank
+from django.utils import timezone
+
+from games.errors import NotFound
+
+from ..models import Club, Entry, Membership, Tournament
+from .stats import visible_clubs
+
+
+def club_for_viewer(*, club_id: int, viewer) -> tuple[Club, Membership | None]:
+    """The club and the viewer's membership; a private club is hidden from everyone else."""
+    club = visible_clubs(viewer).annotate(member_count=Count("memberships")).filter(pk=club_id).first()
+    if club is None:
+        raise NotFound(f"there is no club {club_id} that you can see", code="club_not_found")
+    return club, Membership.objects.filter(club=club, user_id=viewer.pk).first()
+
+
+def clubs_for_viewer(*, viewer, mine_only: bool = False):
+    clubs = visible_clubs(viewer).annotate(member_count=Count("memberships")).order_by("name")
+    if mine_only:
+        clubs = clubs.filter(memberships__user_id=viewer.pk)
+    return clubs
+
+
+def members_of(club: Club):
+    return Membership.objects.filter(club=club).select_related("user").order_by("joined_at", "pk")
+
+
+def tournament_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Membership | None]:
+    tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
+    if tournament is not None:
+        membership = Membership.objects.filter(club=tournament.club, user_id=viewer.pk).first()
+        if not tournament.club.is_private or membership is not None:
+            return tournament, membership
+    raise NotFound(f"there is no tournament {tournament_id} that you can see", code="tournament_not_found")
+
+
+def standing_order(tournament: Tournament) -> list:
+    """Arena: points, then fewer cards left, then less time, a player with no game last. Match:
+    Par Pyramid score (highest first), or under plain scoring total cards left (a deal not played
+    counts all its cards), then total moves, then total time."""
+    if tournament.format == Tournament.Format.ARENA:
+        no_game = Case(When(games=0, then=Value(True)), default=Value(False), output_field=BooleanField())
+        return [F("score").desc(), no_game.asc(), F("cards_left").asc(), F("duration_ms").asc()]
+    return [F("score").desc(), F("cards_left").asc(), F("moves").asc(), F("duration_ms").asc()]
+
+
+def standings(*, tournament: Tournament, limit: int = 100, offset: int = 0) -> tuple[int, list[Entry]]:
+    entries = (Entry.objects.filter(tournament=tournament).select_related("player")
+               .annotate(rank=Window(Rank(), order_by=standing_order(tournament))))
+    total = entries.count()
+    page = list(entries.order_by("rank", "player_id")[offset:offset + limit])
+    return total, page
+
+
+def standings_are_final(tournament: Tournament) -> bool:
+    return timezone.now() >= tournament.ends_at

@@ -1,0 +1,140 @@
+"""Clubs: create, join with an invite code, leave; owners and admins remove members and renew the
+code; the owner sets roles and may hand the club over. Changes to one club's members take the
+club's row lock, so two of them never interleave."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import IntegrityError, transaction
+
+from games.errors import Conflict, Forbidden, Invalid, NotFound
+
+from ..models import Club, Membership
+
+Role = Membership.Role
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def _locked_club(club_id: int) -> Club:
+    club = Club.objects.select_for_update().filter(pk=club_id).first()
+    if club is None:
+        raise NotFound(f"there is no club {club_id}", code="club_not_found")
+    return club
+
+
+def membership_of(club: Club, user) -> Membership | None:
+    return Membership.objects.filter(club=club, user_id=user.pk).first()
+
+
+def _manager(club: Club, user, *, owner_only: bool = False) -> Membership:
+    membership = membership_of(club, user)
+    if membership is None or not membership.can_manage or (owner_only and membership.role != Role.OWNER):
+        who = "the owner" if owner_only else "the owner and admins"
+        raise Forbidden(f"only {who} of {club.name} may do this", code="not_club_manager")
+    return membership
+
+
+def club_create(*, user, name: str, description: str = "", is_private: bool = False) -> Club:
+    name = name.strip()
+    if not name:
+        raise Invalid("a club needs a name", code="bad_club_name")
+    try:
+        with transaction.atomic():
+            club = Club.objects.create(name=name, description=description, is_private=is_private,
+                                       invite_code=new_invite_code())
+            Membership.objects.create(club=club, user=user, role=Role.OWNER)
+            return club
+    except IntegrityError:
+        raise Conflict(f"there is already a club named {name!r}", code="club_name_taken") from None
+
+
+def club_update(*, actor, club_id: int, **changes) -> Club:
+    with transaction.atomic():
+        club = _locked_club(club_id)
+        _manager(club, actor)
+        for name in ("name", "description", "is_private"):
+            if changes.get(name) is not None:
+                setattr(club, name, changes[name].strip() if name == "name" else changes[name])
+        if not club.name:
+            raise Invalid("a club needs a name", code="bad_club_name")
+        try:
+            with transaction.atomic():
+                club.save()
+        except IntegrityError:
+            raise Conflict(f"there is already a club named {club.name!r}", code="club_name_taken") from None
+        return club
+
+
+def club_join(*, user, invite_code: str) -> Membership:
+    with transaction.atomic():
+        club = Club.objects.select_for_update().filter(invite_code=invite_code.strip()).first()
+        if club is None:
+            raise NotFound("no club has this invite code (it may have been renewed)", code="bad_invite_code")
+        if membership_of(club, user):
+            raise Conflict(f"you are already a member of {club.name}", code="already_member")
+        return Membership.objects.create(club=club, user=user, role=Role.MEMBER)
+
+
+def club_leave(*, user, club_id: int) -> None:
+    """Leave a club. The owner hands the club over first, unless they are its last member: then the
+    club closes."""
+    with transaction.atomic():
+        club = _locked_club(club_id)
+        membership = membership_of(club, user)
+        if membership is None:
+            raise NotFound(f"you are not a member of {club.name}", code="not_member")
+        if membership.role == Role.OWNER:
+            if Membership.objects.filter(club=club).exclude(pk=membership.pk).exists():
+                raise Conflict("the owner hands the club over (make another member owner) before leaving",
+                               code="owner_must_hand_over")
+            club.delete()
+            return
+        membership.delete()
+
+
+def member_remove(*, actor, club_id: int, user_id: int) -> None:
+    with transaction.atomic():
+        club = _locked_club(club_id)
+        manager = _manager(club, actor)
+        target = Membership.objects.filter(club=club, user_id=user_id).first()
+        if target is None:
+            raise NotFound(f"user {user_id} is not a member of {club.name}", code="member_not_found")
+        if target.user_id == actor.pk:
+            raise Invalid("to leave your club, use leave", code="remove_self")
+        if target.role == Role.OWNER or (target.role == Role.ADMIN and manager.role != Role.OWNER):
+            raise Forbidden(f"an {manager.role} cannot remove the {target.role}", code="rank_too_low")
+        target.delete()
+
+
+def member_role_set(*, actor, club_id: int, user_id: int, role: str) -> Membership:
+    """The owner makes a member admin or member; making someone owner hands the club over, and the
+    old owner stays as an admin."""
+    if role not in Role.values:
+        raise Invalid(f"role must be one of {', '.join(Role.values)}", code="bad_role")
+    with transaction.atomic():
+        club = _locked_club(club_id)
+        owner = _manager(club, actor, owner_only=True)
+        target = Membership.objects.filter(club=club, user_id=user_id).first()
+        if target is None:
+            raise NotFound(f"user {user_id} is not a member of {club.name}", code="member_not_found")
+        if target.pk == owner.pk:
+            raise Invalid("hand the club over by making another member owner", code="owner_role_change")
+        if role == Role.OWNER:
+            owner.role = Role.ADMIN
+            owner.save(update_fields=["role"])
+        target.role = role
+        target.save(update_fields=["role"])
+        return target
+
+
+def invite_renew(*, actor, club_id: int) -> Club:
+    with transaction.atomic():
+        club = _locked_club(club_id)
+        _manager(club, actor)
+        club.invite_code = new_invite_code()
+        club.save(update_fields=["invite_code"])
+        return club

@@ -1,0 +1,72 @@
+"""Results: written when a ranked game finishes, rebuilt from the games at any time."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Q
+
+import engine
+from games.engine_glue import game_position
+from games.models import Game
+
+from .. import cache
+from ..models import Result, Void
+from .standings import entries_refresh_for_result
+
+
+def _duration_ms(game: Game) -> int:
+    return int((game.finished_at - game.started_at).total_seconds() * 1000)
+
+
+def _result_fields(game: Game) -> dict:
+    position = game_position(game)
+    score = engine.score(position)
+    return {
+        "player_id": game.player_id,
+        "deal_id": game.deal_id,
+        "daily_id": game.daily_id,
+        "date": game.daily.date if game.daily_id else None,
+        "preset": game.deal.preset,
+        "cards_left": game.cards_left,
+        "pyramid_left": score.pyramid_left,
+        "moves": game.moves,
+        "duration_ms": _duration_ms(game),
+        "cleared": score.pyramid_left == 0,
+        "won": game.status == Game.Status.WON,
+        "match_score": engine.match_score(position),
+        "par_moves": game.deal.par_moves,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "voided": _is_voided(game),
+    }
+
+
+def _is_voided(game: Game) -> bool:
+    return Void.objects.filter(Q(game_id=game.pk) | Q(player_id=game.player_id), lifted_at__isnull=True).exists()
+
+
+def result_record(*, game: Game) -> Result | None:
+    """Score a finished ranked game onto the boards; called by the game service in the transaction
+    that finishes the game, and safe to call again (the result is rewritten from the game)."""
+    if game.mode != Game.Mode.RANKED or game.status == Game.Status.PLAYING:
+        return None
+    with transaction.atomic():
+        # the player's row lock orders this against player_void (see services.voids)
+        get_user_model().objects.select_for_update().filter(pk=game.player_id).exists()
+        result, _ = Result.objects.update_or_create(game=game, defaults=_result_fields(game))
+        entries_refresh_for_result(result)
+    cache.result_changed(result)
+    return result
+
+
+def results_rebuild(*, batch_size: int = 2000) -> int:
+    """Write the result of every finished ranked game that has none (a backfill, and the proof that
+    results are derived from the games). Returns how many were written."""
+    written = 0
+    missing = (Game.objects.filter(mode=Game.Mode.RANKED, result__isnull=True).exclude(status=Game.Status.PLAYING)
+               .select_related("deal", "daily").order_by("pk"))
+    for game in missing.iterator(chunk_size=batch_size):
+        if result_record(game=game):
+            written += 1
+    return written

@@ -1,0 +1,245 @@
+"""Tournaments hosted by a club: created by its owner or admins, on deals the server picks secretly
+and the solver proves winnable (or on the day's daily deal), joined by members until the end."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import logging
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+import engine
+from games.errors import Conflict, Forbidden, Invalid, NotFound
+from games.models import DailyDeal, Deal, Game
+# modules, not names: the game service imports this app when a game finishes
+from games.services import deals as game_deals
+from games.services import play as game_play
+
+from ..models import Club, Entry, Membership, Tournament, TournamentDeal
+from .clubs import _manager, membership_of
+from .standings import entry_refresh, standings_rebuild
+
+log = logging.getLogger(__name__)
+MATCH_DEALS = 6  # a Par Pyramid match is six deals
+ARENA_DEALS = 30
+
+
+def tournament_number(secret: str, tournament_id: int, index: int, attempt: int) -> int:
+    """``HMAC-SHA256(secret, "pyramid-tournament|ID|INDEX|ATTEMPT")`` as a 64-bit number, like the
+    daily deals: nobody without the server's secret can compute a tournament's deals."""
+    message = f"pyramid-tournament|{tournament_id}|{index}|{attempt}".encode()
+    return int.from_bytes(hmac.new(secret.encode(), message, hashlib.sha256).digest()[:8], "big")
+
+
+def _window(starts_at: dt.datetime, ends_at: dt.datetime) -> None:
+    if timezone.is_naive(starts_at) or timezone.is_naive(ends_at):
+        raise Invalid("give start and end with a time zone (UTC)", code="bad_window")
+    if ends_at <= starts_at:
+        raise Invalid("a tournament ends after it starts", code="bad_window")
+
+
+def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str, starts_at: dt.datetime,
+                      ends_at: dt.datetime, scoring: str = Tournament.Scoring.PLAIN,
+                      source: str = Tournament.Source.SECRET, deal_count: int | None = None) -> Tournament:
+    try:
+        parsed = engine.Rules.parse(rules)
+    except engine.RulesError as exc:
+        raise Invalid(str(exc), code="bad_rules") from None
+    if format not in Tournament.Format.values:
+        raise Invalid(f"format must be one of {', '.join(Tournament.Format.values)}", code="bad_format")
+    if scoring not in Tournament.Scoring.values:
+        raise Invalid(f"scoring must be one of {', '.join(Tournament.Scoring.values)}", code="bad_scoring")
+    if format == Tournament.Format.ARENA and scoring != Tournament.Scoring.PLAIN:
+        raise Invalid("an arena has its own points; Par Pyramid scoring is for matches", code="bad_scoring")
+    _window(starts_at, ends_at)
+    if ends_at <= timezone.now():
+        raise Invalid("the tournament would be over before it is created", code="bad_window")
+    daily = None
+    if source == Tournament.Source.DAILY:
+        daily = DailyDeal.objects.select_related("deal").filter(date=starts_at.date(), preset=parsed.name).first()
+        if daily is None:
+            raise Invalid(f"there is no {parsed.name} daily deal on {starts_at.date()}", code="no_daily_deal")
+        if ends_at.date() != starts_at.date() and ends_at != dt.datetime.combine(
+                starts_at.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc):
+            raise Invalid("a tournament on the daily deal stays within its UTC day", code="bad_window")
+        deal_count = 1
+    elif source != Tournament.Source.SECRET:
+        raise Invalid("source must be secret or daily", code="bad_source")
+    if deal_count is None:
+        deal_count = MATCH_DEALS if format == Tournament.Format.MATCH else ARENA_DEALS
+    if not 1 <= deal_count <= 100:
+        raise Invalid("a tournament has 1 to 100 deals", code="bad_deal_count")
+    with transaction.atomic():
+        club = Club.objects.select_for_update().filter(pk=club_id).first()
+        if club is None:
+            raise NotFound(f"there is no club {club_id}", code="club_not_found")
+        _manager(club, actor)
+        tournament = Tournament.objects.create(
+            club=club, name=name.strip() or "Tournament", rules=parsed.to_text(), preset=parsed.name, format=format,
+            scoring=scoring, source=source, deal_count=deal_count, starts_at=starts_at, ends_at=ends_at,
+            created_by=actor, status=Tournament.Status.READY if daily else Tournament.Status.PREPARING,
+        )
+        if daily:
+            TournamentDeal.objects.create(tournament=tournament, index=0, deal=daily.deal)
+        else:
+            from ..tasks import prepare_tournament_deals
+
+            transaction.on_commit(lambda: prepare_tournament_deals.delay(tournament.pk))
+        return tournament
+
+
+def tournament_deals_prepare(*, tournament_id: int) -> Tournament | Deal:
+    """Settle the tournament's deals in order: returns the next candidate still to be solved, or the
+    tournament once every deal is fixed (ready) or a slot found no winnable deal (failed). Verdicts
+    are written once and candidates come in a fixed order, so runs can repeat or overlap."""
+    tournament = Tournament.objects.get(pk=tournament_id)
+    if tournament.status != Tournament.Status.PREPARING:
+        return tournament
+    rules = engine.Rules.parse(tournament.rules)
+    taken = set(tournament.deals.values_list("index", flat=True))
+    for index in range(tournament.deal_count):
+        if index in taken:
+            continue
+        for attempt in range(settings.PYRAMID_DAILY_MAX_ATTEMPTS):
+            number = tournament_number(settings.PYRAMID_DAILY_SECRET, tournament.pk, index, attempt)
+            deal = game_deals.deal_get_or_create(number=number, rules=rules)
+            if deal.status == Deal.Status.PENDING:
+                return deal
+            if deal.status == Deal.Status.WINNABLE:
+                try:
+                    with transaction.atomic():
+                        TournamentDeal.objects.create(tournament=tournament, index=index, deal=deal, attempt=attempt)
+                except IntegrityError:
+                    pass  # another run fixed this slot first
+                break
+        else:
+            log.error("tournament %s: no winnable deal for slot %d", tournament.pk, index)
+            Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.PREPARING).update(
+                status=Tournament.Status.FAILED)
+            tournament.refresh_from_db()
+            return tournament
+    Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.PREPARING).update(
+        status=Tournament.Status.READY)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def tournament_deals_settle(*, tournament_id: int, budget_seconds: float | None = None) -> Tournament:
+    """Solve candidates in this process until the tournament's deals are fixed (operators, tests)."""
+    result = tournament_deals_prepare(tournament_id=tournament_id)
+    while isinstance(result, Deal):
+        game_deals.deal_solve(deal_id=result.pk, budget_seconds=budget_seconds)
+        result = tournament_deals_prepare(tournament_id=tournament_id)
+    return result
+
+
+def _tournament_for_manager(actor, tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.select_for_update().select_related("club").filter(pk=tournament_id).first()
+    if tournament is None:
+        raise NotFound(f"there is no tournament {tournament_id}", code="tournament_not_found")
+    _manager(tournament.club, actor)
+    return tournament
+
+
+def tournament_update(*, actor, tournament_id: int, name: str | None = None, starts_at: dt.datetime | None = None,
+                      ends_at: dt.datetime | None = None) -> Tournament:
+    """Rename, or move the window: the start only before it has come, the end only to a time still
+    ahead. Standings are recomputed for the new window."""
+    now = timezone.now()
+    with transaction.atomic():
+        tournament = _tournament_for_manager(actor, tournament_id)
+        if tournament.ends_at <= now and (starts_at or ends_at):
+            raise Conflict("the tournament is over; its window is final", code="tournament_over")
+        if starts_at is not None and starts_at != tournament.starts_at:
+            if tournament.starts_at <= now or starts_at < now:
+                raise Conflict("the start can only move before the tournament has started, and not into the past",
+                               code="tournament_started")
+            if tournament.source == Tournament.Source.DAILY:
+                raise Conflict("a tournament on the daily deal keeps its day", code="daily_window_fixed")
+            tournament.starts_at = starts_at
+        if ends_at is not None and ends_at != tournament.ends_at:
+            if ends_at <= now:
+                raise Invalid("the new end must be ahead", code="bad_window")
+            tournament.ends_at = ends_at
+        _window(tournament.starts_at, tournament.ends_at)
+        if name is not None:
+            tournament.name = name.strip() or tournament.name
+        tournament.save()
+    standings_rebuild(tournament_id=tournament.pk)
+    return tournament
+
+
+def tournament_join(*, user, tournament_id: int) -> Entry:
+    tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
+    if tournament is None:
+        raise NotFound(f"there is no tournament {tournament_id}", code="tournament_not_found")
+    if membership_of(tournament.club, user) is None:
+        raise Forbidden(f"only members of {tournament.club.name} may join its tournaments", code="not_member")
+    if timezone.now() >= tournament.ends_at:
+        raise Conflict("the tournament is over", code="tournament_over")
+    try:
+        with transaction.atomic():
+            entry = Entry.objects.create(tournament=tournament, player=user)
+    except IntegrityError:
+        raise Conflict("you have already joined this tournament", code="already_joined") from None
+    return entry_refresh(entry_id=entry.pk)  # a daily game already played in the window counts
+
+
+def tournament_game_start(*, user, tournament_id: int, index: int | None = None) -> Game:
+    """Start the player's ranked game of the tournament's next deal: in a match any deal not played
+    yet (``index``, or the first), in an arena the next of the sequence once the last one is over."""
+    now = timezone.now()
+    with transaction.atomic():
+        entry = (Entry.objects.select_for_update().select_related("tournament")
+                 .filter(tournament_id=tournament_id, player=user).first())
+        if entry is None:
+            if not Tournament.objects.filter(pk=tournament_id).exists():
+                raise NotFound(f"there is no tournament {tournament_id}", code="tournament_not_found")
+            raise Conflict("join the tournament first", code="not_joined")
+        tournament = entry.tournament
+        if tournament.status != Tournament.Status.READY:
+            raise Conflict(f"the tournament's deals are not ready ({tournament.status})", code="not_ready")
+        if now < tournament.starts_at:
+            raise Conflict(f"the tournament starts at {tournament.starts_at.isoformat()}", code="not_started")
+        if now >= tournament.ends_at:
+            raise Conflict("the tournament is over", code="tournament_over")
+        deals = list(tournament.deals.select_related("deal").order_by("index"))
+        games = {g.deal_id: g for g in Game.objects.filter(player=user, mode=Game.Mode.RANKED,
+                                                           deal_id__in=[d.deal_id for d in deals])}
+        if tournament.format == Tournament.Format.ARENA:
+            playing = next((g for g in games.values() if g.status == Game.Status.PLAYING), None)
+            if playing is not None:
+                raise Conflict("finish your current arena game first", code="game_in_progress", game=playing.pk)
+            if index is not None:
+                raise Invalid("an arena's deals come in their order; leave out index", code="bad_index")
+        open_deals = [d for d in deals if d.deal_id not in games and (index is None or d.index == index)]
+        if not open_deals:
+            if index is not None and not any(d.index == index for d in deals):
+                raise NotFound(f"the tournament has no deal {index}", code="deal_not_found")
+            raise Conflict("you have played every deal of this tournament" if index is None
+                           else f"you have played deal {index}", code="already_played")
+        slot = open_deals[0]
+        if tournament.source == Tournament.Source.DAILY:
+            daily = DailyDeal.objects.get(deal=slot.deal, preset=tournament.preset)
+            return game_play.game_start(player=user, daily_id=daily.pk)
+        try:
+            with transaction.atomic():
+                return game_play._new_game(player=user, deal=slot.deal, mode=Game.Mode.RANKED)
+        except IntegrityError:
+            raise Conflict("you have already played this deal", code="already_played") from None
+
+
+def tournament_delete(*, actor, tournament_id: int) -> None:
+    with transaction.atomic():
+        tournament = _tournament_for_manager(actor, tournament_id)
+        if tournament.starts_at <= timezone.now():
+            raise Conflict("a tournament that has started stays on record", code="tournament_started")
+        tournament.delete()
+
+
+def is_member(club: Club, user) -> bool:
+    return user.is_authenticated and Membership.objects.filter(club=club, user_id=user.pk).exists()

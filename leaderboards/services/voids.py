@@ -1,0 +1,88 @@
+"""Fair play: an operator voids a game or a player, with a reason kept in a :class:`Void` record;
+every board and standing is recomputed without it. Lifting the void brings it back."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games.errors import Conflict, Invalid, NotFound
+from games.models import Game
+
+from .. import cache
+from ..models import Result, Void
+from .standings import entries_refresh_for_result
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise Invalid("say why: a void needs a reason, kept in the audit record", code="reason_required")
+    return reason
+
+
+def _apply(results, *, voided: bool) -> int:
+    """Set the flag on these results (locked) and recompute what they feed."""
+    changed = list(results.select_for_update().order_by("pk"))
+    for result in changed:
+        Result.objects.filter(pk=result.pk).update(voided=voided)
+        result.voided = voided
+        entries_refresh_for_result(result)
+        cache.result_changed(result)
+    return len(changed)
+
+
+def _still_voided(results):
+    """Of these results, the ones another active void still covers."""
+    active = Void.objects.filter(lifted_at__isnull=True)
+    return results.filter(Q(game_id__in=active.filter(game__isnull=False).values("game_id"))
+                          | Q(player_id__in=active.filter(player__isnull=False).values("player_id")))
+
+
+def game_void(*, game_id: int, reason: str, by=None) -> Void:
+    reason = _reason(reason)
+    try:
+        with transaction.atomic():
+            # the game service holds this lock while it finishes a game, so its result is either
+            # already written (and voided here) or written later and sees this void
+            if not Game.objects.select_for_update().filter(pk=game_id).exists():
+                raise NotFound(f"there is no game {game_id}", code="game_not_found")
+            void = Void.objects.create(game_id=game_id, reason=reason, voided_by=by)
+            _apply(Result.objects.filter(game_id=game_id), voided=True)
+            return void
+    except IntegrityError:
+        raise Conflict(f"game {game_id} is already void", code="already_void") from None
+
+
+def player_void(*, player_id: int, reason: str, by=None) -> Void:
+    from django.contrib.auth import get_user_model
+
+    reason = _reason(reason)
+    try:
+        with transaction.atomic():
+            # serialises with result_record, which takes the same lock before it looks for voids
+            if not get_user_model().objects.select_for_update().filter(pk=player_id).exists():
+                raise NotFound(f"there is no player {player_id}", code="player_not_found")
+            void = Void.objects.create(player_id=player_id, reason=reason, voided_by=by)
+            _apply(Result.objects.filter(player_id=player_id), voided=True)
+            return void
+    except IntegrityError:
+        raise Conflict(f"player {player_id} is already void", code="already_void") from None
+
+
+def void_lift(*, void_id: int, reason: str, by=None) -> Void:
+    """Restore what a void took away (unless another active void still covers it)."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        void = Void.objects.select_for_update().filter(pk=void_id).first()
+        if void is None:
+            raise NotFound(f"there is no void {void_id}", code="void_not_found")
+        if void.lifted_at is not None:
+            raise Conflict(f"void {void_id} was already lifted", code="already_lifted")
+        void.lifted_at, void.lifted_by, void.lift_reason = timezone.now(), by, reason
+        void.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
+        covered = Result.objects.filter(game_id=void.game_id) if void.game_id else Result.objects.filter(
+            player_id=void.player_id)
+        _apply(covered.exclude(pk__in=_still_voided(covered).values("pk")), voided=False)
+        return void
