@@ -71,17 +71,25 @@ def test_sign_up_and_win_the_daily_deal(page, daily_line):
     expect(result.locator("#result-moves")).to_have_text(str(len(daily_line)))
     expect(result.locator("#result-par")).to_have_text(str(len(daily_line)))
     expect(result.locator("#result-time")).to_have_text(re.compile(r"^\d+:\d\d$"))
+    expect(result.locator("#result-rank")).to_have_text("#1 of 1")
     share = result.locator("#share-line")
-    expect(share).to_have_value(re.compile(
-        rf"^Pyramid daily {utc_today().isoformat()} \(classic\): cleared ▲ in {len(daily_line)} moves, "
-        rf"par {len(daily_line)}, \d+:\d\d$"))
+    expect(share).to_have_value(re.compile(rf"^Pyramid #\d+ classic: cleared, {len(daily_line)} moves "
+                                           rf"\(par {len(daily_line)}\)$"))
     result.get_by_role("button", name="Copy").click()
     expect(page.locator("#message")).to_have_text("Share line copied.")
     assert page.evaluate("navigator.clipboard.readText()") == share.input_value()
     screenshot(page, "result-desktop.jpg")
 
-    # home now shows the result and the par of the day
+    # the player is on the daily board
+    result.get_by_role("link", name="See the daily board").click()
+    row = page.locator(".board-table tr.me")
+    expect(row).to_contain_text("daily-winner")
+    expect(row.locator("td").first).to_have_text("1")
+    expect(page.locator("#my-rank")).to_have_text("#1")
+
+    # home now shows the result, the par of the day and the streak
     page.goto("/#/")
+    expect(page.locator("#streak-days")).to_have_text("1")
     expect(page.locator(".daily .played")).to_have_text(
         re.compile(rf"won\s+in {len(daily_line)} moves · par {len(daily_line)}"))
 

@@ -64,13 +64,3 @@ export async function login(username, password) {
   remember(user);
   return user;
 }
-
-/** A path of the API that may not exist on this server yet (the boards, clubs and tournaments). */
-export async function optional(method, path, body) {
-  try {
-    return await api(method, path, body);
-  } catch (error) {
-    if (error.status === 404 && !error.body.code) return null;  // no such route: Django's own 404 page
-    throw error;
-  }
-}

@@ -1,7 +1,8 @@
 // The page's router: `#/...` addresses, so a reload lands on the same page and the same game.
 
 import { api, currentUser, forget } from "./api.js";
-import { fromBoards, home, loginPage, practice, rulesPage, table } from "./pages.js";
+import { boardsPage, clubPage, clubsPage, playerPage, TournamentPage, tournamentsPage } from "./boards.js";
+import { home, loginPage, practice, rulesPage } from "./pages.js";
 import { Table } from "./table.js";
 
 const view = document.getElementById("view");
@@ -42,17 +43,18 @@ const routes = [
     await open.open();
   }],
   [/^\/rules\/([\w-]+)$/, (name) => rulesPage(view, name)],
-  [/^\/boards$/, () => fromBoards(view, "Boards", "boards/", (content, data) =>
-    table(content, data.results || data, [["Rank", "rank"], ["Player", "username"], ["Score", "score"]]))],
-  [/^\/boards\/daily\/(\d+)$/, (id) => fromBoards(view, "Daily board", `boards/daily/${id}/`, (content, data) =>
-    table(content, data.results || data, [["Rank", "rank"], ["Player", "username"], ["Cards left", "cards_left"],
-      ["Moves", "moves"], ["Time", "seconds"]]))],
-  [/^\/players\/([^/]+)$/, (name) => fromBoards(view, `Player ${decodeURIComponent(name)}`, `players/${name}/`,
-    (content, data) => table(content, [data], [["Player", "username"], ["Streak", "streak"], ["Games", "games"]]))],
-  [/^\/clubs$/, () => fromBoards(view, "Clubs", "clubs/", (content, data) =>
-    table(content, data.results || data, [["Club", "name"], ["Members", "member_count"]]))],
-  [/^\/tournaments$/, () => fromBoards(view, "Tournaments", "tournaments/", (content, data) =>
-    table(content, data.results || data, [["Tournament", "name"], ["Club", "club"], ["Status", "status"]]))],
+  [/^\/boards$/, () => needsLogin() || boardsPage(view)],
+  [/^\/boards\/daily\/([\d-]+)\/([\w-]+)$/, (date, preset) => needsLogin() || boardsPage(view, "daily", date, preset)],
+  [/^\/boards\/(weekly|all-time)\/([\w-]+)$/, (kind, preset) => needsLogin() || boardsPage(view, kind, undefined, preset)],
+  [/^\/players\/([^/]+)$/, (name) => needsLogin() || playerPage(view, decodeURIComponent(name))],
+  [/^\/clubs$/, () => needsLogin() || clubsPage(view)],
+  [/^\/clubs\/(\d+)$/, (id) => needsLogin() || clubPage(view, Number(id))],
+  [/^\/tournaments$/, () => needsLogin() || tournamentsPage(view)],
+  [/^\/tournaments\/(\d+)$/, async (id) => {
+    if (needsLogin()) return;
+    open = new TournamentPage(view, Number(id));
+    await open.open();
+  }],
 ];
 
 async function route() {

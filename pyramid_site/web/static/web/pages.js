@@ -1,6 +1,6 @@
 // The pages around the table: home with today's deals, accounts, practice, rules, boards and clubs.
 
-import { api, currentUser, login, optional, signup } from "./api.js";
+import { api, currentUser, login, signup } from "./api.js";
 import { cardElement } from "./cards.js";
 
 export const PRESETS = JSON.parse(document.getElementById("presets").textContent);
@@ -8,9 +8,10 @@ export const PRESETS = JSON.parse(document.getElementById("presets").textContent
 class Markup extends String {}
 
 /** A template tag that escapes what it interpolates, except markup made by itself. */
-function html(strings, ...values) {
+export function html(strings, ...values) {
   const escape = (value) => value instanceof Markup ? value
-    : String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    : Array.isArray(value) ? value.map(escape).join("")
+      : String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   return new Markup(strings.reduce((out, s, i) => out + s + (i < values.length ? escape(values[i]) : ""), ""));
 }
 
@@ -60,10 +61,12 @@ export async function home(root) {
     errorText(root, "#daily-error", error);
   }
   if (user) {
-    const player = await optional("GET", `players/${encodeURIComponent(user.username)}/`).catch(() => null);
-    if (player && player.streak !== undefined) {
+    const player = await api("GET", `players/${encodeURIComponent(user.username)}/`).catch(() => null);
+    if (player) {
       const streak = root.querySelector("#streak");
-      streak.textContent = `Your streak: ${player.streak} day${player.streak === 1 ? "" : "s"}`;
+      const days = player.streak.current;
+      streak.innerHTML = html`Your streak: <b id="streak-days">${days}</b> day${days === 1 ? "" : "s"}
+        (longest ${player.streak.longest}) · <a href="#/players/${encodeURIComponent(user.username)}">your page</a>`;
       streak.hidden = false;
     }
   }
@@ -298,32 +301,4 @@ export function rulesPage(root, name) {
     root.querySelector("#quiz-score").textContent = `${right} of ${questions.length} right.` +
       (right === questions.length ? " You know the rules: go and play!" : " The ones in red are worth another look.");
   });
-}
-
-// --- boards, players, clubs and tournaments --------------------------------------------------------
-
-export async function fromBoards(root, title, path, draw) {
-  root.innerHTML = html`<section><h1>${title}</h1><div id="content" class="loading">Loading…</div></section>`;
-  const content = root.querySelector("#content");
-  try {
-    const data = await optional("GET", path);
-    content.classList.remove("loading");
-    if (data === null) {
-      content.textContent = `This server does not offer ${title.toLowerCase()} yet.`;
-      return;
-    }
-    draw(content, data);
-  } catch (error) {
-    content.textContent = error.message;
-  }
-}
-
-export function table(content, rows, columns) {
-  if (!rows.length) {
-    content.textContent = "Nobody here yet.";
-    return;
-  }
-  const head = columns.map(([label]) => html`<th>${label}</th>`).join("");
-  const body = rows.map((row) => `<tr>${columns.map(([, key]) => html`<td>${typeof key === "function" ? key(row) : row[key]}</td>`).join("")}</tr>`).join("");
-  content.innerHTML = `<table class="board-table"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }

@@ -2,7 +2,7 @@
 // No rules here: what may be played comes from the view's `legal_moves`, and refusals carry the
 // engine's reason from the server.
 
-import { api, ApiError, optional } from "./api.js";
+import { api, ApiError } from "./api.js";
 import { cardBack, cardElement, cardLabel, emptySlot } from "./cards.js";
 
 const ROWS = 7;
@@ -445,7 +445,7 @@ export class Table {
         </dl>
         <div class="share"><input id="share-line" readonly aria-label="share line">
           <button type="button" id="copy-share">Copy</button></div>
-        <p class="next">${game.daily ? `<a href="#/boards/daily/${game.daily.id}">See the daily board</a> · ` : ""}
+        <p class="next">${game.daily ? `<a href="#/boards/daily/${game.daily.date}/${game.daily.preset}">See the daily board</a> · ` : ""}
           <a href="#/practice">Practise another deal</a> · <a href="#/">Home</a></p>
       </div>`;
     result.querySelector("h2").textContent = headline;
@@ -461,11 +461,15 @@ export class Table {
       this.say("Share line copied.");
     });
     this.say(headline, game.status);
-    if (game.daily) {
-      const rank = await dailyRank(game);
-      const el = this.root.querySelector("#result-rank");
-      if (el) el.textContent = rank ?? "—";
-    }
+    if (!game.daily) return;
+    // the daily board and the server's share line, once the result is recorded
+    const [board, share] = await Promise.all([
+      api("GET", `boards/daily/${game.daily.date}/${game.daily.preset}/`).catch(() => null),
+      api("GET", `games/${game.id}/share/`).catch(() => null),
+    ]);
+    const rank = this.root.querySelector("#result-rank");
+    if (rank) rank.textContent = board?.me ? `#${board.me.rank} of ${board.total}` : "—";
+    if (share?.share) this.root.querySelector("#share-line").value = share.share;
   }
 }
 
@@ -478,15 +482,4 @@ function verdictText(advice) {
     return `No: this position cannot be won any more; the best play leaves ${advice.best_cards_left} cards.`;
   }
   return "The solver could not decide in its time limit: it is not proved either way.";
-}
-
-/** The player's place on the daily board, where the service has boards. */
-export async function dailyRank(game) {
-  try {
-    const board = await optional("GET", `boards/daily/${game.daily.id}/`);
-    const me = board?.mine || board?.results?.find((row) => row.game === game.id);
-    return me?.rank ?? null;
-  } catch {
-    return null;
-  }
 }
