@@ -216,24 +216,55 @@ export function rulesSections(rules) {
   };
 }
 
+/** Questions in the manner of the practice page's quiz: each answer says why, under these rules. */
 function quizQuestions(rules) {
-  const questions = PAIRS.slice(0, 4).map(([a, b]) => ({
-    ask: `Which rank pairs with ${a === "T" ? "10" : a}?`,
-    options: ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q"].filter((r) => Math.abs(value(r) - value(b)) <= 2),
-    answer: b,
-  }));
-  questions.push({ ask: "How is a king removed?", options: ["alone", "with a queen", "with an ace"], answer: "alone" });
-  questions.push({
-    ask: "Can you pair a card with the card that covers it?",
-    options: ["yes", "no"],
-    answer: rules.covered_pairs === "yes" ? "yes" : "no",
-  });
-  questions.push({
-    ask: "Can the top card of the stock be played before you draw it?",
-    options: ["yes", "no"],
-    answer: rules.stock_top === "live" ? "yes" : "no",
-  });
-  return questions;
+  const passes = rules.passes === "unlimited" ? "As many times as you like"
+    : rules.passes === 1 ? "Once" : `${rules.passes} times in all`;
+  return [
+    {
+      ask: "Which card pairs with a free jack?",
+      options: ["A free queen", "A free 2", "Another free jack"],
+      answer: "A free 2",
+      why: "A jack counts 11, and 11 + 2 = 13. A pair is two cards that add up to 13, not two of a rank.",
+    },
+    {
+      ask: "When is a card in the pyramid free?",
+      options: ["When it is in the bottom row", "When one of the two cards on it is gone",
+        "When both cards on it are gone"],
+      answer: "When both cards on it are gone",
+      why: "Every card is covered by the two cards just below it; it is free once both have been taken away.",
+    },
+    {
+      ask: "A king is free. What do you do with it?",
+      options: ["Take it away on its own", "Pair it with an ace", "Leave it in the pyramid"],
+      answer: "Take it away on its own",
+      why: "A king counts 13 by itself. Nothing pairs with it, so taking it at once only uncovers cards.",
+    },
+    {
+      ask: "A 6 lies on a 7 in the pyramid, covering it. Can they be paired with each other?",
+      options: ["Yes", "No"],
+      answer: rules.covered_pairs === "yes" ? "Yes" : "No",
+      why: rules.covered_pairs === "yes"
+        ? "Under these rules a free card may pair with the card it covers, when nothing else covers that card."
+        : "Both cards of a pair must be free, and the 7 is covered while the 6 is on it.",
+    },
+    {
+      ask: "Which card of the waste can you use?",
+      options: ["Any of them", "Only the top one", "None of them"],
+      answer: rules.waste_top === "live" ? "Only the top one" : "None of them",
+      why: rules.waste_top === "live"
+        ? "Each card turned over covers the one before it: use the top card, and the one under it comes free."
+        : "Under these rules the waste is dead: use the stock's top card before you draw the next.",
+    },
+    {
+      ask: "How many times may you go through the stock?",
+      options: [...new Set(["Once", "3 times in all", "As many times as you like", passes])],
+      answer: passes,
+      why: rules.passes === 1 ? "There is no redeal under these rules."
+        : rules.passes === "unlimited" ? "Turn the waste over into the stock whenever the stock is empty."
+          : `The first time, and ${rules.passes - 1} more after turning the waste over without shuffling.`,
+    },
+  ];
 }
 
 export function rulesPage(root, name) {
@@ -257,7 +288,7 @@ export function rulesPage(root, name) {
         Ace counts 1, jack 11, queen 12, king 13.</p>
       <table class="pairs"><tbody id="pairs-table"></tbody></table>
       <h2>Quiz</h2>
-      <form id="quiz" class="quiz"></form>
+      <div id="quiz" class="quiz"></div>
       <p id="quiz-score" class="message"></p>
     </section>`;
   root.querySelector(".tabs").innerHTML = Object.keys(PRESETS)
@@ -278,27 +309,26 @@ export function rulesPage(root, name) {
   }
   const quiz = root.querySelector("#quiz");
   const questions = quizQuestions(rules);
+  const score = root.querySelector("#quiz-score");
   questions.forEach((q, i) => {
     const fieldset = document.createElement("fieldset");
-    fieldset.innerHTML = html`<legend>${q.ask}</legend>`;
-    for (const option of q.options) {
-      const label = document.createElement("label");
-      label.innerHTML = html`<input type="radio" name="q${i}" value="${option}"> ${option === "T" ? "10" : option}`;
-      fieldset.append(label);
-    }
-    quiz.append(fieldset);
-  });
-  quiz.append(Object.assign(document.createElement("button"), { type: "submit", textContent: "Check my answers" }));
-  quiz.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const answers = new FormData(quiz);
-    let right = 0;
-    questions.forEach((q, i) => {
-      const ok = answers.get(`q${i}`) === q.answer;
-      right += ok;
-      quiz.querySelectorAll("fieldset")[i].className = ok ? "right" : "wrong";
+    fieldset.innerHTML = html`<legend>${i + 1}. ${q.ask}</legend>
+      ${q.options.map((option) => html`<label><input type="radio" name="q${i}" value="${option}"> ${option}</label>`)}
+      <p class="why" hidden></p>`;
+    fieldset.addEventListener("change", (event) => {
+      const right = event.target.value === q.answer;
+      fieldset.className = right ? "right" : "wrong";
+      const why = fieldset.querySelector(".why");
+      why.textContent = `${right ? "Right" : `Not quite: ${q.answer}`}. ${q.why}`;
+      why.hidden = false;
+      const answered = quiz.querySelectorAll("fieldset.right, fieldset.wrong").length;
+      const correct = quiz.querySelectorAll("fieldset.right").length;
+      score.textContent = `${correct} of ${answered} right so far, ${questions.length - answered} to go.`;
+      if (answered === questions.length) {
+        score.textContent = `${correct} of ${questions.length} right.` +
+          (correct === questions.length ? " You know the rules: go and play!" : " Read the ones in red again.");
+      }
     });
-    root.querySelector("#quiz-score").textContent = `${right} of ${questions.length} right.` +
-      (right === questions.length ? " You know the rules: go and play!" : " The ones in red are worth another look.");
+    quiz.append(fieldset);
   });
 }

@@ -376,8 +376,12 @@ export class Table {
     board.addEventListener("pointerup", (event) => this.pointerUp(event));
     board.addEventListener("pointercancel", () => { this.drag = null; });
     this.drawOutlines();
-    if (!this.playing) this.drawResult();
-    else if (this.selected !== null) this.drawOutlines();
+    if (!this.playing) {
+      // the result goes first, and the table stays below it to look at
+      this.root.querySelector(".status-line").after(this.root.querySelector("#result"));
+      this.root.querySelector(".controls").hidden = true;
+      this.drawResult();
+    }
   }
 
   drawPyramid() {
@@ -391,7 +395,9 @@ export class Table {
       if (!slot.free) el.tabIndex = -1;
       pyramid.append(el);
     });
-    if (this.view.pyramid_left === 0) pyramid.append(emptySlot("Pyramid cleared"));
+    if (this.view.pyramid_left === 0) {
+      pyramid.append(Object.assign(document.createElement("p"), { className: "cleared", textContent: "Pyramid cleared" }));
+    }
   }
 
   drawReserve() {
