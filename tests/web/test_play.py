@@ -207,6 +207,18 @@ def test_practice_with_hint_undo_refusals_and_reload(page):
     play_move(page, line[near_end + 1])
     wait_for_moves(page, near_end + 2)
 
+    # a preset with a reserve row and a live stock top draws both
+    page.get_by_role("link", name="Practice").click()
+    page.get_by_label("Deal number").fill("12")
+    page.get_by_label("Rules").select_option("reserve")
+    page.get_by_role("button", name="Deal").click()
+    reserve = engine.Position.start(engine.deal_from_number(12), engine.preset("reserve"))
+    expect(page.locator(".reserve .card")).to_have_count(7)
+    expect(page.locator(".title")).to_have_text("Deal #12 · reserve")
+    stock_top = engine.player_view(reserve)["stock"]["top"]
+    expect(card(page, "S")).to_have_attribute("data-card", stock_top)
+    expect(page.locator("#stock-count")).to_have_text(str(reserve.stock_count))
+
 
 
 def test_rules_page_has_pairs_table_and_quiz(page):
