@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
-DEAL_NUMBER_LIMIT = 2**64  # engine.deal_from_number takes 0 <= n < 2**64
+from .fields import UInt64Field
 
 
 class Deal(models.Model):
@@ -19,8 +19,7 @@ class Deal(models.Model):
         UNWINNABLE = "unwinnable"
         UNKNOWN = "unknown"  # the solver's budget ran out; never a guess
 
-    # numbers go up to 2**64, past PostgreSQL's signed bigint
-    number = models.DecimalField(max_digits=20, decimal_places=0)
+    number = UInt64Field(help_text="deal number, 0 to 2**64 - 1")
     rules = models.CharField(max_length=120, help_text="canonical rule-set text (engine Rules.to_text)")
     preset = models.CharField(max_length=20, help_text="preset name, or custom")
     text = models.CharField(max_length=200, help_text="deal text: 52 cards")
@@ -38,9 +37,6 @@ class Deal(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["number", "rules"], name="deal_number_rules_unique"),
-            models.CheckConstraint(
-                condition=Q(number__gte=0, number__lt=DEAL_NUMBER_LIMIT), name="deal_number_in_range"
-            ),
             models.CheckConstraint(condition=Q(status__in=["pending", "winnable", "unwinnable", "unknown"]), name="deal_status_valid"),
             models.CheckConstraint(
                 condition=Q(status="pending", solved_at__isnull=True) | (~Q(status="pending") & Q(solved_at__isnull=False)),
@@ -62,10 +58,6 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"deal #{self.number} ({self.preset})"
-
-    @property
-    def number_int(self) -> int:
-        return int(self.number)
 
 
 class DailyDeal(models.Model):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import engine
 
@@ -14,8 +14,7 @@ ARENA_STREAK_CLEAR = 4
 ARENA_STREAK_AFTER = 2
 
 
-@dataclass(frozen=True, slots=True)
-class ArenaTally:
+class ArenaTally(NamedTuple):
     score: int
     streak: int  # clears in a row at the end
 

@@ -66,6 +66,9 @@ DATABASES = {
     if DATABASE_URL
     else {"ENGINE": "django.db.backends.sqlite3", "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))}
 }
+# a test database of one's own where several checkouts share one PostgreSQL server
+if env_str("DATABASE_TEST_NAME"):
+    DATABASES["default"]["TEST"] = {"NAME": env_str("DATABASE_TEST_NAME")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")
@@ -93,7 +96,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # token first, so a request without credentials is answered 401 with WWW-Authenticate
-        "rest_framework.authentication.TokenAuthentication",
+        "games.api.authentication.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -144,6 +147,7 @@ PYRAMID_DAILY_DAYS_AHEAD = env_int("PYRAMID_DAILY_DAYS_AHEAD", 7)
 PYRAMID_DAILY_MAX_ATTEMPTS = env_int("PYRAMID_DAILY_MAX_ATTEMPTS", 40)
 PYRAMID_SOLVE_BUDGET_SECONDS = env_float("PYRAMID_SOLVE_BUDGET_SECONDS", 60.0)
 PYRAMID_HINT_BUDGET_SECONDS = env_float("PYRAMID_HINT_BUDGET_SECONDS", 3.0)
+PYRAMID_TOKEN_CACHE_SECONDS = env_float("PYRAMID_TOKEN_CACHE_SECONDS", 30.0)
 
 LOGGING = {
     "version": 1,

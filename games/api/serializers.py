@@ -36,7 +36,7 @@ class DealOutput(serializers.ModelSerializer):
                   "solution", "difficulty", "solve_seconds", "solve_nodes", "solved_at"]
 
     def get_number(self, deal) -> int:
-        return deal.number_int
+        return deal.number
 
     def get_rules(self, deal) -> dict:
         return engine.Rules.parse(deal.rules).to_dict()
@@ -64,7 +64,7 @@ class DailyOutput(serializers.ModelSerializer):
     def get_deal(self, daily) -> dict | None:
         if not daily_is_over(daily):
             return None
-        return {"number": daily.deal.number_int, "text": daily.deal.text, "solution": daily.deal.solution}
+        return {"number": daily.deal.number, "text": daily.deal.text, "solution": daily.deal.solution}
 
     def get_salt(self, daily) -> str | None:
         return daily.salt if daily_is_over(daily) else None
@@ -79,7 +79,7 @@ def game_output(game: Game, position: engine.Position) -> dict:
         "mode": game.mode,
         "status": game.status,
         "deal": {
-            "number": game.deal.number_int if deal_public else None,
+            "number": game.deal.number if deal_public else None,
             "preset": game.deal.preset,
             "par_moves": game.deal.par_moves,
         },

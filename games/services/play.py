@@ -7,7 +7,7 @@ import secrets
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -49,7 +49,7 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
             raise NotFound(f"there is no daily deal {daily_id} open yet", code="daily_not_found")
         if daily.date < utc_today():
             raise Conflict(
-                f"the daily deal of {daily.date} is over; practise it as deal {daily.deal.number_int} "
+                f"the daily deal of {daily.date} is over; practise it as deal {daily.deal.number} "
                 f"with rules {daily.preset}",
                 code="daily_over",
             )
@@ -93,36 +93,77 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
     """Apply move number ``ply`` (1 for the first) if it is the next one and legal.
 
     Sending again the move already recorded at ``ply`` returns the game as it is (a safe retry);
-    any other ply is a conflict that names the ply expected.
+    any other ply is a conflict that names the ply expected. The write is a compare-and-swap on the
+    game's version, so of two requests for the same ply exactly one lands.
     """
     try:
         parsed = engine.parse_move(move)
     except engine.NotationError as exc:
         raise Invalid(str(exc), code="bad_notation") from None
     notation = str(parsed)
-    with transaction.atomic():
-        game = _locked_game(game_id, player)
-        expected = game.moves + 1
-        if ply < expected:
-            recorded = Move.objects.filter(game=game, ply=ply).values_list("notation", flat=True).first()
-            if recorded == notation:
-                return MoveOutcome(game, game_position(game), applied=False)
-        if ply != expected:
-            raise Conflict(f"move {ply} is not the next one: the next move is {expected}", code="wrong_ply",
-                           expected_ply=expected)
-        if game.is_over:
-            raise Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+    while True:
+        game = Game.objects.select_related("deal").filter(pk=game_id, player=player).first()
+        if game is None:
+            raise NotFound(f"there is no game {game_id} of yours", code="game_not_found")
+        retried = _already_played(game, ply, notation)
+        if retried:
+            return retried
         position = game_position(game)
         try:
             position.apply(parsed)
         except engine.IllegalMove as exc:
             raise IllegalMoveError(exc.reason, move=notation) from None
+        read_version = game.version
         _store_position(game, position)
-        game.save(update_fields=["state", "moves", "cards_left", "status", "finished_at", "version"])
-        Move.objects.create(game=game, ply=ply, notation=notation)
-        if game.is_over:
-            result_record(game=game)
-        return MoveOutcome(game, position, applied=True)
+        if _write_move(game, read_version, ply, notation):
+            if game.is_over:
+                result_record(game=game)
+            return MoveOutcome(game, position, applied=True)
+        # another request changed the game since it was read: judge this one again on the new state
+
+
+def _already_played(game: Game, ply: int, notation: str) -> MoveOutcome | None:
+    """The game unchanged when this exact move is already in the log at ``ply``; None when ``ply`` is
+    the next move of a game still playing; otherwise the refusal."""
+    expected = game.moves + 1
+    if ply < expected:
+        recorded = Move.objects.filter(game=game, ply=ply).values_list("notation", flat=True).first()
+        if recorded == notation:
+            return MoveOutcome(game, game_position(game), applied=False)
+    if ply != expected:
+        raise Conflict(f"move {ply} is not the next one: the next move is {expected}", code="wrong_ply",
+                       expected_ply=expected)
+    if game.is_over:
+        raise Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+    return None
+
+
+_MOVE_CAS_SQL = """
+WITH moved AS (
+    UPDATE games_game SET state = %s, moves = %s, cards_left = %s, status = %s, finished_at = %s, version = %s
+    WHERE id = %s AND version = %s
+    RETURNING id
+)
+INSERT INTO games_move (game_id, ply, notation, created_at) SELECT id, %s, %s, %s FROM moved
+"""
+
+
+def _write_move(game: Game, read_version: int, ply: int, notation: str) -> bool:
+    """Store the game's new position and log the move, only if the game is still at ``read_version``."""
+    now = timezone.now()
+    if connection.vendor == "postgresql":
+        # one statement is atomic on its own: one round trip instead of four in a transaction
+        with connection.cursor() as cursor:
+            cursor.execute(_MOVE_CAS_SQL, [game.state, game.moves, game.cards_left, game.status, game.finished_at,
+                                           game.version, game.pk, read_version, ply, notation, now])
+            return cursor.rowcount == 1
+    with transaction.atomic():
+        updated = Game.objects.filter(pk=game.pk, version=read_version).update(
+            state=game.state, moves=game.moves, cards_left=game.cards_left, status=game.status,
+            finished_at=game.finished_at, version=game.version)
+        if updated:
+            Move.objects.create(game=game, ply=ply, notation=notation, created_at=now)
+        return bool(updated)
 
 
 def game_resign(*, game_id: int, player) -> Game:

@@ -3,7 +3,7 @@ moves, then time; equal results share a rank), the top of it and a player's own 
 
 Each read is a few index range scans on ``result_daily_board``: the top is the first rows in
 order, a rank is one more than the count of strictly better results, and ranks inside a contiguous
-slice follow from the rank of its first row.
+slice follow from the rank and the position of its first row.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from ..models import Membership, Result
 
 TABLE = Result._meta.db_table
 KEY_COLUMNS = f"({TABLE}.cards_left, {TABLE}.moves, {TABLE}.duration_ms)"
+FULL_KEY_COLUMNS = f"({TABLE}.cards_left, {TABLE}.moves, {TABLE}.duration_ms, {TABLE}.id)"  # the display order
 
 
 @dataclass
@@ -50,19 +51,28 @@ def _in_order(results):
     return results.select_related("player").order_by("cards_left", "moves", "duration_ms", "id")
 
 
-def _ranked_slice(rows: list[Result], first_rank: int) -> list[BoardRow]:
+def _ranked_slice(rows: list[Result], first_rank: int, first_position: int) -> list[BoardRow]:
+    """Ranks of the board's rows from 0-based ``first_position`` on: a row whose result differs
+    from the one before it ranks by its position, equal results share a rank."""
     ranked: list[BoardRow] = []
     for i, result in enumerate(rows):
-        if i and (result.cards_left, result.moves, result.duration_ms) == ranked[-1].key:
+        if i == 0:
+            ranked.append(BoardRow(first_rank, result))
+        elif (result.cards_left, result.moves, result.duration_ms) == ranked[-1].key:
             ranked.append(BoardRow(ranked[-1].rank, result))
         else:
-            ranked.append(BoardRow(first_rank + i, result))
+            ranked.append(BoardRow(first_position + i + 1, result))
     return ranked
 
 
-def rank_of(results, key: tuple[int, int, int]) -> int:
+def _before(results, row: Result, *, columns: str = FULL_KEY_COLUMNS):
+    key = [row.cards_left, row.moves, row.duration_ms, row.pk][:columns.count(",") + 1]
+    return results.extra(where=[f"{columns} < ({', '.join(['%s'] * len(key))})"], params=key)
+
+
+def rank_of(results, row: Result) -> int:
     """One more than the number of strictly better results."""
-    return results.extra(where=[f"{KEY_COLUMNS} < (%s, %s, %s)"], params=list(key)).count() + 1
+    return _before(results, row, columns=KEY_COLUMNS).count() + 1
 
 
 def daily_board(*, daily: DailyDeal, player=None, limit: int = 50, around: int = 5,
@@ -73,18 +83,16 @@ def daily_board(*, daily: DailyDeal, player=None, limit: int = 50, around: int =
         except cache.Unavailable:
             pass
     results = board_results(daily.pk, club_id=club_id)
-    board = DailyBoard(daily, results.count(), _ranked_slice(list(_in_order(results)[:limit]), 1))
+    board = DailyBoard(daily, results.count(), _ranked_slice(list(_in_order(results)[:limit]), 1, 0))
     mine = results.filter(player=player).first() if player is not None and player.is_authenticated else None
     if mine is None:
         return board
-    row_key = [mine.cards_left, mine.moves, mine.duration_ms, mine.pk]
-    full_key = f"({TABLE}.cards_left, {TABLE}.moves, {TABLE}.duration_ms, {TABLE}.id)"
-    above = list(_in_order(results).extra(where=[f"{full_key} < (%s, %s, %s, %s)"], params=row_key)
-                 .reverse()[:around])[::-1]
-    below = list(_in_order(results).extra(where=[f"{full_key} > (%s, %s, %s, %s)"], params=row_key)[:around])
+    above = list(_in_order(_before(results, mine)).reverse()[:around])[::-1]
+    below = list(_in_order(results).extra(where=[f"{FULL_KEY_COLUMNS} > (%s, %s, %s, %s)"],
+                                          params=[mine.cards_left, mine.moves, mine.duration_ms, mine.pk])[:around])
     window = [*above, mine, *below]
     first = window[0]
-    board.around = _ranked_slice(window, rank_of(results, (first.cards_left, first.moves, first.duration_ms)))
+    board.around = _ranked_slice(window, rank_of(results, first), _before(results, first).count())
     board.me = board.around[len(above)]
     return board
 

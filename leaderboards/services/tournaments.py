@@ -211,11 +211,11 @@ def tournament_game_start(*, user, tournament_id: int, index: int | None = None)
         games = {g.deal_id: g for g in Game.objects.filter(player=user, mode=Game.Mode.RANKED,
                                                            deal_id__in=[d.deal_id for d in deals])}
         if tournament.format == Tournament.Format.ARENA:
+            if index is not None:
+                raise Invalid("an arena's deals come in their order; leave out index", code="bad_index")
             playing = next((g for g in games.values() if g.status == Game.Status.PLAYING), None)
             if playing is not None:
                 raise Conflict("finish your current arena game first", code="game_in_progress", game=playing.pk)
-            if index is not None:
-                raise Invalid("an arena's deals come in their order; leave out index", code="bad_index")
         open_deals = [d for d in deals if d.deal_id not in games and (index is None or d.index == index)]
         if not open_deals:
             if index is not None and not any(d.index == index for d in deals):

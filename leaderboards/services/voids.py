@@ -3,6 +3,7 @@ every board and standing is recomputed without it. Lifting the void brings it ba
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -44,10 +45,12 @@ def game_void(*, game_id: int, reason: str, by=None) -> Void:
     reason = _reason(reason)
     try:
         with transaction.atomic():
-            # the game service holds this lock while it finishes a game, so its result is either
-            # already written (and voided here) or written later and sees this void
-            if not Game.objects.select_for_update().filter(pk=game_id).exists():
+            player_id = Game.objects.filter(pk=game_id).values_list("player_id", flat=True).first()
+            if player_id is None:
                 raise NotFound(f"there is no game {game_id}", code="game_not_found")
+            # result_record takes the player's row lock before it looks for voids, so the game's
+            # result is either already written (and voided here) or written later and sees this void
+            get_user_model().objects.select_for_update().filter(pk=player_id).exists()
             void = Void.objects.create(game_id=game_id, reason=reason, voided_by=by)
             _apply(Result.objects.filter(game_id=game_id), voided=True)
             return void
@@ -56,8 +59,6 @@ def game_void(*, game_id: int, reason: str, by=None) -> Void:
 
 
 def player_void(*, player_id: int, reason: str, by=None) -> Void:
-    from django.contrib.auth import get_user_model
-
     reason = _reason(reason)
     try:
         with transaction.atomic():

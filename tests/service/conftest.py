@@ -23,6 +23,7 @@ def _service_settings(settings):
     settings.PYRAMID_SOLVE_BUDGET_SECONDS = 10.0
     settings.PYRAMID_HINT_BUDGET_SECONDS = 5.0
     settings.PYRAMID_DAILY_SECRET = "pyramid-test-secret"
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # quick, for tests only
     eager = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
     from django.core.cache import cache

@@ -29,7 +29,7 @@ class Command(BaseCommand):
                 raise CommandError(f"deal #{number} under {rules} is not in the database")
         else:
             raise CommandError("give a deal number or --date")
-        self.stdout.write(f"deal #{deal.number_int} {deal.preset} ({deal.rules})\n"
+        self.stdout.write(f"deal #{deal.number} {deal.preset} ({deal.rules})\n"
                           f"{engine.parse_deal(deal.text).layout_text(engine.Rules.parse(deal.rules).reserve)}\n"
                           f"status {deal.status}, par {deal.par_moves}, best cards left {deal.best_cards_left}, "
                           f"difficulty {deal.difficulty}\nsolution {deal.solution or '-'}")
