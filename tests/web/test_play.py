@@ -219,6 +219,15 @@ def test_practice_with_hint_undo_refusals_and_reload(page):
     expect(card(page, "S")).to_have_attribute("data-card", stock_top)
     expect(page.locator("#stock-count")).to_have_text(str(reserve.stock_count))
 
+    # deal numbers past 2**53 stay exact, from the form to the table
+    big = 2**64 - 3
+    page.get_by_role("link", name="Practice").click()
+    page.get_by_label("Deal number").fill(str(big))
+    page.get_by_label("Rules").select_option("classic")
+    page.get_by_role("button", name="Deal").click()
+    expect(page.locator(".title")).to_have_text(f"Deal #{big} · classic")
+    expect(card(page, "21")).to_have_attribute("data-card", engine.deal_from_number(big).text.split()[21])
+
 
 
 def test_rules_page_has_pairs_table_and_quiz(page):

@@ -28,6 +28,12 @@ export function forget() {
   localStorage.removeItem(USER_KEY);
 }
 
+// Deal numbers run to 2**64, past what a JavaScript number holds exactly: keep those as their digits.
+function exactNumbers(key, value, context) {
+  return typeof value === "number" && !Number.isSafeInteger(value) && Number.isInteger(value) && context?.source
+    ? context.source : value;
+}
+
 export async function api(method, path, body) {
   const headers = { Accept: "application/json" };
   const token = localStorage.getItem(TOKEN_KEY);
@@ -42,7 +48,7 @@ export async function api(method, path, body) {
   const text = await response.text();
   let data = {};
   try {
-    data = text ? JSON.parse(text) : {};
+    data = text ? JSON.parse(text, exactNumbers) : {};
   } catch {
     data = { message: `the server answered ${response.status}` };
   }

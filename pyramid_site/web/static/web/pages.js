@@ -178,7 +178,7 @@ export function practice(root) {
     event.preventDefault();
     const data = Object.fromEntries(new FormData(event.target));
     const body = { rules: data.rules };
-    if (data.number.trim()) body.number = Number(data.number.trim());
+    if (data.number.trim()) body.number = data.number.trim();  // as digits: numbers run to 2**64
     try {
       await startGame(body);
     } catch (error) {
