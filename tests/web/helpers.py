@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 import engine
@@ -49,19 +50,27 @@ def play_move(page: Page, move: str, *, use_key: bool = False, drag: bool = Fals
             card(page, first).drag_to(card(page, second))
         else:
             card(page, first).click()
-            expect(card(page, first)).to_have_class(_has("selected"))
+            expect(card(page, first)).to_have_class(has_class("selected"))
             card(page, second).click()
     else:
         card(page, move).click()
 
 
-def _has(name: str):
-    import re
-
+def has_class(name: str) -> re.Pattern:
     return re.compile(rf"(^|\s){name}(\s|$)")
 
 
-has_class = _has
+def walk_focus_to(page: Page, location: str, *, presses: int = 10) -> None:
+    """Move the keyboard focus to a card with the arrow keys alone: up or down to its row, then along it."""
+    target = card(page, location).bounding_box()
+    for _ in range(presses):
+        if page.evaluate("document.activeElement.dataset.loc") == location:
+            return
+        here = page.evaluate("(({x, y}) => ({x, y}))(document.activeElement.getBoundingClientRect())")
+        if abs(target["y"] - here["y"]) > 4:
+            page.keyboard.press("ArrowDown" if target["y"] > here["y"] else "ArrowUp")
+        else:
+            page.keyboard.press("ArrowRight" if target["x"] > here["x"] else "ArrowLeft")
 
 
 def wait_for_moves(page: Page, count: int) -> None:

@@ -319,6 +319,7 @@ export class Table {
   // --- drawing --------------------------------------------------------------------------------
 
   render() {
+    const focused = this.root.contains(document.activeElement) ? document.activeElement.dataset?.loc : undefined;
     const game = this.game;
     const v = this.view;
     const passes = v.passes === null ? "∞" : v.passes;
@@ -376,6 +377,12 @@ export class Table {
     board.addEventListener("pointerup", (event) => this.pointerUp(event));
     board.addEventListener("pointercancel", () => { this.drag = null; });
     this.drawOutlines();
+    // keyboard players keep their place: focus returns to the same spot, or the nearest free card
+    if (focused !== undefined) {
+      const again = this.root.querySelector(`.board [data-loc="${focused}"]:not(.covered)`)
+        || this.root.querySelector(".board [data-loc]:not(.covered)");
+      again?.focus();
+    }
     if (!this.playing) {
       // the result goes first, and the table stays below it to look at
       this.root.querySelector(".status-line").after(this.root.querySelector("#result"));
