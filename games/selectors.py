@@ -40,6 +40,8 @@ def game_log(*, game_id: int, user) -> tuple[Game, list[Move]]:
     """A game's move log: anyone's practice game, a daily game once its day is over, and always
     one's own."""
     game = Game.objects.select_related("deal", "daily").filter(pk=game_id).first()
-    if game is None or not (game.player_id == user.pk or game.daily is None or daily_is_over(game.daily)):
+    # a ranked game outside the daily deals is a tournament game: its log would give the deal away
+    if game is None or not (game.player_id == user.pk or game.mode == Game.Mode.PRACTICE
+                            or daily_is_over(game.daily)):
         raise NotFound(f"there is no game {game_id} whose log you may see", code="game_not_found")
     return game, list(game.log.order_by("ply"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..models import Club, Entry, Membership, Result, Tournament
+from ..models import Club, Membership, Result, Tournament
 
 
 def over_par_text(result: Result) -> str | None:
@@ -90,9 +90,9 @@ def tournament_output(tournament: Tournament, membership: Membership | None = No
     }
 
 
-def entry_output(entry: Entry) -> dict:
+def entry_output(row: dict) -> dict:
     return {
-        "rank": entry.rank, "player": {"id": entry.player_id, "username": entry.player.username},
-        "score": entry.score, "games": entry.games, "cleared": entry.cleared, "cards_left": entry.cards_left,
-        "moves": entry.moves, "seconds": entry.duration_ms / 1000, "streak": entry.streak,
+        "rank": row["rank"], "player": {"id": row["player_id"], "username": row["player__username"]},
+        "score": row["score"], "games": row["games"], "cleared": row["cleared"], "cards_left": row["cards_left"],
+        "moves": row["moves"], "seconds": row["duration_ms"] / 1000, "streak": row["streak"],
     }

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import BooleanField, Count
+from django.db.models.expressions import RawSQL
+
 from games.models import DailyDeal
 
 from .. import cache
 from ..models import Membership, Result
 
 TABLE = Result._meta.db_table
+SHOWN = ["game_id", "player_id", "daily_id", "cards_left", "pyramid_left", "moves", "duration_ms", "won", "cleared",
+         "par_moves", "finished_at"]
 KEY_COLUMNS = f"({TABLE}.cards_left, {TABLE}.moves, {TABLE}.duration_ms)"
 FULL_KEY_COLUMNS = f"({TABLE}.cards_left, {TABLE}.moves, {TABLE}.duration_ms, {TABLE}.id)"  # the display order
 
@@ -48,7 +53,8 @@ def board_results(daily_id: int, *, club_id: int | None = None):
 
 
 def _in_order(results):
-    return results.select_related("player").order_by("cards_left", "moves", "duration_ms", "id")
+    return (results.select_related("player").only(*SHOWN, "player__username")
+            .order_by("cards_left", "moves", "duration_ms", "id"))
 
 
 def _ranked_slice(rows: list[Result], first_rank: int, first_position: int) -> list[BoardRow]:
@@ -65,14 +71,14 @@ def _ranked_slice(rows: list[Result], first_rank: int, first_position: int) -> l
     return ranked
 
 
-def _before(results, row: Result, *, columns: str = FULL_KEY_COLUMNS):
+def _before(results, row: Result):
+    return results.extra(where=[f"{FULL_KEY_COLUMNS} < (%s, %s, %s, %s)"],
+                         params=[row.cards_left, row.moves, row.duration_ms, row.pk])
+
+
+def _is_before(row: Result, columns: str = FULL_KEY_COLUMNS) -> RawSQL:
     key = [row.cards_left, row.moves, row.duration_ms, row.pk][:columns.count(",") + 1]
-    return results.extra(where=[f"{columns} < ({', '.join(['%s'] * len(key))})"], params=key)
-
-
-def rank_of(results, row: Result) -> int:
-    """One more than the number of strictly better results."""
-    return _before(results, row, columns=KEY_COLUMNS).count() + 1
+    return RawSQL(f"{columns} < ({', '.join(['%s'] * len(key))})", key, output_field=BooleanField())
 
 
 def daily_board(*, daily: DailyDeal, player=None, limit: int = 50, around: int = 5,
@@ -83,16 +89,21 @@ def daily_board(*, daily: DailyDeal, player=None, limit: int = 50, around: int =
         except cache.Unavailable:
             pass
     results = board_results(daily.pk, club_id=club_id)
-    board = DailyBoard(daily, results.count(), _ranked_slice(list(_in_order(results)[:limit]), 1, 0))
+    board = DailyBoard(daily, 0, _ranked_slice(list(_in_order(results)[:limit]), 1, 0))
     mine = results.filter(player=player).first() if player is not None and player.is_authenticated else None
     if mine is None:
+        board.total = results.count()
         return board
     above = list(_in_order(_before(results, mine)).reverse()[:around])[::-1]
     below = list(_in_order(results).extra(where=[f"{FULL_KEY_COLUMNS} > (%s, %s, %s, %s)"],
                                           params=[mine.cards_left, mine.moves, mine.duration_ms, mine.pk])[:around])
     window = [*above, mine, *below]
     first = window[0]
-    board.around = _ranked_slice(window, rank_of(results, first), _before(results, first).count())
+    # one pass over the board: its size, and the rank and the position of the window's first row
+    counts = results.aggregate(total=Count("id"), better=Count("id", filter=_is_before(first, KEY_COLUMNS)),
+                               before=Count("id", filter=_is_before(first)))
+    board.total = counts["total"]
+    board.around = _ranked_slice(window, counts["better"] + 1, counts["before"])
     board.me = board.around[len(above)]
     return board
 
@@ -101,7 +112,7 @@ def _daily_board_cached(*, daily: DailyDeal, player, limit: int, around: int) ->
     player_id = player.pk if player is not None and player.is_authenticated else None
     top, _, window, total = cache.board_ranks(daily.pk, limit=limit, player_id=player_id, around=around)
     wanted = {pid for pid, _ in top} | {pid for pid, _ in window}
-    by_player = {r.player_id: r for r in board_results(daily.pk).filter(player_id__in=wanted).select_related("player")}
+    by_player = {r.player_id: r for r in _in_order(board_results(daily.pk).filter(player_id__in=wanted))}
     if len(by_player) != len(wanted):
         raise cache.Unavailable("the cached board is behind PostgreSQL")
     board = DailyBoard(daily, total, [BoardRow(rank, by_player[pid]) for pid, rank in top], source="redis")

@@ -50,11 +50,16 @@ def standing_order(tournament: Tournament) -> list:
     return [F("score").desc(), F("cards_left").asc(), F("moves").asc(), F("duration_ms").asc()]
 
 
-def standings(*, tournament: Tournament, limit: int = 100, offset: int = 0) -> tuple[int, list[Entry]]:
-    entries = (Entry.objects.filter(tournament=tournament).select_related("player")
+STANDING_FIELDS = ["player_id", "player__username", "score", "games", "cleared", "cards_left", "moves", "duration_ms",
+                   "streak"]
+
+
+def standings(*, tournament: Tournament, limit: int = 100, offset: int = 0) -> tuple[int, list[dict]]:
+    """(players entered, rows from ``offset`` with their rank): plain rows, as many as a page shows."""
+    entries = (Entry.objects.filter(tournament=tournament)
                .annotate(rank=Window(Rank(), order_by=standing_order(tournament))))
     total = entries.count()
-    page = list(entries.order_by("rank", "player_id")[offset:offset + limit])
+    page = list(entries.order_by("rank", "player_id").values("rank", *STANDING_FIELDS)[offset:offset + limit])
     return total, page
 
 

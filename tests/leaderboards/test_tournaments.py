@@ -304,3 +304,13 @@ def test_games_finishing_at_once_all_land_in_the_standings(winning_line, setting
     assert errors == []
     for user in players:
         assert entry(cup, user).games == 3 and entry(cup, user).cards_left == 3 * PYRAMID_CARDS
+
+
+def test_a_tournament_game_keeps_its_deal_secret(club, users, winning_line):
+    cup = ready(create(users[0], club), [WINNABLE_ONE_LOOK])
+    services.tournament_join(user=users[2], tournament_id=cup.pk)
+    game = tournament_game(users[2], cup, 3, winning_line)
+    assert client_for(users[3]).get(f"/api/games/{game.pk}/log/").json()["code"] == "game_not_found"
+    own = client_for(users[2]).get(f"/api/games/{game.pk}/log/").json()
+    assert own["log"] == " ".join(winning_line[:3])
+    assert client_for(users[2]).get(f"/api/games/{game.pk}/").json()["deal"]["number"] is None
