@@ -38,3 +38,8 @@ class Forbidden(ServiceError):
 class IllegalMoveError(ServiceError):
     status = 422
     code = "illegal_move"
+
+
+def game_not_found(game_id: int) -> NotFound:
+    """Someone else's game is answered as if it did not exist."""
+    return NotFound(f"there is no game {game_id} of yours", code="game_not_found")

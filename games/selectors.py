@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from .daily import utc_today
-from .errors import NotFound
+from .errors import NotFound, game_not_found
 from .models import DailyDeal, Deal, Game, Move
 
 
@@ -32,7 +32,7 @@ def deal_is_public(deal: Deal) -> bool:
 def game_of_player(*, game_id: int, player) -> Game:
     game = Game.objects.select_related("deal", "daily").filter(pk=game_id, player=player).first()
     if game is None:
-        raise NotFound(f"there is no game {game_id} of yours", code="game_not_found")
+        raise game_not_found(game_id)
     return game
 
 

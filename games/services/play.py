@@ -1,5 +1,6 @@
-"""Games: start, move, resign, undo and hint. Each write locks the game row, so moves of one game
-are applied one at a time, and a refused request writes nothing."""
+"""Games: start, move, resign, undo and hint. A move is a compare-and-swap on the game's version;
+resign and undo lock the game row. Either way the writes to one game are applied one at a time, and
+a refused request writes nothing."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ from leaderboards.services.results import result_record
 
 from ..daily import utc_today
 from ..engine_glue import engine_deal, engine_rules, game_position, start_position
-from ..errors import Conflict, Forbidden, IllegalMoveError, Invalid, NotFound
+from ..errors import Conflict, Forbidden, IllegalMoveError, Invalid, NotFound, game_not_found
 from ..models import DailyDeal, Game, Move
+from ..selectors import game_of_player
 from .deals import deal_get_or_create
 
 
@@ -29,6 +31,10 @@ class MoveOutcome:
     game: Game
     position: engine.Position
     applied: bool  # False when the request repeated a move already in the log (a safe retry)
+
+
+def game_over(game: Game) -> Conflict:
+    return Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
 
 
 def _new_game(*, player, deal, mode: str, daily: DailyDeal | None = None) -> Game:
@@ -76,7 +82,7 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
 def _locked_game(game_id: int, player) -> Game:
     game = Game.objects.select_for_update(of=("self",)).select_related("deal").filter(pk=game_id, player=player).first()
     if game is None:
-        raise NotFound(f"there is no game {game_id} of yours", code="game_not_found")
+        raise game_not_found(game_id)
     return game
 
 
@@ -102,9 +108,10 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
         raise Invalid(str(exc), code="bad_notation") from None
     notation = str(parsed)
     while True:
-        game = Game.objects.select_related("deal").filter(pk=game_id, player=player).first()
-        if game is None:
-            raise NotFound(f"there is no game {game_id} of yours", code="game_not_found")
+        try:
+            game = Game.objects.select_related("deal").get(pk=game_id, player=player)
+        except Game.DoesNotExist:
+            raise game_not_found(game_id) from None
         retried = _already_played(game, ply, notation)
         if retried:
             return retried
@@ -134,7 +141,7 @@ def _already_played(game: Game, ply: int, notation: str) -> MoveOutcome | None:
         raise Conflict(f"move {ply} is not the next one: the next move is {expected}", code="wrong_ply",
                        expected_ply=expected)
     if game.is_over:
-        raise Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+        raise game_over(game)
     return None
 
 
@@ -170,7 +177,7 @@ def game_resign(*, game_id: int, player) -> Game:
     with transaction.atomic():
         game = _locked_game(game_id, player)
         if game.is_over:
-            raise Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+            raise game_over(game)
         game.status = Game.Status.RESIGNED
         game.finished_at = timezone.now()
         game.version += 1
@@ -192,7 +199,7 @@ def game_undo(*, game_id: int, player) -> Game:
         game = _locked_game(game_id, player)
         _practice_only(game, "undo")
         if game.status in (Game.Status.WON, Game.Status.RESIGNED):
-            raise Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+            raise game_over(game)
         if game.moves == 0:
             raise Conflict("there is no move to take back", code="nothing_to_undo")
         log = list(Move.objects.filter(game=game).order_by("ply").values_list("notation", flat=True))
@@ -206,12 +213,10 @@ def game_undo(*, game_id: int, player) -> Game:
 
 def game_hint(*, game_id: int, player) -> Hint:
     """The solver's advice for a practice game; counted on the game."""
-    game = Game.objects.select_related("deal").filter(pk=game_id, player=player).first()
-    if game is None:
-        raise NotFound(f"there is no game {game_id} of yours", code="game_not_found")
+    game = game_of_player(game_id=game_id, player=player)
     _practice_only(game, "hint")
     if game.is_over:
-        raise Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+        raise game_over(game)
     # the search runs outside any transaction; the count is one atomic increment
     advice = solver_hint(game_position(game), budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS)
     Game.objects.filter(pk=game.pk).update(hint_count=F("hint_count") + 1)

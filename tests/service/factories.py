@@ -1,6 +1,5 @@
 import factory
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
 
 
 class UserFactory(factory.django.DjangoModelFactory):

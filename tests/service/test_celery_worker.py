@@ -4,7 +4,6 @@ shows the verdict."""
 import os
 import subprocess
 import sys
-import time
 import uuid
 
 import engine
