@@ -3,6 +3,7 @@ undo, refusals with the engine's reason, and a reload in the middle of a game.""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import engine
@@ -248,3 +249,19 @@ def test_rules_page_has_pairs_table_and_quiz(page):
     page.locator("#quiz fieldset").nth(3).get_by_label("Yes").check()
     expect(page.locator("#quiz fieldset").nth(3)).to_have_class("right")
     screenshot(page, "rules-desktop.jpg")
+
+
+def test_home_lists_the_commitments_of_the_coming_days(page, db):
+    tomorrow = utc_today() + dt.timedelta(days=1)
+    deal = deal_get_or_create(number=5, rules=CLASSIC)
+    salt = new_salt()
+    DailyDeal.objects.create(date=tomorrow, preset="classic", deal=deal, attempt=0, salt=salt,
+                             commitment=commitment(deal.text, salt))
+    page.goto("/#/")
+    coming = page.locator("#coming li")
+    expect(coming).to_have_count(1)
+    expect(coming).to_contain_text(f"{tomorrow.isoformat()} classic {commitment(deal.text, salt)[:16]}…")
+    expect(coming.locator("code")).to_have_attribute("title", commitment(deal.text, salt))
+    # nobody is logged in: the forms to log in and sign up are on the home page
+    expect(page.locator("#login-form")).to_be_visible()
+    expect(page.locator("#signup-form")).to_be_visible()
