@@ -89,6 +89,13 @@ def test_sign_up_and_win_the_daily_deal(page, daily_line):
     # home now shows the result, the par of the day and the streak
     page.goto("/#/")
     expect(page.locator("#streak-days")).to_have_text("1")
+    page.locator("#me").click()
+    expect(page.locator("#player-streak")).to_have_text("1")
+    expect(page.locator(".board-table")).to_contain_text(utc_today().isoformat())
+    page.get_by_role("link", name="Boards").click()
+    page.get_by_role("link", name="This week").click()
+    expect(page.locator(".board-table tr.me")).to_contain_text("daily-winner")
+    page.goto("/#/")
     page.set_viewport_size(PHONE)
     screenshot(page, "home-phone.jpg")
     page.set_viewport_size(DESKTOP)
