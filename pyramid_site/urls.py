@@ -25,4 +25,5 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/", include("leaderboards.api.urls")),
     path("api-auth/", include("rest_framework.urls")),
+    path("", include("pyramid_site.web.urls")),
 ]

@@ -1,0 +1,72 @@
+// The public REST API, as any client sees it: JSON in and out, a token for who you are.
+
+const TOKEN_KEY = "pyramid.token";
+const USER_KEY = "pyramid.user";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body.message || `the server answered ${status}`);
+    this.status = status;
+    this.code = body.code || "error";
+    this.body = body;
+  }
+}
+
+export function currentUser() {
+  const text = localStorage.getItem(USER_KEY);
+  return text ? JSON.parse(text) : null;
+}
+
+function remember(user) {
+  localStorage.setItem(TOKEN_KEY, user.token);
+  const { token, ...rest } = user;
+  localStorage.setItem(USER_KEY, JSON.stringify(rest));
+}
+
+export function forget() {
+  localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(USER_KEY);
+}
+
+// Deal numbers run to 2**64, past what a JavaScript number holds exactly: keep those as their digits.
+function exactNumbers(key, value, context) {
+  return typeof value === "number" && !Number.isSafeInteger(value) && Number.isInteger(value) && context?.source
+    ? context.source : value;
+}
+
+export async function api(method, path, body) {
+  const headers = { Accept: "application/json" };
+  const token = localStorage.getItem(TOKEN_KEY);
+  if (token) headers.Authorization = `Token ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(`/api/${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: "omit",
+  });
+  const text = await response.text();
+  let data = {};
+  try {
+    data = text ? JSON.parse(text, exactNumbers) : {};
+  } catch {
+    data = { message: `the server answered ${response.status}` };
+  }
+  if (!response.ok) {
+    if (response.status === 401 && token) forget();
+    throw new ApiError(response.status, data);
+  }
+  return data;
+}
+
+export async function signup(username, password, email) {
+  const user = await api("POST", "accounts/signup/", { username, password, email });
+  remember(user);
+  return user;
+}
+
+export async function login(username, password) {
+  const user = await api("POST", "accounts/login/", { username, password });
+  remember(user);
+  return user;
+}

@@ -1,0 +1,77 @@
+// The page's router: `#/...` addresses, so a reload lands on the same page and the same game.
+
+import { api, currentUser, forget } from "./api.js";
+import { boardsPage, clubPage, clubsPage, playerPage, TournamentPage, tournamentsPage } from "./boards.js";
+import { home, loginPage, practice, rulesPage } from "./pages.js";
+import { Table } from "./table.js";
+
+const view = document.getElementById("view");
+let open = null;  // the table on screen, closed when the page changes
+
+function drawAccount() {
+  const user = currentUser();
+  const account = document.getElementById("account");
+  if (!user) {
+    account.innerHTML = `<a href="#/login" id="login-link">Log in / Sign up</a>`;
+    return;
+  }
+  account.innerHTML = `<a id="me" href="#/players/${encodeURIComponent(user.username)}"></a> <button type="button" id="logout" class="quiet">Log out</button>`;
+  account.querySelector("#me").textContent = user.username;
+  account.querySelector("#logout").addEventListener("click", async () => {
+    await api("DELETE", "accounts/session/").catch(() => null);
+    forget();
+    localStorage.removeItem("pyramid.lastGame");
+    drawAccount();
+    location.hash = "#/";
+  });
+}
+
+function needsLogin() {
+  if (currentUser()) return false;
+  sessionStorage.setItem("pyramid.after", location.hash);
+  location.hash = "#/login";
+  return true;
+}
+
+const routes = [
+  [/^\/?$/, () => home(view)],
+  [/^\/login$/, () => loginPage(view)],
+  [/^\/practice$/, () => needsLogin() || practice(view)],
+  [/^\/game\/(\d+)$/, async (id) => {
+    if (needsLogin()) return;
+    open = new Table(view, Number(id));
+    await open.open();
+  }],
+  [/^\/rules\/([\w-]+)$/, (name) => rulesPage(view, name)],
+  [/^\/boards$/, () => needsLogin() || boardsPage(view)],
+  [/^\/boards\/daily\/([\d-]+)\/([\w-]+)$/, (date, preset) => needsLogin() || boardsPage(view, "daily", date, preset)],
+  [/^\/boards\/(weekly|all-time)\/([\w-]+)$/, (kind, preset) => needsLogin() || boardsPage(view, kind, undefined, preset)],
+  [/^\/players\/([^/]+)$/, (name) => needsLogin() || playerPage(view, decodeURIComponent(name))],
+  [/^\/clubs$/, () => needsLogin() || clubsPage(view)],
+  [/^\/clubs\/(\d+)$/, (id) => needsLogin() || clubPage(view, Number(id))],
+  [/^\/tournaments$/, () => needsLogin() || tournamentsPage(view)],
+  [/^\/tournaments\/(\d+)$/, async (id) => {
+    if (needsLogin()) return;
+    open = new TournamentPage(view, Number(id));
+    await open.open();
+  }],
+];
+
+async function route() {
+  open?.close();
+  open = null;
+  const path = location.hash.replace(/^#/, "") || "/";
+  for (const link of document.querySelectorAll("#menu a")) {
+    link.classList.toggle("current", path.startsWith(link.getAttribute("href").slice(1)) && link.getAttribute("href") !== "#/" || (path === "/" && link.getAttribute("href") === "#/"));
+  }
+  for (const [pattern, show] of routes) {
+    const match = path.match(pattern);
+    if (match) return show(...match.slice(1));
+  }
+  view.innerHTML = `<p class="error">There is no such page.</p>`;
+}
+
+window.addEventListener("hashchange", route);
+window.addEventListener("account", drawAccount);
+drawAccount();
+route();

@@ -1,0 +1,498 @@
+// The table: one game drawn from the API's player view, played move by move through the API.
+// No rules here: what may be played comes from the view's `legal_moves`, and refusals carry the
+// engine's reason from the server.
+
+import { api, ApiError } from "./api.js";
+import { cardBack, cardElement, cardLabel, emptySlot } from "./cards.js";
+
+const ROWS = 7;
+
+function rowColumn(position) {
+  let row = 0;
+  while ((row + 1) * (row + 2) / 2 <= position) row += 1;
+  return [row, position - row * (row + 1) / 2];
+}
+
+export function clock(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(h ? 2 : 1, "0");
+  const ss = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+function elapsed(game) {
+  const end = game.finished_at ? new Date(game.finished_at) : new Date();
+  return (end - new Date(game.started_at)) / 1000;
+}
+
+export function shareLine(game) {
+  const what = game.daily ? `Pyramid daily ${game.daily.date} (${game.deal.preset})`
+    : `Pyramid deal #${game.deal.number} (${game.deal.preset})`;
+  const result = game.status === "won" ? "cleared ▲" : `${game.cards_left} cards left`;
+  const par = game.deal.par_moves ? `, par ${game.deal.par_moves}` : "";
+  return `${what}: ${result} in ${game.moves} moves${par}, ${clock(elapsed(game))}`;
+}
+
+export class Table {
+  constructor(root, gameId) {
+    this.root = root;
+    this.gameId = gameId;
+    this.game = null;
+    this.selected = null;
+    this.hinted = [];
+    this.queue = Promise.resolve();
+    this.drag = null;
+    this.suppressClick = false;
+    this.onKey = (event) => this.key(event);
+    this.timer = null;
+  }
+
+  async open() {
+    this.root.innerHTML = `<p class="loading">Dealing…</p>`;
+    try {
+      this.game = await api("GET", `games/${this.gameId}/`);
+    } catch (error) {
+      this.root.innerHTML = `<p class="error"></p>`;
+      this.root.querySelector(".error").textContent = error.message;
+      return;
+    }
+    localStorage.setItem("pyramid.lastGame", String(this.gameId));
+    document.addEventListener("keydown", this.onKey);
+    this.timer = setInterval(() => this.tick(), 1000);
+    this.render();
+  }
+
+  close() {
+    document.removeEventListener("keydown", this.onKey);
+    clearInterval(this.timer);
+  }
+
+  get view() {
+    return this.game.position;
+  }
+
+  get practice() {
+    return this.game.mode === "practice";
+  }
+
+  get playing() {
+    return this.game.status === "playing";
+  }
+
+  // --- what the legal moves allow ------------------------------------------------------------
+
+  partners(location) {
+    const found = [];
+    for (const move of this.view.legal_moves) {
+      const [a, b] = move.split("+");
+      if (b === undefined) continue;
+      if (a === location) found.push(b);
+      if (b === location) found.push(a);
+    }
+    return found;
+  }
+
+  legalPair(a, b) {
+    const legal = this.view.legal_moves;
+    if (legal.includes(`${a}+${b}`)) return `${a}+${b}`;
+    if (legal.includes(`${b}+${a}`)) return `${b}+${a}`;
+    return null;
+  }
+
+  cardAt(location) {
+    const v = this.view;
+    if (location === "W") return v.waste.at(-1) || null;
+    if (location === "S") return v.stock.top;
+    if (location.startsWith("R")) return v.reserve[Number(location.slice(1))];
+    return v.pyramid[Number(location)]?.card || null;
+  }
+
+  // --- choosing cards -------------------------------------------------------------------------
+
+  pick(location) {
+    if (!this.playing) return;
+    const legal = this.view.legal_moves;
+    const chosen = this.selected;
+    if (chosen === null) {
+      if (legal.includes(location)) return this.play(location);  // a king goes with one click
+      const element = this.root.querySelector(`[data-loc="${location}"]`);
+      if (element?.classList.contains("covered")) return this.play(location);  // the server says why not
+      this.select(location);
+      if (!this.partners(location).length) {
+        this.say(`${cardLabel(this.cardAt(location))} has no partner among the free cards right now.`);
+      }
+      return;
+    }
+    this.select(null);
+    if (chosen === location) return;
+    const pair = this.legalPair(chosen, location);
+    if (pair) return this.play(pair);
+    if (legal.includes(location) && !this.partners(chosen).includes(location)) return this.play(location);
+    return this.play(`${chosen}+${location}`);  // refused by the engine, with its reason
+  }
+
+  select(location) {
+    this.selected = location;
+    this.drawOutlines();
+  }
+
+  drawOutlines() {
+    const partners = this.selected === null ? [] : this.partners(this.selected);
+    for (const el of this.root.querySelectorAll("[data-loc]")) {
+      el.classList.toggle("selected", el.dataset.loc === this.selected);
+      el.classList.toggle("partner", partners.includes(el.dataset.loc));
+      el.classList.toggle("hinted", this.hinted.includes(el.dataset.loc));
+    }
+  }
+
+  stockAction() {
+    const legal = this.view.legal_moves;
+    if (legal.includes("draw")) return this.play("draw");
+    if (legal.includes("redeal")) return this.play("redeal");
+    return this.play(this.view.stock.count ? "draw" : "redeal");
+  }
+
+  // --- talking to the server --------------------------------------------------------------------
+
+  play(move) {
+    this.queue = this.queue.then(() => this.send(move));
+    return this.queue;
+  }
+
+  async send(move) {
+    if (!this.playing) return;
+    try {
+      this.game = await api("POST", `games/${this.gameId}/moves/`, { ply: this.game.next_ply, move });
+      this.hinted = [];
+      this.selected = null;
+      this.render();
+    } catch (error) {
+      await this.refused(error, move);
+    }
+  }
+
+  async refused(error, move) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.code === "wrong_ply" || error.code === "game_over") {
+      this.game = await api("GET", `games/${this.gameId}/`);
+      this.render();
+    }
+    const what = move ? `“${move}” refused: ` : "";
+    this.say(`${what}${error.message}.`.replace(/\.\.$/, "."), "refusal");
+  }
+
+  async undo() {
+    if (!this.practice || !this.playing) return;
+    this.queue = this.queue.then(async () => {
+      try {
+        this.game = await api("POST", `games/${this.gameId}/undo/`);
+        this.hinted = [];
+        this.selected = null;
+        this.render();
+        this.say("Move taken back.");
+      } catch (error) {
+        await this.refused(error);
+      }
+    });
+    return this.queue;
+  }
+
+  async hint({ verdictOnly = false } = {}) {
+    if (!this.practice || !this.playing) return;
+    this.say(verdictOnly ? "Asking the solver…" : "Thinking…");
+    try {
+      const advice = await api("GET", `games/${this.gameId}/hint/`);
+      if (verdictOnly) {
+        this.say(verdictText(advice), "verdict");
+        return;
+      }
+      if (!advice.move) {
+        this.say(advice.verdict === "unknown" ? "No hint this time: the solver ran out of time on this position."
+          : advice.explanation, "hint");
+        return;
+      }
+      this.hinted = advice.move === "draw" || advice.move === "redeal" ? ["stock"] : advice.locations;
+      this.drawOutlines();
+      this.say(`Hint: ${advice.move}. ${advice.explanation}`, "hint");
+    } catch (error) {
+      await this.refused(error);
+    }
+  }
+
+  async resign() {
+    if (!this.playing || !confirm("Resign this game?")) return;
+    try {
+      this.game = await api("POST", `games/${this.gameId}/resign/`);
+      this.render();
+    } catch (error) {
+      await this.refused(error);
+    }
+  }
+
+  say(text, kind = "") {
+    const message = this.root.querySelector("#message");
+    if (!message) return;
+    message.textContent = text;
+    message.className = `message ${kind}`;
+  }
+
+  tick() {
+    const time = this.root.querySelector("#time");
+    if (time && this.game) time.textContent = clock(elapsed(this.game));
+  }
+
+  // --- keyboard and drag ------------------------------------------------------------------------
+
+  key(event) {
+    if (event.target.closest?.("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key.toLowerCase();
+    if (key === "d") this.stockAction();
+    else if (key === "h") this.hint();
+    else if (key === "u") this.undo();
+    else if (key === "escape") this.select(null);
+    else if (key.startsWith("arrow")) this.moveFocus(key.slice(5));
+    else return;
+    event.preventDefault();
+  }
+
+  moveFocus(direction) {
+    const candidates = [...this.root.querySelectorAll(".board [data-loc]:not(.covered)")];
+    if (!candidates.length) return;
+    const current = candidates.includes(document.activeElement) ? document.activeElement : null;
+    if (!current) return candidates[0].focus();
+    const centre = (el) => {
+      const r = el.getBoundingClientRect();
+      return [r.left + r.width / 2, r.top + r.height / 2];
+    };
+    const [x0, y0] = centre(current);
+    let best = null;
+    let bestScore = Infinity;
+    for (const el of candidates) {
+      if (el === current) continue;
+      const [x, y] = centre(el);
+      const [ahead, aside] = {
+        left: [x0 - x, y - y0], right: [x - x0, y - y0], up: [y0 - y, x - x0], down: [y - y0, x - x0],
+      }[direction];
+      if (ahead <= 4) continue;
+      const score = ahead + 2 * Math.abs(aside);
+      if (score < bestScore) [best, bestScore] = [el, score];
+    }
+    best?.focus();
+  }
+
+  pointerDown(event, el) {
+    if (!this.playing || el.classList.contains("covered") || el.dataset.loc === "stock") return;
+    this.drag = { el, loc: el.dataset.loc, x: event.clientX, y: event.clientY, moving: false };
+    el.setPointerCapture?.(event.pointerId);
+  }
+
+  pointerMove(event) {
+    const drag = this.drag;
+    if (!drag) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.moving && Math.hypot(dx, dy) < 8) return;
+    if (!drag.moving) {
+      drag.moving = true;
+      drag.el.classList.add("dragging");
+      this.select(drag.loc);
+    }
+    drag.el.style.translate = `${dx}px ${dy}px`;
+  }
+
+  pointerUp(event) {
+    const drag = this.drag;
+    this.drag = null;
+    if (!drag?.moving) return;
+    drag.el.classList.remove("dragging");
+    drag.el.style.translate = "";
+    this.suppressClick = true;
+    setTimeout(() => { this.suppressClick = false; }, 0);
+    const target = document.elementsFromPoint(event.clientX, event.clientY)
+      .map((el) => el.closest("[data-loc]")).find((el) => el && el !== drag.el);
+    if (!target || target.dataset.loc === "stock") return this.select(null);
+    this.selected = drag.loc;
+    this.pick(target.dataset.loc);
+  }
+
+  // --- drawing --------------------------------------------------------------------------------
+
+  render() {
+    const focused = this.root.contains(document.activeElement) ? document.activeElement.dataset?.loc : undefined;
+    const game = this.game;
+    const v = this.view;
+    const passes = v.passes === null ? "∞" : v.passes;
+    const title = game.daily ? `Daily ${game.daily.date}` : `Deal #${game.deal.number}`;
+    this.root.innerHTML = `
+      <section class="table ${game.mode}">
+        <div class="status-line">
+          <span class="title"></span>
+          <span class="tag">${game.mode === "ranked" ? "Ranked" : "Practice"}</span>
+          <span>Moves <b id="moves">${game.moves}</b></span>
+          <span>Time <b id="time">${clock(elapsed(game))}</b></span>
+          <span>Pass <b id="pass">${v.pass}/${passes}</b></span>
+          <span>Left <b id="cards-left">${v.cards_left}</b></span>
+        </div>
+        <div class="board">
+          <div class="pyramid" role="group" aria-label="pyramid"></div>
+          <div class="reserve" role="group" aria-label="reserve"></div>
+          <div class="piles">
+            <div class="pile" id="stock-pile"><span class="pile-label">Stock <b id="stock-count">${v.stock.count}</b></span></div>
+            <div class="pile" id="waste-pile"><span class="pile-label">Waste <b id="waste-count">${v.waste.length}</b></span></div>
+          </div>
+        </div>
+        <div class="controls">
+          <button type="button" id="draw"><kbd>D</kbd> ${v.legal_moves.includes("redeal") ? "Redeal" : "Draw"}</button>
+          ${this.practice ? `<button type="button" id="hint"><kbd>H</kbd> Hint</button>
+          <button type="button" id="undo"><kbd>U</kbd> Undo</button>
+          <button type="button" id="can-win">Can this still be won?</button>` : ""}
+          <button type="button" id="resign" class="quiet">Resign</button>
+        </div>
+        <p id="message" class="message" role="alert"></p>
+        <div id="result"></div>
+      </section>`;
+    this.root.querySelector(".title").textContent = `${title} · ${game.deal.preset}`;
+    this.drawPyramid();
+    this.drawReserve();
+    this.drawPiles();
+    const on = (id, fn) => this.root.querySelector(`#${id}`)?.addEventListener("click", fn);
+    on("draw", () => this.stockAction());
+    on("hint", () => this.hint());
+    on("undo", () => this.undo());
+    on("can-win", () => this.hint({ verdictOnly: true }));
+    on("resign", () => this.resign());
+    const board = this.root.querySelector(".board");
+    board.addEventListener("click", (event) => {
+      const el = event.target.closest("[data-loc]");
+      if (!el || this.suppressClick) return;
+      if (el.dataset.loc === "stock") this.stockAction();
+      else this.pick(el.dataset.loc);
+    });
+    board.addEventListener("pointerdown", (event) => {
+      const el = event.target.closest("[data-loc]");
+      if (el && event.button === 0) this.pointerDown(event, el);
+    });
+    board.addEventListener("pointermove", (event) => this.pointerMove(event));
+    board.addEventListener("pointerup", (event) => this.pointerUp(event));
+    board.addEventListener("pointercancel", () => { this.drag = null; });
+    this.drawOutlines();
+    // keyboard players keep their place: focus returns to the same spot, or the nearest free card
+    if (focused !== undefined) {
+      const again = this.root.querySelector(`.board [data-loc="${focused}"]:not(.covered)`)
+        || this.root.querySelector(".board [data-loc]:not(.covered)");
+      again?.focus();
+    }
+    if (!this.playing) {
+      // the result goes first, and the table stays below it to look at
+      this.root.querySelector(".status-line").after(this.root.querySelector("#result"));
+      this.root.querySelector(".controls").hidden = true;
+      this.drawResult();
+    }
+  }
+
+  drawPyramid() {
+    const pyramid = this.root.querySelector(".pyramid");
+    this.view.pyramid.forEach((slot, position) => {
+      if (!slot) return;
+      const [row, column] = rowColumn(position);
+      const el = cardElement(slot.card, { location: String(position), free: slot.free });
+      el.style.setProperty("--row", row);
+      el.style.setProperty("--col", column);
+      if (!slot.free) el.tabIndex = -1;
+      pyramid.append(el);
+    });
+    if (this.view.pyramid_left === 0) {
+      pyramid.append(Object.assign(document.createElement("p"), { className: "cleared", textContent: "Pyramid cleared" }));
+    }
+  }
+
+  drawReserve() {
+    const reserve = this.root.querySelector(".reserve");
+    if (!this.view.rules.reserve) return reserve.remove();
+    this.view.reserve.forEach((card, i) => {
+      reserve.append(card ? cardElement(card, { location: `R${i}` }) : emptySlot(""));
+    });
+  }
+
+  drawPiles() {
+    const v = this.view;
+    const stock = this.root.querySelector("#stock-pile");
+    const waste = this.root.querySelector("#waste-pile");
+    if (v.stock.top) stock.prepend(cardElement(v.stock.top, { location: "S" }));
+    else if (v.stock.count) stock.prepend(cardBack({ location: "stock", label: `stock, ${v.stock.count} cards: draw` }));
+    else {
+      const el = cardBack({ location: "stock", label: v.legal_moves.includes("redeal") ? "redeal" : "stock empty" });
+      el.classList.add("spent");
+      stock.prepend(el);
+    }
+    const top = v.waste.at(-1);
+    if (top) {
+      const under = v.waste.at(-2);
+      const fan = document.createElement("div");
+      fan.className = "fan";
+      if (under) fan.append(cardElement(under, { free: false, tag: "div" }));
+      fan.append(cardElement(top, { location: "W", free: v.rules.waste_top === "live" }));
+      waste.prepend(fan);
+    } else waste.prepend(emptySlot("empty"));
+  }
+
+  async drawResult() {
+    const game = this.game;
+    const result = this.root.querySelector("#result");
+    const headline = {
+      won: "Cleared! The deal is won.",
+      stuck: `Stuck: no move can help any more. ${game.cards_left} cards left.`,
+      resigned: `Resigned with ${game.cards_left} cards left.`,
+    }[game.status];
+    const line = shareLine(game);
+    result.innerHTML = `
+      <div class="result-card ${game.status}">
+        <h2></h2>
+        <dl class="stats">
+          <div><dt>Cards left</dt><dd id="result-cards-left">${game.cards_left}</dd></div>
+          <div><dt>Moves</dt><dd id="result-moves">${game.moves}</dd></div>
+          <div><dt>Time</dt><dd id="result-time">${clock(elapsed(game))}</dd></div>
+          <div><dt>Par</dt><dd id="result-par">${game.deal.par_moves ?? "—"}</dd></div>
+          ${game.daily ? `<div><dt>Your rank</dt><dd id="result-rank">…</dd></div>` : ""}
+        </dl>
+        <div class="share"><input id="share-line" readonly aria-label="share line">
+          <button type="button" id="copy-share">Copy</button></div>
+        <p class="next">${game.daily ? `<a href="#/boards/daily/${game.daily.date}/${game.daily.preset}">See the daily board</a> · ` : ""}
+          <a href="#/practice">Practise another deal</a> · <a href="#/">Home</a></p>
+      </div>`;
+    result.querySelector("h2").textContent = headline;
+    result.querySelector("#share-line").value = line;
+    result.querySelector("#copy-share").addEventListener("click", async () => {
+      const input = result.querySelector("#share-line");
+      try {
+        await navigator.clipboard.writeText(input.value);
+      } catch {
+        input.select();
+        document.execCommand("copy");
+      }
+      this.say("Share line copied.");
+    });
+    this.say(headline, game.status);
+    if (!game.daily) return;
+    // the daily board and the server's share line, once the result is recorded
+    const [board, share] = await Promise.all([
+      api("GET", `boards/daily/${game.daily.date}/${game.daily.preset}/`).catch(() => null),
+      api("GET", `games/${game.id}/share/`).catch(() => null),
+    ]);
+    const rank = this.root.querySelector("#result-rank");
+    if (rank) rank.textContent = board?.me ? `#${board.me.rank} of ${board.total}` : "—";
+    if (share?.share) this.root.querySelector("#share-line").value = share.share;
+  }
+}
+
+function verdictText(advice) {
+  if (advice.can_win === true) {
+    const moves = advice.moves_to_win ? ` in ${advice.moves_to_win} more moves with best play` : "";
+    return `Yes: this position can still be won${moves}.`;
+  }
+  if (advice.can_win === false) {
+    return `No: this position cannot be won any more; the best play leaves ${advice.best_cards_left} cards.`;
+  }
+  return "The solver could not decide in its time limit: it is not proved either way.";
+}

@@ -1,0 +1,65 @@
+"""Clubs and tournaments in the browser: one player creates a club and a tournament on today's daily
+deal; a second joins the club by its code, joins the tournament and starts its deal."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from .helpers import sign_up
+from .test_play import daily_line  # noqa: F401  (today's daily deal, which the tournament is played on)
+
+
+def test_club_and_tournament_created_and_joined_by_a_second_player(browser, site, daily_line):  # noqa: F811
+    owner_context = browser.new_context(base_url=site)
+    owner = owner_context.new_page()
+    sign_up(owner, "club-owner")
+    owner.get_by_role("link", name="Clubs").click()
+    create = owner.locator("#club-create")
+    create.get_by_label("Name").fill("Tuesday Pyramids")
+    create.get_by_label("Description").fill("We play the daily deal together")
+    create.get_by_role("button", name="Create club").click()
+    expect(owner.locator("#club-name")).to_have_text("Tuesday Pyramids")
+    code = owner.locator("#invite-code").inner_text()
+    assert code
+
+    form = owner.locator("#tournament-create")
+    form.get_by_label("Name").fill("Daily duel")
+    form.get_by_label("Play on").select_option("daily")
+    form.get_by_role("button", name="Create tournament").click()
+    expect(owner.locator("#tournament-name")).to_have_text("Daily duel")
+    tournament_url = owner.url
+    owner.get_by_role("button", name="Join").click()
+    expect(owner.locator("#standings")).to_contain_text("club-owner")
+
+    guest_context = browser.new_context(base_url=site)
+    guest = guest_context.new_page()
+    sign_up(guest, "club-guest")
+    guest.get_by_role("link", name="Clubs").click()
+    join = guest.locator("#club-join")
+    join.get_by_label("Invite code").fill(code)
+    join.get_by_role("button", name="Join club").click()
+    expect(guest.locator("#club-name")).to_have_text("Tuesday Pyramids")
+    expect(guest.locator("#members")).to_contain_text("club-owner")
+    expect(guest.locator("#members")).to_contain_text("club-guest")
+    guest.get_by_role("link", name="Daily duel").click()
+    expect(guest).to_have_url(tournament_url)
+    guest.get_by_role("button", name="Join").click()
+    expect(guest.locator(".page-message")).to_have_text("You are in. Good luck!")
+    expect(guest.locator("#standings")).to_contain_text("club-guest")
+    expect(guest.locator("#standings-kind")).to_have_text("(live)")
+
+    # the tournament is reachable from the menu, and its next deal opens on the table
+    guest.get_by_role("link", name="Tournaments").click()
+    guest.get_by_role("link", name="Daily duel").click()
+    guest.get_by_role("button", name="Play the next deal").click()
+    expect(guest).to_have_url(re.compile(r"#/game/\d+$"))
+    expect(guest.locator(".tag")).to_have_text("Ranked")
+    expect(guest.locator(".pyramid .card")).to_have_count(28)
+
+    # the owner's page shows the standings live, both players in
+    owner.reload()
+    expect(owner.locator("#standings")).to_contain_text("club-guest")
+    owner_context.close()
+    guest_context.close()
