@@ -122,9 +122,15 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
             raise IllegalMoveError(exc.reason, move=notation) from None
         read_version = game.version
         _store_position(game, position)
-        if _write_move(game, read_version, ply, notation):
-            if game.is_over:
-                result_record(game=game)
+        if game.is_over:
+            # the move that ends a game and its result on the boards land together, or neither does
+            with transaction.atomic():
+                written = _write_move(game, read_version, ply, notation)
+                if written:
+                    result_record(game=game)
+        else:
+            written = _write_move(game, read_version, ply, notation)
+        if written:
             return MoveOutcome(game, position, applied=True)
         # another request changed the game since it was read: judge this one again on the new state
 

@@ -49,7 +49,7 @@ def _is_voided(game: Game) -> bool:
 
 def result_record(*, game: Game) -> Result | None:
     """Score a finished ranked game onto the boards. The game service calls it when a game ends
-    (right after the move that ends it is stored, or inside the resignation); the hourly job and
+    (in the transaction that stores the move that ends it, or inside the resignation); the hourly job and
     ``rebuild_boards`` call it for any finished game left without a result. Safe to call again: the
     result is rewritten from the game."""
     if game.mode != Game.Mode.RANKED or game.status == Game.Status.PLAYING:
@@ -61,7 +61,8 @@ def result_record(*, game: Game) -> Result | None:
         result, _ = Result.objects.update_or_create(game=game, defaults=_result_fields(game))
         board_count_move(before, counted(result))
         entries_refresh_for_result(result)
-    cache.result_changed(result)
+    # the cache follows PostgreSQL only once the result is committed (the caller's transaction too)
+    transaction.on_commit(lambda: cache.result_changed(result))
     return result
 
 
