@@ -140,6 +140,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "leaderboards.tasks.rebuild_board_cache",
         "schedule": env_float("PYRAMID_BOARD_CACHE_REBUILD_EVERY_SECONDS", 3600.0),
     },
+    # yesterday's ranked games replayed and checked; a second run the same day changes nothing
+    "recheck-ranked-day": {
+        "task": "games.tasks.recheck_ranked_day",
+        "schedule": env_float("PYRAMID_RECHECK_EVERY_SECONDS", 86400.0),
+    },
 }
 
 # --- The game service -------------------------------------------------------------------------------
@@ -151,6 +156,9 @@ PYRAMID_DAILY_MAX_ATTEMPTS = env_int("PYRAMID_DAILY_MAX_ATTEMPTS", 40)
 PYRAMID_SOLVE_BUDGET_SECONDS = env_float("PYRAMID_SOLVE_BUDGET_SECONDS", 60.0)
 PYRAMID_HINT_BUDGET_SECONDS = env_float("PYRAMID_HINT_BUDGET_SECONDS", 3.0)
 PYRAMID_TOKEN_CACHE_SECONDS = env_float("PYRAMID_TOKEN_CACHE_SECONDS", 30.0)
+# The suspicious-play rule of the daily re-check (games/services/audit.py, README "Fair play")
+PYRAMID_FLAG_MIN_MOVES = env_int("PYRAMID_FLAG_MIN_MOVES", 10)
+PYRAMID_FLAG_EVEN_CV = env_float("PYRAMID_FLAG_EVEN_CV", 0.25)
 
 LOGGING = {
     "version": 1,
