@@ -13,8 +13,21 @@ from .env import env_bool, env_float, env_int, env_list, env_str
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DJANGO_DEBUG", default=True)
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "insecure-development-key-set-DJANGO_SECRET_KEY-in-production")
+# the development default starts "django-insecure-", so `manage.py check --deploy` refuses it (W009):
+# in production the key, like every secret, comes from the environment
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", "django-insecure-development-key-set-DJANGO_SECRET_KEY-in-production")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
+
+# Production behind HTTPS (DJANGO_HTTPS=true; `manage.py check --deploy` is clean then): redirect plain
+# HTTP, cookies only over TLS, HSTS. Off by default so the service also runs on plain http://localhost.
+HTTPS = env_bool("DJANGO_HTTPS", default=False)
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = HTTPS
+# the TLS-terminating proxy in front says the request came over HTTPS
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_PROXY") else None
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]  # the load balancer's plain-HTTP probe
 
 INSTALLED_APPS = [
     "django.contrib.admin",
