@@ -1,4 +1,5 @@
-"""Accounts and deployment: hashed passwords, revocable tokens, and a production configuration that `manage.py check --deploy` passes, with its secrets from the environment.
+"""Accounts and deployment: hashed passwords, revocable tokens, and a production configuration that
+`manage.py check --deploy` passes, with its secrets from the environment.
 (Throttled sign-up and log-in are tested in tests/service/test_accounts_and_schema.py.)"""
 
 import os
