@@ -124,3 +124,12 @@ def test_staff_review_flags_beside_the_voids(users, winning_line):
     for missing in (999999, 10**30):  # past a 64-bit id: still a plain 404, not a database overflow
         assert client_for(staff).post(f"/api/fair-play/flags/{missing}/review/", {"note": "x"},
                                       format="json").json()["code"] == "flag_not_found"
+
+
+def test_without_a_known_par_the_solver_is_asked_and_an_unknown_verdict_flags_nothing(users, winning_line, settings):
+    bot = stamp_moves(daily_game(users[0], make_daily(date=YESTERDAY)), [2.0])
+    Deal = type(bot.deal)
+    Deal.objects.filter(pk=bot.deal_id).update(status=Deal.Status.UNKNOWN, par_moves=None)
+    settings.PYRAMID_SOLVE_BUDGET_SECONDS = 0.001  # too short to prove anything: no par, so no suspicion
+    assert services.ranked_day_recheck(date=YESTERDAY).suspicious == []
+    assert not Flag.objects.exists()
