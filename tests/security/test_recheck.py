@@ -71,13 +71,16 @@ def test_a_stored_result_that_differs_from_the_log_is_flagged(users, winning_lin
     Game.objects.filter(pk=doctored.pk).update(cards_left=3)  # the game row edited behind the service
     Result.objects.filter(game=reported).update(cards_left=0, won=True)  # the board row edited
     Move.objects.filter(game=lost_move, ply=15).delete()  # the log lost its last move
+    unscored = stamp_moves(daily_game(users[4], daily, 15), HUMAN_PAUSES)
+    Result.objects.filter(game=unscored).delete()
     report = services.ranked_day_recheck(date=YESTERDAY)
-    assert sorted(report.mismatched) == sorted([doctored.pk, reported.pk, lost_move.pk])
+    assert sorted(report.mismatched) == sorted([doctored.pk, reported.pk, lost_move.pk, unscored.pk])
     details = dict(Flag.objects.filter(kind="result_mismatch").values_list("game_id", "detail"))
     assert honest.pk not in details
     assert "game cards_left is 3" in details[doctored.pk]
     assert "result won is True, the log gives False" in details[reported.pk]
     assert "game moves is 15, the log gives 14" in details[lost_move.pk]
+    assert details[unscored.pk] == "the game has no result"
 
 
 def test_an_illegal_move_in_the_log_is_flagged(users, winning_line):
