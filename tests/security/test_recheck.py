@@ -136,3 +136,10 @@ def test_without_a_known_par_the_solver_is_asked_and_an_unknown_verdict_flags_no
     settings.PYRAMID_SOLVE_BUDGET_SECONDS = 0.001  # too short to prove anything: no par, so no suspicion
     assert services.ranked_day_recheck(date=YESTERDAY).suspicious == []
     assert not Flag.objects.exists()
+
+
+def test_the_recheck_runs_daily_on_beat(settings):
+    from pyramid_site.celery import app
+
+    entry = settings.CELERY_BEAT_SCHEDULE["recheck-ranked-day"]
+    assert entry["schedule"] == 86400.0 and entry["task"] in app.tasks
