@@ -13,7 +13,8 @@ class VoidAdmin(admin.ModelAdmin):
 class FlagAdmin(admin.ModelAdmin):
     list_display = ["pk", "game", "kind", "detail", "created_at", "reviewed_at"]
     list_filter = ["kind", "reviewed_at"]
-    readonly_fields = ["game", "kind", "detail", "created_at"]  # the re-check job's finding; the review is the operator's
+    # the re-check job's finding is read-only; the review is the operator's to write
+    readonly_fields = ["game", "kind", "detail", "created_at"]
 
 
 admin.site.register([Club, Membership, Tournament, Entry])

@@ -6,7 +6,7 @@ from .deals import deal_get_or_create, deal_solve
 from .play import MoveOutcome, game_hint, game_resign, game_start, game_undo, move_submit
 
 __all__ = [
-    "MoveOutcome", "RecheckReport", "daily_deal_prepare", "daily_deal_settle", "daily_slots_open", "deal_get_or_create",
-    "deal_solve", "flag_review", "game_hint", "game_resign", "game_start", "game_undo", "move_submit",
-    "ranked_day_recheck",
+    "MoveOutcome", "RecheckReport", "daily_deal_prepare", "daily_deal_settle", "daily_slots_open",
+    "deal_get_or_create", "deal_solve", "flag_review", "game_hint", "game_resign", "game_start", "game_undo",
+    "move_submit", "ranked_day_recheck",
 ]
