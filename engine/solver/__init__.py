@@ -6,9 +6,10 @@ search that defines what the answers are.
 
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Solution
 from .reference import solve_reference
+from .fast import available as _fast_available, solve_fast
 
-solve = solve_reference
+solve = solve_fast if _fast_available else solve_reference
 
 from .hints import Hint, hint  # noqa: E402  (hints call solve)
 
-__all__ = ["Hint", "Solution", "UNKNOWN", "UNWINNABLE", "WINNABLE", "hint", "solve", "solve_reference"]
+__all__ = ["Hint", "Solution", "UNKNOWN", "UNWINNABLE", "WINNABLE", "hint", "solve", "solve_fast", "solve_reference"]
