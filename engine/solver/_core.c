@@ -31,7 +31,7 @@
 #define STOCK_LOC 35
 #define WASTE_LOC 36
 #define RESERVE_LOC 28
-#define MAX_KIDS 200
+#define MAX_KIDS 2048
 #define MOVE_DRAW 0
 #define MOVE_REDEAL 1
 #define MOVE_REMOVE(a, b) ((uint16_t)(2 + (a) * 40 + ((b) + 1)))
@@ -283,11 +283,42 @@ static uint64_t remove_cards(const Ctx *c, uint64_t k, int a, int b) {
     return make_key(s, res, pile, ptr, pass);
 }
 
-/* Every move worth trying from k. A free king in the pyramid (or, when the goal counts it, in the
- * reserve) is removed before anything else: it must go, nothing pairs with it, and taking it first
- * never makes a line longer. */
-static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves) {
-    int s = KEY_SHAPE(k), ptr = KEY_PTR(k), pass = KEY_PASS(k);
+/* The pile configurations that draws and redeals reach from k and that are worth a removal, in
+ * the order they come (configuration i is i moves away): the rest of this pass, then the next pass
+ * up to where this one stands. Anything later repeats one of these with fewer passes left. */
+static int pile_configs(const Ctx *c, uint64_t k, int *ptrs, int *passes) {
+    uint32_t pile = KEY_PILE(k);
+    int ptr = KEY_PTR(k), pass = KEY_PASS(k), start = ptr, n = 0, redealt = 0;
+    ptrs[n] = ptr;
+    passes[n++] = pass;
+    for (;;) {
+        if (pile >> ptr) {
+            for (int d = 0; d < c->draw; d++) {
+                uint32_t rest = pile >> ptr;
+                if (!rest) break;
+                ptr += __builtin_ctz(rest) + 1;
+            }
+        } else if (!redealt && ptr && (!c->passes || pass < c->passes)) {
+            ptr = 0;
+            pass = c->passes ? pass + 1 : 0;
+            redealt = 1;
+        } else {
+            break;
+        }
+        if (redealt && c->draw == 1 && ptr >= start) break;
+        ptrs[n] = ptr;
+        passes[n++] = pass;
+    }
+    return n;
+}
+
+/* Every removal worth trying from k, each after the draws and redeals that bring its cards up
+ * (draws[i] of them). Removals of pyramid and reserve cards alone are made before any draw: they
+ * do not touch the pile, so making them later never helps. A free king in the pyramid (or, when
+ * the goal counts it, in the reserve) goes before anything else: it must go, nothing pairs with it,
+ * and taking it first never makes a line longer. */
+static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves, uint8_t *draws) {
+    int s = KEY_SHAPE(k);
     uint32_t res = KEY_RES(k), pile = KEY_PILE(k), pm = shape_mask[s], free = shape_free[s];
     int n = 0;
     uint32_t kings = free & c->king_pyr;
@@ -295,15 +326,17 @@ static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves)
         int p = __builtin_ctz(kings);
         kids[0] = remove_cards(c, k, p, -1);
         moves[0] = MOVE_REMOVE(p, -1);
+        draws[0] = 0;
         return 1;
     }
     if (c->goal_all && (res & c->king_res)) {
         int i = __builtin_ctz(res & c->king_res);
         kids[0] = remove_cards(c, k, RESERVE_LOC + i, -1);
         moves[0] = MOVE_REMOVE(RESERVE_LOC + i, -1);
+        draws[0] = 0;
         return 1;
     }
-    int loc[20], val[20], na = 0;
+    int loc[16], val[16], na = 0;
     for (uint32_t f = free; f; f &= f - 1) {
         int p = __builtin_ctz(f);
         loc[na] = p;
@@ -314,52 +347,67 @@ static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves)
         loc[na] = RESERVE_LOC + i;
         val[na++] = c->rv[i];
     }
-    uint32_t above = pile >> ptr;
-    if (c->stock_live && above) {
-        loc[na] = STOCK_LOC;
-        val[na++] = c->sv[ptr + __builtin_ctz(above)];
-    }
-    if (c->waste_live && ptr) {
-        loc[na] = WASTE_LOC;
-        val[na++] = c->sv[ptr - 1];
-    }
     for (int i = 0; i < na; i++) {
         if (val[i] == 13) {
             kids[n] = remove_cards(c, k, loc[i], -1);
-            moves[n++] = MOVE_REMOVE(loc[i], -1);
+            moves[n] = MOVE_REMOVE(loc[i], -1);
+            draws[n++] = 0;
         }
-    }
-    for (int i = 0; i < na; i++)
         for (int j = i + 1; j < na; j++)
             if (val[i] + val[j] == 13) {
                 kids[n] = remove_cards(c, k, loc[i], loc[j]);
-                moves[n++] = MOVE_REMOVE(loc[i], loc[j]);
+                moves[n] = MOVE_REMOVE(loc[i], loc[j]);
+                draws[n++] = 0;
             }
+    }
     if (c->covered) {
         for (uint32_t f = free; f; f &= f - 1) {
             int p = __builtin_ctz(f);
             for (uint32_t q_bits = covers_mask[p]; q_bits; q_bits &= q_bits - 1) {
                 int q = __builtin_ctz(q_bits);
                 if ((pm >> q & 1) && (pm & cover_mask[q]) == (1u << p) && c->pv[p] + c->pv[q] == 13) {
-                    int a = p < q ? p : q, b = p < q ? q : p;
-                    kids[n] = remove_cards(c, k, a, b);
-                    moves[n++] = MOVE_REMOVE(a, b);
+                    kids[n] = remove_cards(c, k, q, p);
+                    moves[n] = MOVE_REMOVE(q, p);
+                    draws[n++] = 0;
                 }
             }
         }
     }
-    if (above) {
-        int at = ptr;
-        for (int d = 0; d < c->draw; d++) {
-            uint32_t rest = pile >> at;
-            if (!rest) break;
-            at += __builtin_ctz(rest) + 1;
+    if (!c->stock_live && !c->waste_live) return n;
+    int ptrs[64], passes[64];
+    int nc = pile_configs(c, k, ptrs, passes);
+    for (int ci = 0; ci < nc; ci++) {
+        int ptr = ptrs[ci];
+        uint64_t at = make_key(s, res, pile, ptr, passes[ci]);
+        int ploc[2], pval[2], np = 0;
+        uint32_t above = pile >> ptr;
+        if (c->stock_live && above) {
+            ploc[np] = STOCK_LOC;
+            pval[np++] = c->sv[ptr + __builtin_ctz(above)];
         }
-        kids[n] = make_key(s, res, pile, at, pass);
-        moves[n++] = MOVE_DRAW;
-    } else if (ptr && (!c->passes || pass < c->passes)) {
-        kids[n] = make_key(s, res, pile, 0, c->passes ? pass + 1 : 0);
-        moves[n++] = MOVE_REDEAL;
+        if (c->waste_live && ptr) {
+            ploc[np] = WASTE_LOC;
+            pval[np++] = c->sv[ptr - 1];
+        }
+        for (int a = 0; a < np; a++) {
+            if (pval[a] == 13) {
+                kids[n] = remove_cards(c, at, ploc[a], -1);
+                moves[n] = MOVE_REMOVE(ploc[a], -1);
+                draws[n++] = (uint8_t)ci;
+                continue;
+            }
+            for (int i = 0; i < na; i++)
+                if (val[i] + pval[a] == 13) {
+                    kids[n] = remove_cards(c, at, loc[i], ploc[a]);
+                    moves[n] = MOVE_REMOVE(loc[i], ploc[a]);
+                    draws[n++] = (uint8_t)ci;
+                }
+        }
+        if (np == 2 && pval[0] + pval[1] == 13) {
+            kids[n] = remove_cards(c, at, STOCK_LOC, WASTE_LOC);
+            moves[n] = MOVE_REMOVE(STOCK_LOC, WASTE_LOC);
+            draws[n++] = (uint8_t)ci;
+        }
     }
     return n;
 }
@@ -376,8 +424,10 @@ static int over_budget(Ctx *c) {
 typedef struct {
     uint64_t key;
     uint32_t parent;
-    uint16_t move;
-    uint16_t g; /* top bit: expanded */
+    uint16_t move;  /* the removal that made this position */
+    uint8_t draws;  /* draws and redeals made before it */
+    uint8_t closed; /* expanded, or cut */
+    uint16_t g;
 } Node;
 
 typedef struct {
@@ -395,10 +445,10 @@ static inline size_t hash_key(uint64_t k, size_t nslots) {
 }
 
 static int store_init(Store *st) {
-    st->cap = 1 << 16;
+    st->cap = 1 << 14;
     st->count = 0;
     st->nodes = malloc(st->cap * sizeof(Node));
-    st->nslots = 1 << 17;
+    st->nslots = 1 << 15;
     st->slots = calloc(st->nslots, sizeof(uint32_t));
     return st->nodes && st->slots;
 }
@@ -443,6 +493,7 @@ static long store_find_or_add(Store *st, uint64_t k, int *added) {
         st->nodes = nodes;
         st->cap = cap;
     }
+    memset(&st->nodes[st->count], 0, sizeof(Node));
     st->nodes[st->count].key = k;
     st->slots[h] = (uint32_t)(st->count + 1);
     *added = 1;
@@ -488,7 +539,7 @@ static int queue_push(Queue *q, int f, uint32_t idx) {
         q->items = items, q->len = len, q->cap = cap, q->nbuckets = nb;
     }
     if (q->len[f] == q->cap[f]) {
-        size_t cap = q->cap[f] ? q->cap[f] * 2 : 1024;
+        size_t cap = q->cap[f] ? q->cap[f] * 2 : 256;
         uint32_t *items = realloc(q->items[f], cap * sizeof(uint32_t));
         if (!items) return 0;
         q->items[f] = items;
@@ -502,10 +553,9 @@ static int queue_push(Queue *q, int f, uint32_t idx) {
 enum { TARGET_WIN, TARGET_LEFT };
 
 typedef struct {
-    int found;            /* 1 found, 0 exhausted, -1 budget or memory */
-    int moves;            /* length of the line */
-    uint16_t *line;       /* malloc'ed */
-    int least_seen;       /* fewest cards_left among the positions generated */
+    int found;      /* 1 found, 0 exhausted, -1 budget or memory */
+    int moves;      /* length of the line */
+    uint16_t *line; /* malloc'ed move codes */
 } SearchResult;
 
 static int heuristic(const Ctx *c, uint64_t k, int target, int left_goal) {
@@ -518,128 +568,197 @@ static int at_target(const Ctx *c, uint64_t k, int target, int left_goal) {
     return target == TARGET_WIN ? is_won(c, k) : cards_left(c, k) <= left_goal;
 }
 
+/* The moves from the root to node idx: each node's draws and redeals, then its removal. */
+static uint16_t *spell_line(const Ctx *c, Store *st, uint32_t idx, int *length) {
+    int hops = 0;
+    for (uint32_t at = idx; at != 0; at = st->nodes[at].parent) hops++;
+    uint32_t *path = malloc((hops + 1) * sizeof(uint32_t));
+    uint16_t *line = malloc((st->nodes[idx].g + 1) * sizeof(uint16_t));
+    if (!path || !line) {
+        free(path);
+        free(line);
+        return NULL;
+    }
+    int i = hops;
+    for (uint32_t at = idx; at != 0; at = st->nodes[at].parent) path[--i] = at;
+    int n = 0;
+    uint64_t k = st->nodes[0].key;
+    for (int h = 0; h < hops; h++) {
+        const Node *node = &st->nodes[path[h]];
+        for (int d = 0; d < node->draws; d++) {
+            int s = KEY_SHAPE(k), ptr = KEY_PTR(k), pass = KEY_PASS(k);
+            uint32_t res = KEY_RES(k), pile = KEY_PILE(k);
+            if (pile >> ptr) {
+                for (int t = 0; t < c->draw; t++) {
+                    uint32_t rest = pile >> ptr;
+                    if (!rest) break;
+                    ptr += __builtin_ctz(rest) + 1;
+                }
+                line[n++] = MOVE_DRAW;
+            } else {
+                ptr = 0;
+                pass = c->passes ? pass + 1 : 0;
+                line[n++] = MOVE_REDEAL;
+            }
+            k = make_key(s, res, pile, ptr, pass);
+        }
+        line[n++] = node->move;
+        k = node->key;
+    }
+    free(path);
+    *length = n;
+    return line;
+}
+
 static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult *out) {
     Store st;
-    Queue q;
-    uint64_t kids[MAX_KIDS];
+    Queue q = {0};
+    uint64_t *kids = malloc(MAX_KIDS * sizeof(uint64_t));
     uint16_t moves[MAX_KIDS];
+    uint8_t draws[MAX_KIDS];
     out->found = -1;
     out->moves = 0;
     out->line = NULL;
-    out->least_seen = cards_left(c, root);
     int cut = target == TARGET_WIN ? 0 : left_goal; /* positions with more dead cards than this are cut */
-    if (!store_init(&st) || !queue_init(&q, 256)) goto done;
+    if (!kids || !store_init(&st) || !queue_init(&q, 256)) goto done;
     int added;
     store_find_or_add(&st, root, &added);
-    st.nodes[0].parent = UINT32_MAX;
-    st.nodes[0].move = 0;
-    st.nodes[0].g = 0;
-    if (dead_cards(c, root) > cut) {
-        out->found = 0;
-        goto done;
-    }
     if (!queue_push(&q, heuristic(c, root, target, left_goal), 0)) goto done;
     for (int f = 0; f < q.nbuckets; f++) {
         while (q.len[f]) {
             uint32_t idx = q.items[f][--q.len[f]];
             Node *node = &st.nodes[idx];
-            if (node->g & 0x8000) continue; /* already expanded */
+            if (node->closed) continue;
             uint64_t k = node->key;
             int g = node->g;
             if (g + heuristic(c, k, target, left_goal) != f) continue; /* a stale entry */
             if (at_target(c, k, target, left_goal)) {
-                out->found = 1;
-                out->moves = g;
-                out->line = malloc((g + 1) * sizeof(uint16_t));
-                if (!out->line) { out->found = -1; goto done; }
-                for (uint32_t at = idx, i = g; at != 0; at = st.nodes[at].parent) out->line[--i] = st.nodes[at].move;
+                out->line = spell_line(c, &st, idx, &out->moves);
+                out->found = out->line ? 1 : -1;
                 goto done;
             }
-            node->g |= 0x8000;
+            node->closed = 1;
             c->nodes++;
             c->stored = st.count;
             if (over_budget(c)) goto done;
-            int n = successors(c, k, kids, moves);
+            int n = successors(c, k, kids, moves, draws);
             for (int i = 0; i < n; i++) {
                 uint64_t kid = kids[i];
-                int left = cards_left(c, kid);
-                if (left < out->least_seen) out->least_seen = left;
+                int cost = g + draws[i] + 1;
                 long j = store_find_or_add(&st, kid, &added);
                 if (j < 0) goto done;
                 Node *child = &st.nodes[j];
-                if (!added && (child->g & 0x8000 || (child->g & 0x7FFF) <= g + 1)) continue;
-                if (added && dead_cards(c, kid) > cut) {
-                    child->g = 0x8000 | (g + 1); /* cut: never expanded */
-                    child->parent = idx;
-                    child->move = moves[i];
-                    continue;
-                }
+                if (!added && (child->closed || child->g <= cost)) continue;
                 child->parent = idx;
                 child->move = moves[i];
-                child->g = (uint16_t)(g + 1);
-                int h = heuristic(c, kid, target, left_goal);
-                if (!queue_push(&q, g + 1 + h, (uint32_t)j)) goto done;
+                child->draws = draws[i];
+                child->g = (uint16_t)cost;
+                if (added && dead_cards(c, kid) > cut) {
+                    child->closed = 1; /* cut: it can never reach the target */
+                    continue;
+                }
+                if (!queue_push(&q, cost + heuristic(c, kid, target, left_goal), (uint32_t)j)) goto done;
             }
         }
     }
     out->found = 0;
 done:
+    free(kids);
     store_free(&st);
     queue_free(&q);
 }
 
 /* --- depth-first search for the fewest cards_left ------------------------------------------------ */
+/* Under one card a draw, a position reaches by drawing every position of the same cards later in
+ * the same pass, and by redealing every one of a later pass; so of two positions with the same
+ * cards, the one earlier in (pass, pointer) order reaches all the other does. The visited table
+ * keeps, for the cards, the earliest (pass, pointer) searched. With three cards a draw the pointer
+ * stays in the key and only an earlier pass dominates. */
 typedef struct {
-    uint64_t *slots;
+    uint64_t *keys; /* key + 1; 0 is empty */
+    uint32_t *order;
     size_t count, nslots;
-} KeySet;
+} Seen;
 
-static int keyset_add(KeySet *ks, uint64_t k) {
-    /* stored as k + 1 so that 0 means empty; returns 1 if added, 0 if present, -1 out of memory */
-    uint64_t v = k + 1;
-    size_t h = hash_key(k, ks->nslots);
-    while (ks->slots[h]) {
-        if (ks->slots[h] == v) return 0;
-        h = (h + 1) & (ks->nslots - 1);
-    }
-    ks->slots[h] = v;
-    ks->count++;
-    if (ks->count * 2 > ks->nslots) {
-        size_t nslots = ks->nslots * 2;
-        uint64_t *slots = calloc(nslots, sizeof(uint64_t));
-        if (!slots) return -1;
-        for (size_t i = 0; i < ks->nslots; i++) {
-            if (!ks->slots[i]) continue;
-            size_t g = hash_key(ks->slots[i] - 1, nslots);
-            while (slots[g]) g = (g + 1) & (nslots - 1);
-            slots[g] = ks->slots[i];
+static int seen_init(Seen *sn) {
+    sn->nslots = 1 << 15;
+    sn->count = 0;
+    sn->keys = calloc(sn->nslots, sizeof(uint64_t));
+    sn->order = malloc(sn->nslots * sizeof(uint32_t));
+    return sn->keys && sn->order;
+}
+
+static void seen_free(Seen *sn) {
+    free(sn->keys);
+    free(sn->order);
+}
+
+/* 1 when (key, order) is new or earlier than what was seen (and is now recorded), 0 when dominated,
+ * -1 out of memory. */
+static int seen_visit(Seen *sn, uint64_t key, uint32_t order) {
+    size_t h = hash_key(key, sn->nslots);
+    while (sn->keys[h]) {
+        if (sn->keys[h] == key + 1) {
+            if (sn->order[h] <= order) return 0;
+            sn->order[h] = order;
+            return 1;
         }
-        free(ks->slots);
-        ks->slots = slots;
-        ks->nslots = nslots;
+        h = (h + 1) & (sn->nslots - 1);
+    }
+    sn->keys[h] = key + 1;
+    sn->order[h] = order;
+    sn->count++;
+    if (sn->count * 2 > sn->nslots) {
+        size_t nslots = sn->nslots * 2;
+        uint64_t *keys = calloc(nslots, sizeof(uint64_t));
+        uint32_t *ord = malloc(nslots * sizeof(uint32_t));
+        if (!keys || !ord) {
+            free(keys);
+            free(ord);
+            return -1;
+        }
+        for (size_t i = 0; i < sn->nslots; i++) {
+            if (!sn->keys[i]) continue;
+            size_t g = hash_key(sn->keys[i] - 1, nslots);
+            while (keys[g]) g = (g + 1) & (nslots - 1);
+            keys[g] = sn->keys[i];
+            ord[g] = sn->order[i];
+        }
+        free(sn->keys);
+        free(sn->order);
+        sn->keys = keys;
+        sn->order = ord;
+        sn->nslots = nslots;
     }
     return 1;
 }
 
+static int seen_check(const Ctx *c, Seen *sn, uint64_t k) {
+    uint64_t cards = k & ((1ULL << 42) - 1);
+    uint32_t pass = (uint32_t)KEY_PASS(k), ptr = (uint32_t)KEY_PTR(k);
+    if (c->draw == 1) return seen_visit(sn, cards, pass << 5 | ptr);
+    return seen_visit(sn, cards | (uint64_t)ptr << 42, pass);
+}
+
 typedef struct {
-    uint64_t key;
     int next, count;
-    uint64_t kids[MAX_KIDS];
+    uint64_t *kids;
 } Frame;
 
-/* The fewest cards_left reachable from root, given that best is already reachable; -1 on budget. */
-static int least_left(Ctx *c, uint64_t root, int best) {
-    KeySet ks = {NULL, 0, 1 << 16};
+/* The fewest cards_left reachable from root (0: the goal can be reached); -1 on budget. */
+static int least_left(Ctx *c, uint64_t root) {
+    Seen sn;
     int result = -1, cap = 64, depth = 0;
     uint16_t moves[MAX_KIDS];
-    Frame *stack = malloc(cap * sizeof(Frame));
-    ks.slots = calloc(ks.nslots, sizeof(uint64_t));
-    if (!stack || !ks.slots) goto done;
-    if (cards_left(c, root) < best) best = cards_left(c, root);
-    if (dead_cards(c, root) >= best || keyset_add(&ks, root) < 0) { result = best; goto done; }
-    stack[0].key = root;
-    stack[0].next = 0;
-    stack[0].count = successors(c, root, stack[0].kids, moves);
+    uint8_t draws[MAX_KIDS];
+    Frame *stack = calloc(cap, sizeof(Frame));
+    int best = cards_left(c, root);
+    if (!stack || !seen_init(&sn)) goto done;
+    if (best == 0 || dead_cards(c, root) >= best) { result = best; goto done; }
+    seen_check(c, &sn, root);
+    stack[0].kids = malloc(MAX_KIDS * sizeof(uint64_t));
+    if (!stack[0].kids) goto done;
+    stack[0].count = successors(c, root, stack[0].kids, moves, draws);
     c->nodes++;
     while (depth >= 0) {
         Frame *fr = &stack[depth];
@@ -651,27 +770,31 @@ static int least_left(Ctx *c, uint64_t root, int best) {
             if (best == 0) break;
         }
         if (dead_cards(c, kid) >= best) continue;
-        int a = keyset_add(&ks, kid);
-        if (a < 0) goto done;
-        if (!a) continue;
+        int fresh = seen_check(c, &sn, kid);
+        if (fresh < 0) goto done;
+        if (!fresh) continue;
         c->nodes++;
-        c->stored = ks.count;
+        c->stored = sn.count;
         if (over_budget(c)) goto done;
         if (depth + 1 == cap) {
-            cap *= 2;
-            Frame *grown = realloc(stack, cap * sizeof(Frame));
+            Frame *grown = realloc(stack, 2 * cap * sizeof(Frame));
             if (!grown) goto done;
+            memset(grown + cap, 0, cap * sizeof(Frame));
             stack = grown;
+            cap *= 2;
         }
         depth++;
-        stack[depth].key = kid;
-        stack[depth].next = 0;
-        stack[depth].count = successors(c, kid, stack[depth].kids, moves);
+        fr = &stack[depth];
+        if (!fr->kids && !(fr->kids = malloc(MAX_KIDS * sizeof(uint64_t)))) goto done;
+        fr->next = 0;
+        fr->count = successors(c, kid, fr->kids, moves, draws);
     }
     result = best;
 done:
+    if (stack)
+        for (int i = 0; i < cap; i++) free(stack[i].kids);
     free(stack);
-    free(ks.slots);
+    seen_free(&sn);
     return result;
 }
 
@@ -749,16 +872,20 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     PyObject *line = NULL;
     Py_BEGIN_ALLOW_THREADS
     c->deadline = budget > 0 ? now_seconds() + budget : 0;
-    astar(c, root, TARGET_WIN, 0, &win);
-    if (win.found == 1) {
-        status = 0, won = 1, best_left = 0;
-    } else if (win.found == 0) {
-        int least = least_left(c, root, win.least_seen);
-        if (least >= 0) {
-            astar(c, root, TARGET_LEFT, least, &reach);
-            if (reach.found == 1) status = 0, best_left = least;
-        }
+    double t0 = now_seconds();
+    int least = least_left(c, root);
+    double t1 = now_seconds();
+    uint64_t n1 = c->nodes;
+    if (least == 0) {
+        astar(c, root, TARGET_WIN, 0, &win);
+        if (win.found == 1) status = 0, won = 1, best_left = 0;
+    } else if (least > 0) {
+        astar(c, root, TARGET_LEFT, least, &reach);
+        if (reach.found == 1) status = 0, best_left = least;
     }
+    if (getenv("PYRAMID_CORE_DEBUG"))
+        fprintf(stderr, "least %d: %.3fs %llu nodes; line search %.3fs %llu nodes\n", least, t1 - t0,
+                (unsigned long long)n1, now_seconds() - t1, (unsigned long long)(c->nodes - n1));
     Py_END_ALLOW_THREADS
     if (status == 0) line = won ? line_to_list(win.line, win.moves) : line_to_list(reach.line, reach.moves);
     else line = PyList_New(0);
