@@ -125,6 +125,7 @@ typedef struct {
     /* budgets */
     double deadline;
     uint64_t max_nodes, nodes, stored;
+    size_t peak_bytes; /* the most memory the searches held at once */
     int out_of_budget;
 } Ctx;
 
@@ -509,6 +510,7 @@ typedef struct {
     uint32_t **items;
     size_t *len, *cap;
     int nbuckets;
+    size_t bytes;
 } Queue;
 
 static int queue_init(Queue *q, int nbuckets) {
@@ -543,6 +545,7 @@ static int queue_push(Queue *q, int f, uint32_t idx) {
         uint32_t *items = realloc(q->items[f], cap * sizeof(uint32_t));
         if (!items) return 0;
         q->items[f] = items;
+        q->bytes += (cap - q->cap[f]) * sizeof(uint32_t);
         q->cap[f] = cap;
     }
     q->items[f][q->len[f]++] = idx;
@@ -640,6 +643,8 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
             node->closed = 1;
             c->nodes++;
             c->stored = st.count;
+            size_t bytes = st.cap * sizeof(Node) + st.nslots * sizeof(uint32_t) + q.bytes;
+            if (bytes > c->peak_bytes) c->peak_bytes = bytes;
             if (over_budget(c)) goto done;
             int n = successors(c, k, kids, moves, draws);
             for (int i = 0; i < n; i++) {
@@ -775,6 +780,8 @@ static int least_left(Ctx *c, uint64_t root) {
         if (!fresh) continue;
         c->nodes++;
         c->stored = sn.count;
+        size_t bytes = sn.nslots * (sizeof(uint64_t) + sizeof(uint32_t)) + (size_t)cap * MAX_KIDS * sizeof(uint64_t);
+        if (bytes > c->peak_bytes) c->peak_bytes = bytes;
         if (over_budget(c)) goto done;
         if (depth + 1 == cap) {
             Frame *grown = realloc(stack, 2 * cap * sizeof(Frame));
@@ -831,7 +838,7 @@ static PyObject *line_to_list(const uint16_t *line, int n) {
 
 /* solve(pyramid_values, reserve_values, pile_values, passes, draw, stock_live, waste_live, goal_all,
  *       covered, pyramid_mask, reserve_mask, pile_mask, pointer, pass_no, max_nodes, budget_seconds)
- * -> (status, won, best_left, line, nodes)
+ * -> (status, won, best_left, line, nodes, peak_bytes)
  *    status 0 exact, 1 out of budget; won 1 when the goal can be reached; line: move codes. */
 static PyObject *core_solve(PyObject *self, PyObject *args) {
     PyObject *pyr, *resv, *pilev;
@@ -891,10 +898,10 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     else line = PyList_New(0);
     free(win.line);
     free(reach.line);
-    unsigned long long nodes = c->nodes;
+    unsigned long long nodes = c->nodes, peak = c->peak_bytes;
     free(c);
     if (!line) return NULL;
-    return Py_BuildValue("iiiNK", status, won, best_left, line, nodes);
+    return Py_BuildValue("iiiNKK", status, won, best_left, line, nodes, peak);
 }
 
 static PyMethodDef core_methods[] = {

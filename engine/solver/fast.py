@@ -40,11 +40,17 @@ def move_text(code: int) -> str:
 
 
 def solve_fast(position: Position, *, max_nodes: int | None = None, budget_seconds: float | None = None) -> Solution:
+    return solve_measured(position, max_nodes=max_nodes, budget_seconds=budget_seconds)[0]
+
+
+def solve_measured(position: Position, *, max_nodes: int | None = None,
+                   budget_seconds: float | None = None) -> tuple[Solution, int]:
+    """The solution and the most memory in bytes the search held at once."""
     if _core is None:
         raise RuntimeError("the solver's compiled core is not built: run pip install -e .")
     started = time.perf_counter()
     board, rules = position.board, position.rules
-    status, won, best_left, line, nodes = _core.solve(
+    status, won, best_left, line, nodes, peak_bytes = _core.solve(
         board.values[:28],
         board.values[28:],
         tuple(card_value(c) for c in board.pile_cards),
@@ -64,8 +70,8 @@ def solve_fast(position: Position, *, max_nodes: int | None = None, budget_secon
     )
     seconds = time.perf_counter() - started
     if status:
-        return Solution(UNKNOWN, None, None, None, [], nodes, seconds)
+        return Solution(UNKNOWN, None, None, None, [], nodes, seconds), peak_bytes
     moves = [move_text(code) for code in line]
     if won:
-        return Solution(WINNABLE, len(moves), 0, len(moves), moves, nodes, seconds)
-    return Solution(UNWINNABLE, None, best_left, len(moves), moves, nodes, seconds)
+        return Solution(WINNABLE, len(moves), 0, len(moves), moves, nodes, seconds), peak_bytes
+    return Solution(UNWINNABLE, None, best_left, len(moves), moves, nodes, seconds), peak_bytes
