@@ -15,7 +15,7 @@ from ..cards import card_pretty, card_value
 from ..layout import COVER_MASK, PYRAMID_SIZE
 from ..moves import STOCK, WASTE, Move, location_text, location_words, parse_move
 from ..position import Position
-from .bot import free_partners, newly_free
+from .bot import choose, free_partners, newly_free
 from .result import UNWINNABLE, WINNABLE
 
 RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
@@ -47,9 +47,12 @@ def hint(position: Position, *, budget_seconds: float | None = 5.0) -> Hint:
         if solution.verdict == UNWINNABLE:
             why = (f"No win is possible from here, and no move can leave fewer than the {position.cards_left} "
                    "cards left now.")
-        else:
-            why = "The solver ran out of time before it found a best move from here."
-        return Hint(None, why, [], solution.verdict, solution.par_moves, solution.best_cards_left)
+            return Hint(None, why, [], solution.verdict, solution.par_moves, solution.best_cards_left)
+        # out of time: fall back on the rules of thumb, and say so
+        move = choose(position)
+        why = (f"{explain(position, move)} (The solver ran out of time here, so this move follows the rules of "
+               "thumb rather than a proved best line.)")
+        return Hint(str(move), why, [location_text(loc) for loc in move.locations], solution.verdict)
     move = parse_move(solution.solution[0])
     reason = explain(position, move)
     if solution.verdict == WINNABLE:

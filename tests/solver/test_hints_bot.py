@@ -76,3 +76,15 @@ def test_grade_is_one_to_five_and_easier_when_the_bot_wins():
     for value, bot_won in grades.values():
         assert 1 <= value <= 5
         assert (value <= 2) == bot_won
+
+
+def test_hint_out_of_time_falls_back_on_the_rules_of_thumb(monkeypatch):
+    import engine.solver as solver
+    from engine.solver.bot import choose
+
+    position = Position.start(deal_from_number(4), preset("relaxed"))
+    tight = solver.solve
+    monkeypatch.setattr(solver, "solve", lambda p, **kw: tight(p, max_nodes=10))
+    advice = hint(position)
+    assert advice.verdict == "unknown" and advice.move == str(choose(position))
+    assert "rules of thumb" in advice.explanation
