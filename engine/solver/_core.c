@@ -1,0 +1,955 @@
+/* The solver's compiled core: best-first searches over packed 64-bit states.
+ *
+ * The rules themselves live in engine/ (Python). This file receives the geometry (cover masks from
+ * engine/layout.py) and one deal's card values and options from engine/solver/fast.py, and plays
+ * the moves of engine/position.py on packed states; tests replay every line it returns through the
+ * engine and cross-check its answers against the plain-Python reference search.
+ *
+ * A state is one 64-bit word:
+ *   bits  0..10  pyramid shape index (one of the 1,430 shapes a game can reach)
+ *   bits 11..17  reserve mask
+ *   bits 18..41  pile mask (stock and waste together, over the original stock order)
+ *   bits 42..46  pointer (pile indices below it are the waste; its top is pointer - 1)
+ *   bits 47..62  pass number (0 under unlimited passes, where it decides nothing)
+ *
+ * Searches:
+ *   win    A* towards a won position; positions with a card that can never go are cut.
+ *          With a consistent bound the first won position taken from the queue is a fewest-moves win.
+ *   least  depth-first with a visited set: the fewest cards_left that can be reached, cutting any
+ *          position whose cards that can never go already reach the best found.
+ *   reach  A* towards a position with that many cards left: the fewest moves that reach it.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NPOS 28
+#define NSHAPES_MAX 1430
+#define STOCK_LOC 35
+#define WASTE_LOC 36
+#define RESERVE_LOC 28
+#define MAX_KIDS 2048
+#define MOVE_DRAW 0
+#define MOVE_REDEAL 1
+#define MOVE_REMOVE(a, b) ((uint16_t)(2 + (a) * 40 + ((b) + 1)))
+
+static uint32_t cover_mask[NPOS], covers_mask[NPOS], below_mask[NPOS], above_mask[NPOS];
+static uint32_t shape_mask[NSHAPES_MAX], shape_free[NSHAPES_MAX];
+static int16_t shape_next[NSHAPES_MAX][NPOS];
+static int nshapes = 0;
+
+/* --- shape index ------------------------------------------------------------------------------- */
+#define SHAPE_TABLE 8192
+static uint32_t shape_table_mask[SHAPE_TABLE];
+static int16_t shape_table_index[SHAPE_TABLE];
+
+static unsigned shape_slot(uint32_t mask) {
+    return (unsigned)(((uint64_t)mask * 0x9E3779B97F4A7C15ULL) >> 51) & (SHAPE_TABLE - 1);
+}
+
+static int shape_lookup(uint32_t mask) {
+    unsigned i = shape_slot(mask);
+    while (shape_table_index[i] >= 0) {
+        if (shape_table_mask[i] == mask) return shape_table_index[i];
+        i = (i + 1) & (SHAPE_TABLE - 1);
+    }
+    return -1;
+}
+
+static int shape_add(uint32_t mask) {
+    unsigned i = shape_slot(mask);
+    while (shape_table_index[i] >= 0) {
+        if (shape_table_mask[i] == mask) return shape_table_index[i];
+        i = (i + 1) & (SHAPE_TABLE - 1);
+    }
+    if (nshapes >= NSHAPES_MAX) return -1;
+    shape_table_mask[i] = mask;
+    shape_table_index[i] = (int16_t)nshapes;
+    shape_mask[nshapes] = mask;
+    return nshapes++;
+}
+
+static PyObject *core_configure(PyObject *self, PyObject *args) {
+    PyObject *seqs[4];
+    if (!PyArg_ParseTuple(args, "OOOO", &seqs[0], &seqs[1], &seqs[2], &seqs[3])) return NULL;
+    uint32_t *dest[4] = {cover_mask, covers_mask, below_mask, above_mask};
+    for (int k = 0; k < 4; k++) {
+        PyObject *fast = PySequence_Fast(seqs[k], "masks must be a sequence");
+        if (!fast) return NULL;
+        if (PySequence_Fast_GET_SIZE(fast) != NPOS) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "each mask table needs 28 entries");
+            return NULL;
+        }
+        for (int p = 0; p < NPOS; p++) dest[k][p] = (uint32_t)PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(fast, p));
+        Py_DECREF(fast);
+        if (PyErr_Occurred()) return NULL;
+    }
+    /* every shape a game can reach, from the full pyramid by removing free cards */
+    nshapes = 0;
+    for (int i = 0; i < SHAPE_TABLE; i++) shape_table_index[i] = -1;
+    shape_add((1u << NPOS) - 1);
+    for (int s = 0; s < nshapes; s++) {
+        uint32_t m = shape_mask[s], free = 0;
+        for (int p = 0; p < NPOS; p++)
+            if ((m >> p & 1) && !(m & cover_mask[p])) free |= 1u << p;
+        shape_free[s] = free;
+        for (int p = 0; p < NPOS; p++) {
+            shape_next[s][p] = -1;
+            if (free >> p & 1) {
+                int t = shape_add(m & ~(1u << p));
+                if (t < 0) {
+                    PyErr_SetString(PyExc_RuntimeError, "more pyramid shapes than the geometry allows");
+                    return NULL;
+                }
+                shape_next[s][p] = (int16_t)t;
+            }
+        }
+    }
+    return PyLong_FromLong(nshapes);
+}
+
+/* --- one deal under one rule set ------------------------------------------------------------------ */
+typedef struct {
+    int pv[NPOS], rv[7], sv[24];
+    int nres, npile, passes, draw, stock_live, waste_live, goal_all, covered;
+    uint32_t king_pyr, king_res, king_pile;
+    /* partners that can ever be available together with the card */
+    uint32_t pp_pyr[NPOS], pp_res[NPOS], pp_pile[NPOS];
+    uint32_t rp_pyr[7], rp_res[7], rp_pile[7];
+    uint32_t sp_pyr[24], sp_res[24], sp_pile[24];
+    uint32_t vm_pyr[14], vm_res[14], vm_pile[14];
+    /* budgets */
+    double deadline;
+    uint64_t max_nodes, nodes, stored;
+    size_t peak_bytes; /* the most memory the searches held at once */
+    int out_of_budget;
+} Ctx;
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+#define KEY_SHAPE(k) ((int)((k) & 2047))
+#define KEY_RES(k) ((uint32_t)(((k) >> 11) & 127))
+#define KEY_PILE(k) ((uint32_t)(((k) >> 18) & 0xFFFFFF))
+#define KEY_PTR(k) ((int)(((k) >> 42) & 31))
+#define KEY_PASS(k) ((int)((k) >> 47))
+
+static inline uint64_t make_key(int shape, uint32_t res, uint32_t pile, int ptr, int pass) {
+    return (uint64_t)shape | ((uint64_t)res << 11) | ((uint64_t)pile << 18) | ((uint64_t)ptr << 42) |
+           ((uint64_t)pass << 47);
+}
+
+static inline int bit_length(uint32_t x) { return x ? 32 - __builtin_clz(x) : 0; }
+
+static void ctx_tables(Ctx *c) {
+    memset(c->vm_pyr, 0, sizeof c->vm_pyr);
+    memset(c->vm_res, 0, sizeof c->vm_res);
+    memset(c->vm_pile, 0, sizeof c->vm_pile);
+    c->king_pyr = c->king_res = c->king_pile = 0;
+    for (int p = 0; p < NPOS; p++) c->vm_pyr[c->pv[p]] |= 1u << p;
+    for (int i = 0; i < c->nres; i++) c->vm_res[c->rv[i]] |= 1u << i;
+    for (int j = 0; j < c->npile; j++) c->vm_pile[c->sv[j]] |= 1u << j;
+    c->king_pyr = c->vm_pyr[13];
+    c->king_res = c->vm_res[13];
+    c->king_pile = c->vm_pile[13];
+    int pile_pairs = c->stock_live && c->waste_live; /* two pile cards can be available together */
+    for (int p = 0; p < NPOS; p++) {
+        int want = 13 - c->pv[p];
+        if (want <= 0) { c->pp_pyr[p] = c->pp_res[p] = c->pp_pile[p] = 0; continue; }
+        uint32_t blocked = below_mask[p] | above_mask[p] | (1u << p);
+        if (c->covered) blocked &= ~(cover_mask[p] | covers_mask[p]);
+        c->pp_pyr[p] = c->vm_pyr[want] & ~blocked;
+        c->pp_res[p] = c->vm_res[want];
+        c->pp_pile[p] = c->vm_pile[want];
+    }
+    for (int i = 0; i < c->nres; i++) {
+        int want = 13 - c->rv[i];
+        if (want <= 0) { c->rp_pyr[i] = c->rp_res[i] = c->rp_pile[i] = 0; continue; }
+        c->rp_pyr[i] = c->vm_pyr[want];
+        c->rp_res[i] = c->vm_res[want] & ~(1u << i);
+        c->rp_pile[i] = c->vm_pile[want];
+    }
+    for (int j = 0; j < c->npile; j++) {
+        int want = 13 - c->sv[j];
+        if (want <= 0) { c->sp_pyr[j] = c->sp_res[j] = c->sp_pile[j] = 0; continue; }
+        c->sp_pyr[j] = c->vm_pyr[want];
+        c->sp_res[j] = c->vm_res[want];
+        c->sp_pile[j] = pile_pairs ? c->vm_pile[want] & ~(1u << j) : 0;
+    }
+}
+
+static inline int cards_left(const Ctx *c, uint64_t k) {
+    int n = __builtin_popcount(shape_mask[KEY_SHAPE(k)]);
+    if (c->goal_all) n += __builtin_popcount(KEY_RES(k)) + __builtin_popcount(KEY_PILE(k));
+    return n;
+}
+
+static inline int last_pass(const Ctx *c, uint64_t k) { return c->passes && KEY_PASS(k) >= c->passes; }
+
+/* Pile cards that can still come to an available place. */
+static inline uint32_t pile_reachable(const Ctx *c, uint64_t k) {
+    uint32_t pile = KEY_PILE(k);
+    if (!c->stock_live && !c->waste_live) return 0;
+    if (!c->waste_live && last_pass(c, k)) pile &= ~((1u << KEY_PTR(k)) - 1);
+    return pile;
+}
+
+/* Goal cards that can never go: a lower bound on the cards_left any continuation reaches. */
+static int dead_cards(const Ctx *c, uint64_t k) {
+    uint32_t pm = shape_mask[KEY_SHAPE(k)], res = KEY_RES(k), pile = pile_reachable(c, k);
+    int dead = 0;
+    uint32_t rest = pm & ~c->king_pyr;
+    while (rest) {
+        int p = __builtin_ctz(rest);
+        rest &= rest - 1;
+        if (!(pm & c->pp_pyr[p]) && !(res & c->pp_res[p]) && !(pile & c->pp_pile[p])) dead++;
+    }
+    if (c->goal_all) {
+        rest = res & ~c->king_res;
+        while (rest) {
+            int i = __builtin_ctz(rest);
+            rest &= rest - 1;
+            if (!(pm & c->rp_pyr[i]) && !(res & c->rp_res[i]) && !(pile & c->rp_pile[i])) dead++;
+        }
+        uint32_t all = KEY_PILE(k);
+        dead += __builtin_popcount(all & ~pile); /* can never come up again */
+        rest = pile & ~c->king_pile;
+        while (rest) {
+            int j = __builtin_ctz(rest);
+            rest &= rest - 1;
+            if (!(pm & c->sp_pyr[j]) && !(res & c->sp_res[j]) && !(pile & c->sp_pile[j])) dead++;
+        }
+    }
+    return dead;
+}
+
+/* Fewest removals that clear the goal's cards: each removal takes at most one card of each of a
+ * pair of ranks that add to 13, and a king alone. Changes by at most one a move, so consistent. */
+static int removals_needed(const Ctx *c, uint64_t k) {
+    uint32_t pm = shape_mask[KEY_SHAPE(k)], res = KEY_RES(k), pile = KEY_PILE(k);
+    int cnt[14];
+    for (int v = 1; v <= 13; v++) {
+        cnt[v] = __builtin_popcount(pm & c->vm_pyr[v]);
+        if (c->goal_all) cnt[v] += __builtin_popcount(res & c->vm_res[v]) + __builtin_popcount(pile & c->vm_pile[v]);
+    }
+    int h = cnt[13];
+    for (int r = 1; r <= 6; r++) h += cnt[r] > cnt[13 - r] ? cnt[r] : cnt[13 - r];
+    return h;
+}
+
+static inline int is_won(const Ctx *c, uint64_t k) {
+    if (shape_mask[KEY_SHAPE(k)]) return 0;
+    return !c->goal_all || (!KEY_RES(k) && !KEY_PILE(k));
+}
+
+/* Remove the cards at locations a and b (b < 0 for a king). */
+static uint64_t remove_cards(const Ctx *c, uint64_t k, int a, int b) {
+    int s = KEY_SHAPE(k), ptr = KEY_PTR(k), pass = KEY_PASS(k);
+    uint32_t res = KEY_RES(k), pile = KEY_PILE(k);
+    int stock_top = -1;
+    uint32_t above = pile >> ptr;
+    if (above) stock_top = ptr + __builtin_ctz(above);
+    int locs[2] = {a, b}, waste = 0;
+    for (int i = 0; i < 2; i++) {
+        int loc = locs[i];
+        if (loc < 0) continue;
+        if (loc < NPOS) {
+            /* a covered pair takes the covering card first, which frees the other */
+            if (shape_next[s][loc] < 0) {
+                int other = locs[1 - i];
+                s = shape_next[s][other];
+                locs[1 - i] = -1;
+            }
+            s = shape_next[s][loc];
+        } else if (loc < STOCK_LOC) {
+            res &= ~(1u << (loc - RESERVE_LOC));
+        } else if (loc == STOCK_LOC) {
+            pile &= ~(1u << stock_top);
+        } else {
+            waste = 1;
+        }
+    }
+    if (waste) {
+        pile &= ~(1u << (ptr - 1));
+        ptr = bit_length(pile & ((1u << ptr) - 1));
+    }
+    (void)c;
+    return make_key(s, res, pile, ptr, pass);
+}
+
+/* The pile configurations that draws and redeals reach from k and that are worth a removal, in
+ * the order they come (configuration i is i moves away): the rest of this pass, then the next pass
+ * up to where this one stands. Anything later repeats one of these with fewer passes left. */
+static int pile_configs(const Ctx *c, uint64_t k, int *ptrs, int *passes) {
+    uint32_t pile = KEY_PILE(k);
+    int ptr = KEY_PTR(k), pass = KEY_PASS(k), start = ptr, n = 0, redealt = 0;
+    ptrs[n] = ptr;
+    passes[n++] = pass;
+    for (;;) {
+        if (pile >> ptr) {
+            for (int d = 0; d < c->draw; d++) {
+                uint32_t rest = pile >> ptr;
+                if (!rest) break;
+                ptr += __builtin_ctz(rest) + 1;
+            }
+        } else if (!redealt && ptr && (!c->passes || pass < c->passes)) {
+            ptr = 0;
+            pass = c->passes ? pass + 1 : 0;
+            redealt = 1;
+        } else {
+            break;
+        }
+        if (redealt && c->draw == 1 && ptr >= start) break;
+        ptrs[n] = ptr;
+        passes[n++] = pass;
+    }
+    return n;
+}
+
+/* Every removal worth trying from k, each after the draws and redeals that bring its cards up
+ * (draws[i] of them). Removals of pyramid and reserve cards alone are made before any draw: they
+ * do not touch the pile, so making them later never helps. A free king in the pyramid (or, when
+ * the goal counts it, in the reserve) goes before anything else: it must go, nothing pairs with it,
+ * and taking it first never makes a line longer. */
+static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves, uint8_t *draws) {
+    int s = KEY_SHAPE(k);
+    uint32_t res = KEY_RES(k), pile = KEY_PILE(k), pm = shape_mask[s], free = shape_free[s];
+    int n = 0;
+    uint32_t kings = free & c->king_pyr;
+    if (kings) {
+        int p = __builtin_ctz(kings);
+        kids[0] = remove_cards(c, k, p, -1);
+        moves[0] = MOVE_REMOVE(p, -1);
+        draws[0] = 0;
+        return 1;
+    }
+    if (c->goal_all && (res & c->king_res)) {
+        int i = __builtin_ctz(res & c->king_res);
+        kids[0] = remove_cards(c, k, RESERVE_LOC + i, -1);
+        moves[0] = MOVE_REMOVE(RESERVE_LOC + i, -1);
+        draws[0] = 0;
+        return 1;
+    }
+    int loc[16], val[16], na = 0;
+    for (uint32_t f = free; f; f &= f - 1) {
+        int p = __builtin_ctz(f);
+        loc[na] = p;
+        val[na++] = c->pv[p];
+    }
+    for (uint32_t r = res; r; r &= r - 1) {
+        int i = __builtin_ctz(r);
+        loc[na] = RESERVE_LOC + i;
+        val[na++] = c->rv[i];
+    }
+    for (int i = 0; i < na; i++) {
+        if (val[i] == 13) {
+            kids[n] = remove_cards(c, k, loc[i], -1);
+            moves[n] = MOVE_REMOVE(loc[i], -1);
+            draws[n++] = 0;
+        }
+        for (int j = i + 1; j < na; j++)
+            if (val[i] + val[j] == 13) {
+                kids[n] = remove_cards(c, k, loc[i], loc[j]);
+                moves[n] = MOVE_REMOVE(loc[i], loc[j]);
+                draws[n++] = 0;
+            }
+    }
+    if (c->covered) {
+        for (uint32_t f = free; f; f &= f - 1) {
+            int p = __builtin_ctz(f);
+            for (uint32_t q_bits = covers_mask[p]; q_bits; q_bits &= q_bits - 1) {
+                int q = __builtin_ctz(q_bits);
+                if ((pm >> q & 1) && (pm & cover_mask[q]) == (1u << p) && c->pv[p] + c->pv[q] == 13) {
+                    kids[n] = remove_cards(c, k, q, p);
+                    moves[n] = MOVE_REMOVE(q, p);
+                    draws[n++] = 0;
+                }
+            }
+        }
+    }
+    if (!c->stock_live && !c->waste_live) return n;
+    int ptrs[64], passes[64];
+    int nc = pile_configs(c, k, ptrs, passes);
+    for (int ci = 0; ci < nc; ci++) {
+        int ptr = ptrs[ci];
+        uint64_t at = make_key(s, res, pile, ptr, passes[ci]);
+        int ploc[2], pval[2], np = 0;
+        uint32_t above = pile >> ptr;
+        if (c->stock_live && above) {
+            ploc[np] = STOCK_LOC;
+            pval[np++] = c->sv[ptr + __builtin_ctz(above)];
+        }
+        if (c->waste_live && ptr) {
+            ploc[np] = WASTE_LOC;
+            pval[np++] = c->sv[ptr - 1];
+        }
+        for (int a = 0; a < np; a++) {
+            if (pval[a] == 13) {
+                kids[n] = remove_cards(c, at, ploc[a], -1);
+                moves[n] = MOVE_REMOVE(ploc[a], -1);
+                draws[n++] = (uint8_t)ci;
+                continue;
+            }
+            for (int i = 0; i < na; i++)
+                if (val[i] + pval[a] == 13) {
+                    kids[n] = remove_cards(c, at, loc[i], ploc[a]);
+                    moves[n] = MOVE_REMOVE(loc[i], ploc[a]);
+                    draws[n++] = (uint8_t)ci;
+                }
+        }
+        if (np == 2 && pval[0] + pval[1] == 13) {
+            kids[n] = remove_cards(c, at, STOCK_LOC, WASTE_LOC);
+            moves[n] = MOVE_REMOVE(STOCK_LOC, WASTE_LOC);
+            draws[n++] = (uint8_t)ci;
+        }
+    }
+    return n;
+}
+
+/* --- budgets --------------------------------------------------------------------------------------- */
+static int over_budget(Ctx *c) {
+    if (c->out_of_budget) return 1;
+    if (c->stored > c->max_nodes) c->out_of_budget = 1;
+    else if ((c->nodes & 4095) == 0 && c->deadline > 0 && now_seconds() > c->deadline) c->out_of_budget = 1;
+    return c->out_of_budget;
+}
+
+/* --- node store with an open-addressing index -------------------------------------------------- */
+typedef struct {
+    uint64_t key;
+    uint32_t parent;
+    uint16_t move;  /* the removal that made this position */
+    uint8_t draws;  /* draws and redeals made before it */
+    uint8_t closed; /* expanded, or cut */
+    uint16_t g;
+} Node;
+
+typedef struct {
+    Node *nodes;
+    size_t count, cap;
+    uint32_t *slots; /* node index + 1; 0 is empty */
+    size_t nslots;
+} Store;
+
+static inline size_t hash_key(uint64_t k, size_t nslots) {
+    k ^= k >> 29;
+    k *= 0xBF58476D1CE4E5B9ULL;
+    k ^= k >> 32;
+    return (size_t)(k & (nslots - 1));
+}
+
+static int store_init(Store *st) {
+    st->cap = 1 << 14;
+    st->count = 0;
+    st->nodes = malloc(st->cap * sizeof(Node));
+    st->nslots = 1 << 15;
+    st->slots = calloc(st->nslots, sizeof(uint32_t));
+    return st->nodes && st->slots;
+}
+
+static void store_free(Store *st) {
+    free(st->nodes);
+    free(st->slots);
+    st->nodes = NULL;
+    st->slots = NULL;
+}
+
+static int store_grow(Store *st) {
+    size_t nslots = st->nslots * 2;
+    uint32_t *slots = calloc(nslots, sizeof(uint32_t));
+    if (!slots) return 0;
+    for (size_t i = 0; i < st->count; i++) {
+        size_t h = hash_key(st->nodes[i].key, nslots);
+        while (slots[h]) h = (h + 1) & (nslots - 1);
+        slots[h] = (uint32_t)(i + 1);
+    }
+    free(st->slots);
+    st->slots = slots;
+    st->nslots = nslots;
+    return 1;
+}
+
+/* Index of the node holding k, adding it when absent (*added set); -1 when memory runs out. */
+static long store_find_or_add(Store *st, uint64_t k, int *added) {
+    size_t h = hash_key(k, st->nslots);
+    while (st->slots[h]) {
+        uint32_t idx = st->slots[h] - 1;
+        if (st->nodes[idx].key == k) {
+            *added = 0;
+            return idx;
+        }
+        h = (h + 1) & (st->nslots - 1);
+    }
+    if (st->count == st->cap) {
+        size_t cap = st->cap * 2;
+        Node *nodes = realloc(st->nodes, cap * sizeof(Node));
+        if (!nodes) return -1;
+        st->nodes = nodes;
+        st->cap = cap;
+    }
+    memset(&st->nodes[st->count], 0, sizeof(Node));
+    st->nodes[st->count].key = k;
+    st->slots[h] = (uint32_t)(st->count + 1);
+    *added = 1;
+    st->count++;
+    if (st->count * 2 > st->nslots) {
+        if (!store_grow(st)) return -1;
+    }
+    return (long)(st->count - 1);
+}
+
+/* --- bucket queue by f ------------------------------------------------------------------------- */
+typedef struct {
+    uint32_t **items;
+    size_t *len, *cap;
+    int nbuckets;
+    size_t bytes;
+} Queue;
+
+static int queue_init(Queue *q, int nbuckets) {
+    q->nbuckets = nbuckets;
+    q->items = calloc(nbuckets, sizeof(uint32_t *));
+    q->len = calloc(nbuckets, sizeof(size_t));
+    q->cap = calloc(nbuckets, sizeof(size_t));
+    return q->items && q->len && q->cap;
+}
+
+static void queue_free(Queue *q) {
+    if (q->items)
+        for (int i = 0; i < q->nbuckets; i++) free(q->items[i]);
+    free(q->items);
+    free(q->len);
+    free(q->cap);
+}
+
+static int queue_push(Queue *q, int f, uint32_t idx) {
+    if (f >= q->nbuckets) {
+        int nb = q->nbuckets;
+        while (nb <= f) nb *= 2;
+        uint32_t **items = realloc(q->items, nb * sizeof(uint32_t *));
+        size_t *len = realloc(q->len, nb * sizeof(size_t));
+        size_t *cap = realloc(q->cap, nb * sizeof(size_t));
+        if (!items || !len || !cap) return 0;
+        for (int i = q->nbuckets; i < nb; i++) items[i] = NULL, len[i] = cap[i] = 0;
+        q->items = items, q->len = len, q->cap = cap, q->nbuckets = nb;
+    }
+    if (q->len[f] == q->cap[f]) {
+        size_t cap = q->cap[f] ? q->cap[f] * 2 : 256;
+        uint32_t *items = realloc(q->items[f], cap * sizeof(uint32_t));
+        if (!items) return 0;
+        q->items[f] = items;
+        q->bytes += (cap - q->cap[f]) * sizeof(uint32_t);
+        q->cap[f] = cap;
+    }
+    q->items[f][q->len[f]++] = idx;
+    return 1;
+}
+
+/* --- A*: fewest moves to a target ------------------------------------------------------------ */
+enum { TARGET_WIN, TARGET_LEFT };
+
+typedef struct {
+    int found;      /* 1 found, 0 exhausted, -1 budget or memory */
+    int moves;      /* length of the line */
+    uint16_t *line; /* malloc'ed move codes */
+} SearchResult;
+
+/* With the stock face down, no removal touches a stock card, so a pyramid card whose partners are
+ * all in the pile waits for draws that pass every stock card down to its nearest partner. These
+ * draws come on top of the removals, and no removal shortens them. */
+static int draws_needed(const Ctx *c, uint64_t k) {
+    if (c->stock_live || c->goal_all || c->nres) return 0;
+    uint32_t pm = shape_mask[KEY_SHAPE(k)], pile = KEY_PILE(k);
+    int ptr = KEY_PTR(k), most = 0;
+    uint32_t stock = pile & ~((1u << ptr) - 1);
+    for (uint32_t rest = pm & ~c->king_pyr; rest; rest &= rest - 1) {
+        int p = __builtin_ctz(rest);
+        if (pm & c->pp_pyr[p]) continue;
+        uint32_t partners = pile & c->pp_pile[p];
+        if (!partners || (partners & ((1u << ptr) - 1))) continue; /* none, or one in the waste */
+        int j = __builtin_ctz(partners);
+        int passed = __builtin_popcount(stock & ((2u << j) - 1));
+        int need = (passed + c->draw - 1) / c->draw;
+        if (need > most) most = need;
+    }
+    /* Each rank pair: the pyramid cards of one rank beyond those of its partner rank need pile
+     * partners; waste cards count as free, stock cards must be drawn up to the last one needed. */
+    int in_stock = __builtin_popcount(stock);
+    for (int v = 1; v <= 12; v++) {
+        int need = __builtin_popcount(pm & c->vm_pyr[13 - v]) - __builtin_popcount(pm & c->vm_pyr[v]);
+        if (need <= 0) continue;
+        need -= __builtin_popcount(pile & c->vm_pile[v] & ((1u << ptr) - 1));
+        if (need <= 0) continue;
+        uint32_t supply = stock & c->vm_pile[v];
+        int drawn;
+        if (__builtin_popcount(supply) < need) {
+            drawn = in_stock + 1; /* the whole stock, then a redeal */
+        } else {
+            for (int i = 1; i < need; i++) supply &= supply - 1;
+            int j = __builtin_ctz(supply);
+            drawn = (__builtin_popcount(stock & ((2u << j) - 1)) + c->draw - 1) / c->draw;
+        }
+        if (drawn > most) most = drawn;
+    }
+    return most;
+}
+
+static int heuristic(const Ctx *c, uint64_t k, int target, int left_goal) {
+    if (target == TARGET_WIN) return removals_needed(c, k) + draws_needed(c, k);
+    int extra = cards_left(c, k) - left_goal;
+    return extra > 0 ? (extra + 1) / 2 : 0;
+}
+
+static int at_target(const Ctx *c, uint64_t k, int target, int left_goal) {
+    return target == TARGET_WIN ? is_won(c, k) : cards_left(c, k) <= left_goal;
+}
+
+/* The moves from the root to node idx: each node's draws and redeals, then its removal. */
+static uint16_t *spell_line(const Ctx *c, Store *st, uint32_t idx, int *length) {
+    int hops = 0;
+    for (uint32_t at = idx; at != 0; at = st->nodes[at].parent) hops++;
+    uint32_t *path = malloc((hops + 1) * sizeof(uint32_t));
+    uint16_t *line = malloc((st->nodes[idx].g + 1) * sizeof(uint16_t));
+    if (!path || !line) {
+        free(path);
+        free(line);
+        return NULL;
+    }
+    int i = hops;
+    for (uint32_t at = idx; at != 0; at = st->nodes[at].parent) path[--i] = at;
+    int n = 0;
+    uint64_t k = st->nodes[0].key;
+    for (int h = 0; h < hops; h++) {
+        const Node *node = &st->nodes[path[h]];
+        for (int d = 0; d < node->draws; d++) {
+            int s = KEY_SHAPE(k), ptr = KEY_PTR(k), pass = KEY_PASS(k);
+            uint32_t res = KEY_RES(k), pile = KEY_PILE(k);
+            if (pile >> ptr) {
+                for (int t = 0; t < c->draw; t++) {
+                    uint32_t rest = pile >> ptr;
+                    if (!rest) break;
+                    ptr += __builtin_ctz(rest) + 1;
+                }
+                line[n++] = MOVE_DRAW;
+            } else {
+                ptr = 0;
+                pass = c->passes ? pass + 1 : 0;
+                line[n++] = MOVE_REDEAL;
+            }
+            k = make_key(s, res, pile, ptr, pass);
+        }
+        line[n++] = node->move;
+        k = node->key;
+    }
+    free(path);
+    *length = n;
+    return line;
+}
+
+static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult *out) {
+    Store st;
+    Queue q = {0};
+    uint64_t *kids = malloc(MAX_KIDS * sizeof(uint64_t));
+    uint16_t moves[MAX_KIDS];
+    uint8_t draws[MAX_KIDS];
+    out->found = -1;
+    out->moves = 0;
+    out->line = NULL;
+    int cut = target == TARGET_WIN ? 0 : left_goal; /* positions with more dead cards than this are cut */
+    if (!kids || !store_init(&st) || !queue_init(&q, 256)) goto done;
+    int added;
+    store_find_or_add(&st, root, &added);
+    if (!queue_push(&q, heuristic(c, root, target, left_goal), 0)) goto done;
+    for (int f = 0; f < q.nbuckets; f++) {
+        while (q.len[f]) {
+            uint32_t idx = q.items[f][--q.len[f]];
+            Node *node = &st.nodes[idx];
+            if (node->closed) continue;
+            uint64_t k = node->key;
+            int g = node->g;
+            if (g + heuristic(c, k, target, left_goal) != f) continue; /* a stale entry */
+            if (at_target(c, k, target, left_goal)) {
+                out->line = spell_line(c, &st, idx, &out->moves);
+                out->found = out->line ? 1 : -1;
+                goto done;
+            }
+            node->closed = 1;
+            c->nodes++;
+            c->stored = st.count;
+            size_t bytes = st.cap * sizeof(Node) + st.nslots * sizeof(uint32_t) + q.bytes;
+            if (bytes > c->peak_bytes) c->peak_bytes = bytes;
+            if (over_budget(c)) goto done;
+            int n = successors(c, k, kids, moves, draws);
+            for (int i = 0; i < n; i++) {
+                uint64_t kid = kids[i];
+                int cost = g + draws[i] + 1;
+                long j = store_find_or_add(&st, kid, &added);
+                if (j < 0) goto done;
+                Node *child = &st.nodes[j];
+                if (!added && (child->closed || child->g <= cost)) continue;
+                child->parent = idx;
+                child->move = moves[i];
+                child->draws = draws[i];
+                child->g = (uint16_t)cost;
+                if (added && dead_cards(c, kid) > cut) {
+                    child->closed = 1; /* cut: it can never reach the target */
+                    continue;
+                }
+                if (!queue_push(&q, cost + heuristic(c, kid, target, left_goal), (uint32_t)j)) goto done;
+            }
+        }
+    }
+    out->found = 0;
+done:
+    free(kids);
+    store_free(&st);
+    queue_free(&q);
+}
+
+/* --- depth-first search for the fewest cards_left ------------------------------------------------ */
+/* Under one card a draw, a position reaches by drawing every position of the same cards later in
+ * the same pass, and by redealing every one of a later pass; so of two positions with the same
+ * cards, the one earlier in (pass, pointer) order reaches all the other does. The visited table
+ * keeps, for the cards, the earliest (pass, pointer) searched. With three cards a draw the pointer
+ * stays in the key and only an earlier pass dominates. */
+typedef struct {
+    uint64_t *keys; /* key + 1; 0 is empty */
+    uint32_t *order;
+    size_t count, nslots;
+} Seen;
+
+static int seen_init(Seen *sn) {
+    sn->nslots = 1 << 15;
+    sn->count = 0;
+    sn->keys = calloc(sn->nslots, sizeof(uint64_t));
+    sn->order = malloc(sn->nslots * sizeof(uint32_t));
+    return sn->keys && sn->order;
+}
+
+static void seen_free(Seen *sn) {
+    free(sn->keys);
+    free(sn->order);
+}
+
+/* 1 when (key, order) is new or earlier than what was seen (and is now recorded), 0 when dominated,
+ * -1 out of memory. */
+static int seen_visit(Seen *sn, uint64_t key, uint32_t order) {
+    size_t h = hash_key(key, sn->nslots);
+    while (sn->keys[h]) {
+        if (sn->keys[h] == key + 1) {
+            if (sn->order[h] <= order) return 0;
+            sn->order[h] = order;
+            return 1;
+        }
+        h = (h + 1) & (sn->nslots - 1);
+    }
+    sn->keys[h] = key + 1;
+    sn->order[h] = order;
+    sn->count++;
+    if (sn->count * 2 > sn->nslots) {
+        size_t nslots = sn->nslots * 2;
+        uint64_t *keys = calloc(nslots, sizeof(uint64_t));
+        uint32_t *ord = malloc(nslots * sizeof(uint32_t));
+        if (!keys || !ord) {
+            free(keys);
+            free(ord);
+            return -1;
+        }
+        for (size_t i = 0; i < sn->nslots; i++) {
+            if (!sn->keys[i]) continue;
+            size_t g = hash_key(sn->keys[i] - 1, nslots);
+            while (keys[g]) g = (g + 1) & (nslots - 1);
+            keys[g] = sn->keys[i];
+            ord[g] = sn->order[i];
+        }
+        free(sn->keys);
+        free(sn->order);
+        sn->keys = keys;
+        sn->order = ord;
+        sn->nslots = nslots;
+    }
+    return 1;
+}
+
+static int seen_check(const Ctx *c, Seen *sn, uint64_t k) {
+    uint64_t cards = k & ((1ULL << 42) - 1);
+    uint32_t pass = (uint32_t)KEY_PASS(k), ptr = (uint32_t)KEY_PTR(k);
+    if (c->draw == 1) return seen_visit(sn, cards, pass << 5 | ptr);
+    return seen_visit(sn, cards | (uint64_t)ptr << 42, pass);
+}
+
+typedef struct {
+    int next, count;
+    uint64_t *kids;
+} Frame;
+
+/* The fewest cards_left reachable from root (0: the goal can be reached); -1 on budget. */
+static int least_left(Ctx *c, uint64_t root) {
+    Seen sn;
+    int result = -1, cap = 64, depth = 0;
+    uint16_t moves[MAX_KIDS];
+    uint8_t draws[MAX_KIDS];
+    Frame *stack = calloc(cap, sizeof(Frame));
+    int best = cards_left(c, root);
+    if (!stack || !seen_init(&sn)) goto done;
+    if (best == 0 || dead_cards(c, root) >= best) { result = best; goto done; }
+    seen_check(c, &sn, root);
+    stack[0].kids = malloc(MAX_KIDS * sizeof(uint64_t));
+    if (!stack[0].kids) goto done;
+    stack[0].count = successors(c, root, stack[0].kids, moves, draws);
+    c->nodes++;
+    while (depth >= 0) {
+        Frame *fr = &stack[depth];
+        if (fr->next == fr->count) { depth--; continue; }
+        uint64_t kid = fr->kids[fr->next++];
+        int left = cards_left(c, kid);
+        if (left < best) {
+            best = left;
+            if (best == 0) break;
+        }
+        if (dead_cards(c, kid) >= best) continue;
+        int fresh = seen_check(c, &sn, kid);
+        if (fresh < 0) goto done;
+        if (!fresh) continue;
+        c->nodes++;
+        c->stored = sn.count;
+        size_t bytes = sn.nslots * (sizeof(uint64_t) + sizeof(uint32_t)) + (size_t)cap * MAX_KIDS * sizeof(uint64_t);
+        if (bytes > c->peak_bytes) c->peak_bytes = bytes;
+        if (over_budget(c)) goto done;
+        if (depth + 1 == cap) {
+            Frame *grown = realloc(stack, 2 * cap * sizeof(Frame));
+            if (!grown) goto done;
+            memset(grown + cap, 0, cap * sizeof(Frame));
+            stack = grown;
+            cap *= 2;
+        }
+        depth++;
+        fr = &stack[depth];
+        if (!fr->kids && !(fr->kids = malloc(MAX_KIDS * sizeof(uint64_t)))) goto done;
+        fr->next = 0;
+        fr->count = successors(c, kid, fr->kids, moves, draws);
+    }
+    result = best;
+done:
+    if (stack)
+        for (int i = 0; i < cap; i++) free(stack[i].kids);
+    free(stack);
+    seen_free(&sn);
+    return result;
+}
+
+/* --- the entry point ------------------------------------------------------------------------------ */
+static int read_values(PyObject *seq, int *dest, int maxlen, int *len) {
+    PyObject *fast = PySequence_Fast(seq, "values must be a sequence");
+    if (!fast) return 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > maxlen) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "too many cards");
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v < 1 || v > 13) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "card values run from 1 to 13");
+            return 0;
+        }
+        dest[i] = (int)v;
+    }
+    *len = (int)n;
+    Py_DECREF(fast);
+    return 1;
+}
+
+static PyObject *line_to_list(const uint16_t *line, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(line[i]));
+    return list;
+}
+
+/* solve(pyramid_values, reserve_values, pile_values, passes, draw, stock_live, waste_live, goal_all,
+ *       covered, pyramid_mask, reserve_mask, pile_mask, pointer, pass_no, max_nodes, budget_seconds)
+ * -> (status, won, best_left, line, nodes, peak_bytes)
+ *    status 0 exact, 1 out of budget; won 1 when the goal can be reached; line: move codes. */
+static PyObject *core_solve(PyObject *self, PyObject *args) {
+    PyObject *pyr, *resv, *pilev;
+    int passes, draw, stock_live, waste_live, goal_all, covered, pointer, pass_no;
+    unsigned long pyramid_mask, reserve_mask, pile_mask;
+    unsigned long long max_nodes;
+    double budget;
+    if (!PyArg_ParseTuple(args, "OOOiiiiiikkkiiKd", &pyr, &resv, &pilev, &passes, &draw, &stock_live,
+                          &waste_live, &goal_all, &covered, &pyramid_mask, &reserve_mask, &pile_mask, &pointer,
+                          &pass_no, &max_nodes, &budget))
+        return NULL;
+    if (!nshapes) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() the geometry first");
+        return NULL;
+    }
+    Ctx *c = calloc(1, sizeof(Ctx));
+    if (!c) return PyErr_NoMemory();
+    int n28;
+    if (!read_values(pyr, c->pv, NPOS, &n28) || !read_values(resv, c->rv, 7, &c->nres) ||
+        !read_values(pilev, c->sv, 24, &c->npile)) {
+        free(c);
+        return NULL;
+    }
+    int shape = shape_lookup((uint32_t)pyramid_mask);
+    if (n28 != NPOS || shape < 0 || pointer < 0 || pointer > c->npile || pass_no < 0 || pass_no > 0xFFFF) {
+        free(c);
+        PyErr_SetString(PyExc_ValueError, "not a position any game can reach");
+        return NULL;
+    }
+    c->passes = passes, c->draw = draw, c->stock_live = stock_live, c->waste_live = waste_live;
+    c->goal_all = goal_all, c->covered = covered;
+    c->max_nodes = max_nodes;
+    ctx_tables(c);
+    uint64_t root = make_key(shape, (uint32_t)reserve_mask, (uint32_t)pile_mask, pointer, passes ? pass_no : 0);
+
+    SearchResult win = {0}, reach = {0};
+    int status = 1, won = 0, best_left = -1;
+    PyObject *line = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    c->deadline = budget > 0 ? now_seconds() + budget : 0;
+    double t0 = now_seconds();
+    int least = least_left(c, root);
+    double t1 = now_seconds();
+    uint64_t n1 = c->nodes;
+    if (least == 0) {
+        astar(c, root, TARGET_WIN, 0, &win);
+        if (win.found == 1) status = 0, won = 1, best_left = 0;
+    } else if (least > 0) {
+        astar(c, root, TARGET_LEFT, least, &reach);
+        if (reach.found == 1) status = 0, best_left = least;
+    }
+    if (getenv("PYRAMID_CORE_DEBUG"))
+        fprintf(stderr, "least %d: %.3fs %llu nodes; line search %.3fs %llu nodes\n", least, t1 - t0,
+                (unsigned long long)n1, now_seconds() - t1, (unsigned long long)(c->nodes - n1));
+    Py_END_ALLOW_THREADS
+    if (status == 0) line = won ? line_to_list(win.line, win.moves) : line_to_list(reach.line, reach.moves);
+    else line = PyList_New(0);
+    free(win.line);
+    free(reach.line);
+    unsigned long long nodes = c->nodes, peak = c->peak_bytes;
+    free(c);
+    if (!line) return NULL;
+    return Py_BuildValue("iiiNKK", status, won, best_left, line, nodes, peak);
+}
+
+static PyMethodDef core_methods[] = {
+    {"configure", core_configure, METH_VARARGS, "Set the pyramid geometry: cover, covers, below and above masks."},
+    {"solve", core_solve, METH_VARARGS, "Solve one position; see engine/solver/fast.py."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {PyModuleDef_HEAD_INIT, "_core", "The solver's compiled search.", -1, core_methods};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&core_module); }

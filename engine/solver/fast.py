@@ -1,0 +1,77 @@
+"""The fast solver: the compiled search of ``_core.c`` behind the same answers as the reference.
+
+This module hands the core the geometry of ``engine.layout`` once, and for each solve the card
+values and options of one position; the core plays the moves of ``engine.position`` on packed
+states. Tests replay every line it returns through the engine and compare its answers with
+``reference.solve_reference``.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..cards import card_value
+from ..layout import ABOVE_MASK, BELOW_MASK, COVER_MASK, COVERS
+from ..moves import DRAW_MOVE, REDEAL_MOVE, king_move, pair_move
+from ..position import Position
+from .result import UNKNOWN, UNWINNABLE, WINNABLE, Solution
+
+try:
+    from . import _core
+except ImportError:  # not built: ``solve`` falls back to the reference search
+    _core = None
+else:
+    _core.configure(COVER_MASK, tuple(sum(1 << q for q in qs) for qs in COVERS), BELOW_MASK, ABOVE_MASK)
+
+# Positions the search may store before it answers unknown: about 16 bytes each, plus the index.
+DEFAULT_MAX_NODES = 24_000_000
+
+available = _core is not None
+
+
+def move_text(code: int) -> str:
+    """A move code of the core in RULES.md notation."""
+    if code == 0:
+        return str(DRAW_MOVE)
+    if code == 1:
+        return str(REDEAL_MOVE)
+    first, second = divmod(code - 2, 40)
+    return str(king_move(first) if second == 0 else pair_move(first, second - 1))
+
+
+def solve_fast(position: Position, *, max_nodes: int | None = None, budget_seconds: float | None = None) -> Solution:
+    return solve_measured(position, max_nodes=max_nodes, budget_seconds=budget_seconds)[0]
+
+
+def solve_measured(position: Position, *, max_nodes: int | None = None,
+                   budget_seconds: float | None = None) -> tuple[Solution, int]:
+    """The solution and the most memory in bytes the search held at once."""
+    if _core is None:
+        raise RuntimeError("the solver's compiled core is not built: run pip install -e .")
+    started = time.perf_counter()
+    board, rules = position.board, position.rules
+    status, won, best_left, line, nodes, peak_bytes = _core.solve(
+        board.values[:28],
+        board.values[28:],
+        tuple(card_value(c) for c in board.pile_cards),
+        rules.passes,
+        rules.draw,
+        rules.stock_live,
+        rules.waste_live,
+        rules.goal == "all",
+        rules.covered_pairs,
+        position.pyramid,
+        position.reserve,
+        position.pile,
+        position.pointer,
+        position.pass_no,
+        DEFAULT_MAX_NODES if max_nodes is None else max_nodes,
+        budget_seconds or 0.0,
+    )
+    seconds = time.perf_counter() - started
+    if status:
+        return Solution(UNKNOWN, None, None, None, [], nodes, seconds), peak_bytes
+    moves = [move_text(code) for code in line]
+    if won:
+        return Solution(WINNABLE, len(moves), 0, len(moves), moves, nodes, seconds), peak_bytes
+    return Solution(UNWINNABLE, None, best_left, len(moves), moves, nodes, seconds), peak_bytes

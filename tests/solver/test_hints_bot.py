@@ -1,0 +1,90 @@
+"""Hints follow a best line and explain it; the bot plays legal moves at about seed 004's rate."""
+
+from __future__ import annotations
+
+from engine import Position, deal_from_number, parse_deal, preset, replay
+from engine.solver import WINNABLE, hint, solve
+from engine.solver.bot import grade, play
+
+
+def test_following_hints_wins_in_par():
+    position = Position.start(deal_from_number(3), preset("classic"))
+    par = solve(position).par_moves
+    for step in range(par):
+        advice = hint(position)
+        assert advice.verdict == WINNABLE and advice.moves_to_win == par - step
+        assert advice.explanation and "moves" in advice.explanation
+        position.apply(advice.move)
+    assert position.is_won
+    assert hint(position).move is None
+
+
+def test_king_hint_says_take_it_at_once():
+    # a king in the bottom row: the best line takes it first, and the hint says why
+    cards = "KC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AH 2H 3H"
+    rest = "4H 5H 6H 7H 8H 9H TH JH QH KH AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AC"
+    deal = parse_deal(cards + " " + rest)
+    position = Position.start(deal, preset("relaxed"))
+    position.apply(position.legal_moves()[0])  # anything, to hint mid-game
+    advice = hint(position)
+    assert advice.move is not None
+    position.check(advice.move)
+    if advice.move.isdigit() or advice.move in ("S", "W"):
+        assert "king" in advice.explanation.lower()
+
+
+def test_hint_uses_the_waste_card_with_its_reason():
+    reasons = []
+    for number in (1, 3):
+        position = Position.start(deal_from_number(number), preset("classic"))
+        for move in solve(position).solution:
+            if "W" in move:
+                reasons.append(hint(position).explanation)
+                break
+            position.apply(move)
+    assert reasons and all("waste card now" in text or "needs the pile" in text for text in reasons)
+
+
+def test_hint_on_a_stuck_position():
+    position = Position.start(deal_from_number(2), preset("strict"))
+    game = play(position)
+    assert not game.won and game.position.is_stuck
+    advice = hint(game.position)
+    assert advice.move is None and "over" in advice.explanation
+
+
+def test_bot_plays_legal_moves_and_clears_about_one_deal_in_three():
+    rules = preset("classic")
+    wins = 0
+    for number in range(1, 201):
+        position = Position.start(deal_from_number(number), rules)
+        game = play(position)
+        assert replay(position.deal, rules, game.moves).ok
+        wins += game.won
+    assert 0.25 <= wins / 200 <= 0.45
+
+
+def test_grade_is_one_to_five_and_easier_when_the_bot_wins():
+    rules = preset("classic")
+    grades = {}
+    for number in range(1, 14):
+        position = Position.start(deal_from_number(number), rules)
+        solution = solve(position, grade=False)
+        if solution.verdict == WINNABLE:
+            grades[number] = (grade(position, solution.par_moves), play(position).won)
+    assert grades
+    for value, bot_won in grades.values():
+        assert 1 <= value <= 5
+        assert (value <= 2) == bot_won
+
+
+def test_hint_out_of_time_falls_back_on_the_rules_of_thumb(monkeypatch):
+    import engine.solver as solver
+    from engine.solver.bot import choose
+
+    position = Position.start(deal_from_number(4), preset("relaxed"))
+    tight = solver.solve
+    monkeypatch.setattr(solver, "solve", lambda p, **kw: tight(p, max_nodes=10))
+    advice = hint(position)
+    assert advice.verdict == "unknown" and advice.move == str(choose(position))
+    assert "rules of thumb" in advice.explanation
