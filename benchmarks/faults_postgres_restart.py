@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -97,7 +98,7 @@ async def play(args, base_url: str, dsn: str, server) -> int:
     moves_acknowledged = sum(acknowledged.values())
     # the outage as clients saw it: from the restart to the last request that failed
     recovery = max((error[-1] - restarted_at for error in errors if error[0] in ("transport", "server")), default=0.0)
-    print(f"moves sent: {len(latencies)} (each answered; {retries['resent']} resent, {retries['already_applied']} of them answered "already applied"), acknowledged: "
+    print(f"moves sent: {len(latencies)} (each answered; {retries['resent']} resent, {retries['already_applied']} of them answered 'already applied'), acknowledged: "
           f"{moves_acknowledged}, stored: {figures['moves_stored']}, in {seconds:.1f}s")
     print(f"errors seen by clients: {len(errors) - len(failed)} ({dict(Counter(e[0] for e in errors))}); "
           f"requests given up: {len(failed)}")
@@ -108,6 +109,10 @@ async def play(args, base_url: str, dsn: str, server) -> int:
     ok = (not failed and figures["moves_stored"] == moves_acknowledged and moves_acknowledged == moves_planned
           and not any(figures[name] for name in figures if name.startswith("games_")))
     print("PASS" if ok else "FAIL", "(every acknowledged move stored once, every game replays to its state)")
+    print("FIGURES", json.dumps(dict(figures) | {
+        "moves_sent": len(latencies), "moves_acknowledged": moves_acknowledged, "resent": retries["resent"],
+        "errors_seen": len(errors) - len(failed), "given_up": len(failed), "seconds_to_recover": round(recovery, 2),
+        "ok": ok}))
     return 0 if ok else 1
 
 
