@@ -74,7 +74,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    # a Redis outage is a cache miss, not an error: see pyramid_site/cache.py
+    "default": {"BACKEND": "pyramid_site.cache.ForgivingRedisCache", "LOCATION": REDIS_URL,
+                "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}
     if REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
