@@ -36,9 +36,9 @@ class _ForgivingClient(RedisCacheClient):
     set = _or(None)(RedisCacheClient.set)
     touch = _or(False)(RedisCacheClient.touch)
     delete = _or(False)(RedisCacheClient.delete)
-    get_many = _or({})(RedisCacheClient.get_many)
+    get_many = _or(lambda keys: {})(RedisCacheClient.get_many)
     has_key = _or(False)(RedisCacheClient.has_key)
-    set_many = _or(lambda data, timeout: list(data))(RedisCacheClient.set_many)
+    set_many = _or(None)(RedisCacheClient.set_many)
     delete_many = _or(None)(RedisCacheClient.delete_many)
     clear = _or(False)(RedisCacheClient.clear)
 

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "benchmarks"))
+from fault_servers import missing_binaries
 
-from fault_servers import missing_binaries  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(missing_binaries() is not None, reason=str(missing_binaries()))
 
