@@ -78,6 +78,8 @@ class Players:
         response = self.client.post(f"/api/games/{game_id}/moves/", json={"ply": len(line) + 5, "move": line[0]},
                                     headers=headers)
         self.answered(phase, "refusal", response, 409)
+        # a practice deal asked for queues its solve (a cache mark, then the broker)
+        self.answered(phase, "deal", self.client.get(f"/api/deals/{self.count}/", headers=headers), 200)
         self.read_board(phase, headers)
 
     def read_board(self, phase: str, headers: dict | None = None) -> dict | None:

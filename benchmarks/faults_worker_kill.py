@@ -1,14 +1,16 @@
-"""Fault: the Celery worker SIGKILLed while it solves a candidate daily deal.
+"""Fault: a Celery worker SIGKILLed while it solves a candidate daily deal.
 
-A real worker (``--pool solo``, so the kill takes the solve with it) runs on a private Redis and a
-private PostgreSQL. The day's job is queued; once the candidate's Deal row exists, is pending, and
-its solve task sits unacknowledged in Redis (taken by the worker, not finished), the worker is killed.
-A new worker then gets the task back when the broker's visibility timeout runs out, and the beat job
-and a second solve of the candidate are sent as well, as a retry would. In the end there must be
-exactly one daily deal for the date and preset, and each candidate's verdict must have been written
-once (a trigger counts the writes).
+A real worker runs on a private Redis and a private PostgreSQL. The day's job is queued; once the
+candidate's Deal row exists, is pending, and its solve task sits unacknowledged in Redis (taken, not
+finished), the kill comes: ``--kill worker`` kills a whole ``--pool solo`` worker (the solve dies with
+it) and a new worker gets the task back when the broker's visibility timeout runs out;
+``--kill pool-process`` kills the prefork process running the solve, and the worker puts the task back
+at once (``task_reject_on_worker_lost``). Then the job and a second solve of the candidate are sent
+again, as the beat or a retry would. In the end there must be exactly one daily deal for the date and
+preset, and each candidate's verdict must have been written once (a trigger counts the writes).
 
-    .venv/bin/python benchmarks/faults_worker_kill.py
+    .venv/bin/python benchmarks/faults_worker_kill.py --kill worker --visibility-timeout 5
+    .venv/bin/python benchmarks/faults_worker_kill.py --kill pool-process --visibility-timeout 600
 
 The date and preset are chosen so that the first candidate takes today's solver a few seconds and is
 winnable; with a faster solver the kill may land after the verdict, and the checks hold all the same
@@ -48,9 +50,9 @@ EXECUTE FUNCTION fault_note_verdict();
 """
 
 
-def start_worker(env: dict) -> subprocess.Popen:
+def start_worker(env: dict, pool: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "pyramid_site", "worker", "--pool", "solo", "-Q", QUEUE,
+        [sys.executable, "-m", "celery", "-A", "pyramid_site", "worker", "--pool", pool, "--concurrency", "1", "-Q", QUEUE,
          "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip", "--without-mingle"],
         cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -63,6 +65,11 @@ def stop_worker(worker: subprocess.Popen, sig=signal.SIGTERM) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(worker.pid, signal.SIGKILL)
             worker.wait()
+
+
+def pool_process(worker_pid: int) -> int:
+    children = Path(f"/proc/{worker_pid}/task/{worker_pid}/children").read_text().split()
+    return int(children[0])
 
 
 def wait_for(what: str, condition, timeout: float, every: float = 0.1):
@@ -106,24 +113,30 @@ def run(args, database_url: str, redis_url: str) -> dict:
         """The candidate's solve task is in Redis's unacknowledged set: a worker has it in hand."""
         return any(b"games.tasks.solve_deal" in body for body in broker.hvals("unacked"))
 
-    worker = start_worker(env)
+    pool = "solo" if args.kill == "worker" else "prefork"
+    worker = start_worker(env, pool)
     started = time.monotonic()
     prepare_daily_deal.delay(args.date, args.preset)
     candidate = wait_for("the first candidate, pending", lambda: Deal.objects.filter(
         number=first_number, preset=args.preset, status=Deal.Status.PENDING).first(), 60)
     wait_for("the worker to take the solve", solve_taken, 60, every=0.02)
     time.sleep(args.kill_after)
-    stop_worker(worker, signal.SIGKILL)
+    if args.kill == "worker":
+        stop_worker(worker, signal.SIGKILL)
+    else:  # the pool process solving it, as the kernel's out-of-memory killer would; the worker lives on
+        os.kill(pool_process(worker.pid), signal.SIGKILL)
     killed_at = time.monotonic()
     candidate.refresh_from_db()
     killed_mid_solve = candidate.status == Deal.Status.PENDING
-    print(f"worker SIGKILLed {killed_at - started:.1f}s after the job was queued; candidate {candidate.number} "
+    print(f"{args.kill} SIGKILLed {killed_at - started:.1f}s after the job was queued; candidate {candidate.number} "
           f"was {'still being solved' if killed_mid_solve else 'already solved: ' + candidate.status}")
     print(f"tasks left unacknowledged in Redis by the dead worker: {broker.hlen('unacked')}")
 
-    worker = start_worker(env)
+    if args.kill == "worker":
+        worker = start_worker(env, pool)
     try:
-        # redelivery alone: the new worker gets the dead worker's task when the visibility timeout runs out
+        # redelivery alone: a new worker gets a dead worker's task when the visibility timeout runs out;
+        # a lost pool process's task is put back at once (task_reject_on_worker_lost)
         daily = wait_for("the day's deal", lambda: DailyDeal.objects.filter(date=date, preset=args.preset).first(),
                          args.visibility_timeout + args.solve_budget * 3 + 60, every=0.2)
         recovered = time.monotonic() - killed_at
@@ -141,6 +154,7 @@ def run(args, database_url: str, redis_url: str) -> dict:
         cursor.execute("SELECT deal_id, count(*) FROM fault_deal_verdicts GROUP BY deal_id")
         writes = dict(cursor.fetchall())
     figures = {
+        "killed": args.kill,
         "killed_mid_solve": killed_mid_solve,
         "seconds_to_recover": round(recovered, 1),
         "daily_deals": DailyDeal.objects.filter(date=date, preset=args.preset).count(),
@@ -159,6 +173,8 @@ def main() -> int:
     parser.add_argument("--preset", default=PRESET)
     parser.add_argument("--solve-budget", type=float, default=30.0)
     parser.add_argument("--visibility-timeout", type=float, default=5.0, help="the broker's, for this run")
+    parser.add_argument("--kill", choices=["worker", "pool-process"], default="worker",
+                        help="the whole worker (solo pool), or the prefork pool process running the solve")
     parser.add_argument("--kill-after", type=float, default=1.0, help="seconds into the solve")
     args = parser.parse_args()
     if reason := missing_binaries():

@@ -26,8 +26,12 @@ def run_fault(script: str, *args: str, timeout: float = 240) -> dict:
 
 
 @pytest.mark.slow
-def test_worker_killed_mid_solve_leaves_one_daily_deal_and_one_verdict():
-    figures = run_fault("faults_worker_kill.py")
+@pytest.mark.parametrize("kill, visibility_timeout", [("worker", "5"), ("pool-process", "600")])
+def test_worker_killed_mid_solve_leaves_one_daily_deal_and_one_verdict(kill, visibility_timeout):
+    # a whole worker's task comes back after the visibility timeout; a pool process's at once, well
+    # before a timeout of ten minutes
+    figures = run_fault("faults_worker_kill.py", "--kill", kill, "--visibility-timeout", visibility_timeout)
+    assert figures["killed"] == kill
     assert figures["daily_deals"] == 1
     assert figures["candidates_pending"] == 0
     assert figures["verdict_writes"] and set(figures["verdict_writes"].values()) == {1}
