@@ -11,6 +11,7 @@ import glob
 import os
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -113,6 +114,13 @@ class PrivateRedis:
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError(f"redis-server did not answer on port {self.port}")
+
+    def pause(self) -> None:
+        """SIGSTOP: the server keeps its data but answers nothing (a network blip, as clients see it)."""
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
 
     def kill(self) -> None:
         if self.process and self.process.poll() is None:

@@ -5,7 +5,9 @@ and a private PostgreSQL. Players sign up, play today's daily deal move by move 
 first with Redis up (the board from Redis after a rebuild), then with Redis killed (play, move
 validation and the board must go on, the board from PostgreSQL), then with Redis back but empty (the
 board from PostgreSQL until ``rebuild_boards`` runs, then from Redis again, and the same as
-PostgreSQL's).
+PostgreSQL's). Before the kill, Redis is paused (SIGSTOP) while a few games finish and then resumed
+with its old boards, which lack those results: the board must not be served from Redis while it is
+behind.
 
     .venv/bin/python benchmarks/faults_redis_gone.py --players 12
 """
@@ -140,6 +142,14 @@ def run(args, database_url: str, redis_server) -> dict:
                                      capture_output=True, text=True, check=True)
             players.read_board("redis up, rebuilt:")
 
+            # a blip first: Redis stops answering but keeps its boards, which miss the results written meanwhile
+            redis_server.pause()
+            for _ in range(args.paused_players):
+                players.play_one("redis paused:")
+            redis_server.resume()
+            players.read_board("redis resumed, behind:")
+            behind = players.read_board("redis resumed, behind:")
+
             redis_server.kill()
             killed = time.perf_counter()
             for _ in range(args.players):
@@ -162,6 +172,8 @@ def run(args, database_url: str, redis_server) -> dict:
     figures = dict(sorted(players.figures.items()))
     failures = {key: count for key, count in figures.items() if not key.endswith((" ok", "postgresql", "redis"))}
     expected_sources = (figures.get("redis gone: board from postgresql") == args.players
+                        and figures.get("redis resumed, behind: board from postgresql") == 2
+                        and behind is not None and behind["total"] == args.players + args.paused_players
                         and figures.get("redis back, empty: board from postgresql") == 1
                         and figures.get("redis back, rebuilt: board from redis") == 1)
     return {"counts": figures, "failures": failures, "seconds_without_redis": round(seconds_without, 1),
@@ -173,6 +185,7 @@ def run(args, database_url: str, redis_server) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=12, help="players in each phase")
+    parser.add_argument("--paused-players", type=int, default=2, help="players while Redis is paused")
     args = parser.parse_args()
     if reason := missing_binaries():
         print("cannot run:", reason)

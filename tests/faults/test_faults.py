@@ -56,4 +56,6 @@ def test_redis_gone_play_and_boards_go_on_then_boards_rebuilt():
     assert counts["redis gone: move ok"] > 0 and counts["redis gone: refusal ok"] == 3
     assert counts["redis gone: board from postgresql"] == 3
     assert counts["redis back, rebuilt: board from redis"] == 1
+    # Redis paused while games finished, then resumed with boards that miss them: not served from Redis
+    assert counts["redis resumed, behind: board from postgresql"] == 2
     assert figures["redis_agrees_with_postgresql"]
