@@ -41,3 +41,13 @@ def prepare_daily_deals() -> int:
     for date, preset in slots:
         prepare_daily_deal.delay(date.isoformat(), preset)
     return len(slots)
+
+
+@shared_task
+def recheck_ranked_day(date: str | None = None) -> dict:
+    """Beat job (daily): replay the finished ranked games of a day (yesterday by default) and flag
+    any whose stored result differs or that trip the suspicious-play rule."""
+    day = dt.date.fromisoformat(date) if date else utc_today() - dt.timedelta(days=1)
+    report = services.ranked_day_recheck(date=day)
+    return {"date": day.isoformat(), "games": report.games, "mismatched": report.mismatched,
+            "suspicious": report.suspicious, "flags_new": report.flags_new}

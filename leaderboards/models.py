@@ -1,4 +1,4 @@
-"""Results of ranked games, fair-play voids, clubs and their tournaments.
+"""Results of ranked games, fair-play voids and flags, clubs and their tournaments.
 
 A :class:`Result` is written in the same transaction that finishes a ranked game: it keeps what the
 boards sort and sum (cards left, moves, server time, pyramid cleared, match score, the deal's par)
@@ -114,6 +114,36 @@ class Void(models.Model):
     def __str__(self) -> str:
         target = f"game {self.game_id}" if self.game_id else f"player {self.player_id}"
         return f"void of {target}: {self.reason}"
+
+
+class Flag(models.Model):
+    """A game put up for an operator's review by the re-check job: never a penalty by itself. An
+    operator who agrees voids the game (a :class:`Void`); either way the review is recorded here."""
+
+    class Kind(models.TextChoices):
+        RESULT_MISMATCH = "result_mismatch"  # the move log, replayed, does not give the stored result
+        SUSPICIOUS = "suspicious"  # the documented fair-play rule (README, "Fair play") fired
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="flags")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    detail = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    reviewed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="flags_reviewed")
+    review_note = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            # one flag of a kind per game: the re-check job is safe to run again
+            models.UniqueConstraint(fields=["game", "kind"], name="flag_once_per_game_kind"),
+            models.CheckConstraint(condition=Q(kind__in=["result_mismatch", "suspicious"]), name="flag_kind_valid"),
+            models.CheckConstraint(condition=~Q(detail=""), name="flag_has_detail"),
+        ]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} flag of game {self.game_id}: {self.detail}"
 
 
 class Club(models.Model):

@@ -13,8 +13,21 @@ from .env import env_bool, env_float, env_int, env_list, env_str
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DJANGO_DEBUG", default=True)
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "insecure-development-key-set-DJANGO_SECRET_KEY-in-production")
+# the development default starts "django-insecure-", so `manage.py check --deploy` refuses it (W009):
+# in production the key, like every secret, comes from the environment
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", "django-insecure-development-key-set-DJANGO_SECRET_KEY-in-production")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
+
+# Production behind HTTPS (DJANGO_HTTPS=true; `manage.py check --deploy` is clean then): redirect plain
+# HTTP, cookies only over TLS, HSTS. Off by default so the service also runs on plain http://localhost.
+HTTPS = env_bool("DJANGO_HTTPS", default=False)
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = HTTPS
+# the TLS-terminating proxy in front says the request came over HTTPS
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_PROXY") else None
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]  # the load balancer's plain-HTTP probe
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -152,6 +165,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "leaderboards.tasks.rebuild_board_cache",
         "schedule": env_float("PYRAMID_BOARD_CACHE_REBUILD_EVERY_SECONDS", 3600.0),
     },
+    # yesterday's ranked games replayed and checked; a second run the same day changes nothing
+    "recheck-ranked-day": {
+        "task": "games.tasks.recheck_ranked_day",
+        "schedule": env_float("PYRAMID_RECHECK_EVERY_SECONDS", 86400.0),
+    },
 }
 
 # --- The game service -------------------------------------------------------------------------------
@@ -163,6 +181,9 @@ PYRAMID_DAILY_MAX_ATTEMPTS = env_int("PYRAMID_DAILY_MAX_ATTEMPTS", 40)
 PYRAMID_SOLVE_BUDGET_SECONDS = env_float("PYRAMID_SOLVE_BUDGET_SECONDS", 60.0)
 PYRAMID_HINT_BUDGET_SECONDS = env_float("PYRAMID_HINT_BUDGET_SECONDS", 3.0)
 PYRAMID_TOKEN_CACHE_SECONDS = env_float("PYRAMID_TOKEN_CACHE_SECONDS", 30.0)
+# The suspicious-play rule of the daily re-check (games/services/audit.py, README "Fair play")
+PYRAMID_FLAG_MIN_MOVES = env_int("PYRAMID_FLAG_MIN_MOVES", 10)
+PYRAMID_FLAG_EVEN_CV = env_float("PYRAMID_FLAG_EVEN_CV", 0.25)
 
 LOGGING = {
     "version": 1,

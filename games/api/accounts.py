@@ -1,4 +1,4 @@
-"""Accounts: sign up, log in for a token (or a session, for the web page), who am I."""
+"""Accounts: sign up, log in for a token (or a session, for the web page), revoke the token, who am I."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from ..errors import Conflict, ServiceError
+from .authentication import CachedTokenAuthentication
 
 User = get_user_model()
 
@@ -106,6 +107,16 @@ class SessionLoginView(APIView):
     @extend_schema(request=None, responses={204: None}, summary="Log out of the session")
     def delete(self, request):
         logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenRevokeView(APIView):
+    @extend_schema(request=None, responses={204: None},
+                   summary="Revoke my API token (log out everywhere it is used); log in again for a new one")
+    def delete(self, request):
+        for key in Token.objects.filter(user=request.user).values_list("key", flat=True):
+            CachedTokenAuthentication.forget(key)
+        Token.objects.filter(user=request.user).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

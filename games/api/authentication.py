@@ -1,7 +1,9 @@
 """Token authentication with each process remembering tokens for a few seconds.
 
 Every move is a request, so the token look-up is a good share of a move's database work. A token
-deleted, or a user deactivated, stops working within ``PYRAMID_TOKEN_CACHE_SECONDS``.
+revoked through the API stops working at once in the process that revoked it; a token deleted
+otherwise, or revoked in another process, or a user deactivated, stops working within
+``PYRAMID_TOKEN_CACHE_SECONDS``.
 """
 
 from __future__ import annotations
@@ -27,3 +29,7 @@ class CachedTokenAuthentication(TokenAuthentication):
             self._known.clear()
         self._known[key] = (now + settings.PYRAMID_TOKEN_CACHE_SECONDS, user, token)
         return user, token
+
+    @classmethod
+    def forget(cls, key: str) -> None:
+        cls._known.pop(key, None)

@@ -35,7 +35,8 @@ class DailyTodayView(APIView):
 class DailyOnDateView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=DailyOutput(many=True), summary="The daily deals of a day; only commitments before it")
+    @extend_schema(responses=DailyOutput(many=True), summary="The daily deals of a day; only commitments before it",
+                   operation_id="daily_on_date")
     def get(self, request, date: str):
         try:
             day = dt.date.fromisoformat(date)

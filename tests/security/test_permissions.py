@@ -1,0 +1,136 @@
+"""Object permissions, endpoint by endpoint: nobody reaches another player's game, a daily game's log
+before its day is over, a private club, or a club's administration without the role for it."""
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from games import services as game_services
+from games.daily import utc_today
+from games.models import Game, Move
+from leaderboards import services
+from leaderboards.models import Membership, Tournament, TournamentDeal, Void
+from tests.leaderboards.conftest import client_for, daily_game, make_daily, winnable_deal
+
+pytestmark = pytest.mark.django_db
+HOUR = dt.timedelta(hours=1)
+
+
+def code_of(response) -> tuple[int, str]:
+    return response.status_code, response.json().get("code") if response.content else ""
+
+
+def test_another_players_game_is_out_of_reach(users, winning_line):
+    owner, stranger = users[0], client_for(users[1])
+    practice = game_services.game_start(player=owner, number=5, rules="one-look")
+    ranked = game_services.game_start(player=owner, daily_id=make_daily().pk)
+    for game in (practice, ranked):
+        before = Game.objects.values().get(pk=game.pk)
+        answers = [
+            stranger.get(f"/api/games/{game.pk}/"),
+            stranger.post(f"/api/games/{game.pk}/moves/", {"ply": 1, "move": "draw"}, format="json"),
+            stranger.post(f"/api/games/{game.pk}/resign/"),
+            stranger.post(f"/api/games/{game.pk}/undo/"),
+            stranger.get(f"/api/games/{game.pk}/hint/"),
+            stranger.get(f"/api/games/{game.pk}/share/"),
+        ]
+        # answered exactly as a game that does not exist, and nothing written
+        assert {code_of(a) for a in answers} == {(404, "game_not_found")}
+        assert Game.objects.values().get(pk=game.pk) == before and not Move.objects.filter(game=game).exists()
+    assert stranger.get(f"/api/games/{practice.pk}/log/").status_code == 200  # practice logs are public
+    assert code_of(stranger.get(f"/api/games/{ranked.pk}/log/")) == (404, "game_not_found")
+    assert code_of(client_for(None).get(f"/api/games/{practice.pk}/"))[0] == 401
+
+
+def test_a_daily_log_opens_only_when_its_day_is_over(users, winning_line):
+    today = daily_game(users[0], make_daily(), 10)
+    yesterday = daily_game(users[2], make_daily(date=utc_today() - dt.timedelta(days=1)), 10)  # the same deal
+    stranger = client_for(users[1])
+    assert code_of(stranger.get(f"/api/games/{today.pk}/log/")) == (404, "game_not_found")
+    assert client_for(users[0]).get(f"/api/games/{today.pk}/log/").json()["log"] == " ".join(winning_line[:10])
+    assert stranger.get(f"/api/games/{yesterday.pk}/log/").json()["log"] == " ".join(winning_line[:10])
+
+
+@pytest.fixture
+def private_club(users):
+    """users[0] owns it, users[1] is an admin, users[2] a member; users[3] is outside."""
+    club = services.club_create(user=users[0], name="Inner Circle", is_private=True)
+    for user in users[1:3]:
+        services.club_join(user=user, invite_code=club.invite_code)
+    services.member_role_set(actor=users[0], club_id=club.pk, user_id=users[1].pk, role="admin")
+    now = timezone.now()
+    cup = services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format="match",
+                                     starts_at=now - HOUR, ends_at=now + HOUR)
+    TournamentDeal.objects.get_or_create(tournament=cup, index=0, defaults={"deal": winnable_deal()})
+    Tournament.objects.filter(pk=cup.pk).update(status=Tournament.Status.READY, deal_count=1)
+    club.cup = cup
+    return club
+
+
+def test_a_private_club_is_invisible_from_outside(users, private_club):
+    outsider = client_for(users[3])
+    club, cup = private_club.pk, private_club.cup.pk
+    daily = make_daily()
+    answers = {
+        "club": outsider.get(f"/api/clubs/{club}/"),
+        "rename": outsider.patch(f"/api/clubs/{club}/", {"name": "Mine"}, format="json"),
+        "members": outsider.get(f"/api/clubs/{club}/members/"),
+        "invite": outsider.post(f"/api/clubs/{club}/invite/"),
+        "leave": outsider.post(f"/api/clubs/{club}/leave/"),
+        "role": outsider.patch(f"/api/clubs/{club}/members/{users[2].pk}/", {"role": "admin"}, format="json"),
+        "remove": outsider.delete(f"/api/clubs/{club}/members/{users[2].pk}/"),
+        "tournaments": outsider.get(f"/api/clubs/{club}/tournaments/"),
+        "board": outsider.get(f"/api/boards/daily/{daily.date}/{daily.preset}/?club={club}"),
+        "weekly": outsider.get(f"/api/boards/weekly/?club={club}"),
+    }
+    assert {name: code_of(a) for name, a in answers.items()} == {name: (404, "club_not_found") for name in answers}
+    cup_answers = {
+        "cup": outsider.get(f"/api/tournaments/{cup}/"),
+        "join": outsider.post(f"/api/tournaments/{cup}/join/"),
+        "game": outsider.post(f"/api/tournaments/{cup}/games/", {}, format="json"),
+        "standings": outsider.get(f"/api/tournaments/{cup}/standings/"),
+        "change": outsider.patch(f"/api/tournaments/{cup}/", {"name": "X"}, format="json"),
+        "delete": outsider.delete(f"/api/tournaments/{cup}/"),
+    }
+    assert {n: code_of(a)[0] for n, a in cup_answers.items()} == {n: 404 for n in cup_answers}
+    assert private_club.pk not in [c["id"] for c in outsider.get("/api/clubs/").json()]
+    assert Membership.objects.filter(club_id=club).count() == 3 and Tournament.objects.get(pk=cup).name == "Cup"
+    assert client_for(users[2]).get(f"/api/tournaments/{cup}/").status_code == 200
+
+
+def test_only_the_owner_and_admins_run_the_club_and_its_tournaments(users, private_club):
+    member, admin = client_for(users[2]), client_for(users[1])
+    club, cup = private_club.pk, private_club.cup.pk
+    assert "invite_code" not in member.get(f"/api/clubs/{club}/").json()
+    now = timezone.now()
+    body = {"name": "Open", "rules": "one-look", "format": "match", "starts_at": (now + HOUR).isoformat(),
+            "ends_at": (now + 2 * HOUR).isoformat()}
+    refused = {
+        "rename": member.patch(f"/api/clubs/{club}/", {"name": "Ours"}, format="json"),
+        "invite": member.post(f"/api/clubs/{club}/invite/"),
+        "promote": member.patch(f"/api/clubs/{club}/members/{users[2].pk}/", {"role": "admin"}, format="json"),
+        "remove": member.delete(f"/api/clubs/{club}/members/{users[1].pk}/"),
+        "create": member.post(f"/api/clubs/{club}/tournaments/", body, format="json"),
+        "change": member.patch(f"/api/tournaments/{cup}/", {"name": "Ours"}, format="json"),
+        "delete": member.delete(f"/api/tournaments/{cup}/"),
+        # an admin may not touch the owner
+        "demote owner": admin.patch(f"/api/clubs/{club}/members/{users[0].pk}/", {"role": "member"}, format="json"),
+        "remove owner": admin.delete(f"/api/clubs/{club}/members/{users[0].pk}/"),
+    }
+    assert {n: code_of(a)[0] for n, a in refused.items()} == {n: 403 for n in refused}
+    roles = dict(Membership.objects.filter(club_id=club).values_list("user_id", "role"))
+    assert roles == {users[0].pk: "owner", users[1].pk: "admin", users[2].pk: "member"}
+    assert Tournament.objects.filter(club_id=club).count() == 1 and Tournament.objects.get(pk=cup).name == "Cup"
+    assert admin.patch(f"/api/tournaments/{cup}/", {"name": "Spring Cup"}, format="json").status_code == 200
+
+
+def test_fair_play_records_are_for_staff_only(users, winning_line):
+    game = daily_game(users[0], make_daily(), 5)
+    player = client_for(users[1])
+    answers = [player.get("/api/fair-play/voids/"),
+               player.post("/api/fair-play/voids/", {"game": game.pk, "reason": "mine"}, format="json"),
+               player.post("/api/fair-play/voids/1/lift/", {"reason": "x"}, format="json"),
+               player.get("/api/fair-play/flags/"),
+               player.post("/api/fair-play/flags/1/review/", {"note": "x"}, format="json")]
+    assert {code_of(a) for a in answers} == {(403, "forbidden")} and not Void.objects.exists()
