@@ -98,8 +98,9 @@ async def play(args, base_url: str, dsn: str, server) -> int:
     moves_acknowledged = sum(acknowledged.values())
     # the outage as clients saw it: from the restart to the last request that failed
     recovery = max((error[-1] - restarted_at for error in errors if error[0] in ("transport", "server")), default=0.0)
-    print(f"moves sent: {len(latencies)} (each answered; {retries['resent']} resent, {retries['already_applied']} of them answered 'already applied'), acknowledged: "
-          f"{moves_acknowledged}, stored: {figures['moves_stored']}, in {seconds:.1f}s")
+    print(f"moves sent: {len(latencies)} (each answered; {retries['resent']} resent, "
+          f"{retries['already_applied']} of them answered 'already applied'), acknowledged: {moves_acknowledged}, "
+          f"stored: {figures['moves_stored']}, in {seconds:.1f}s")
     print(f"errors seen by clients: {len(errors) - len(failed)} ({dict(Counter(e[0] for e in errors))}); "
           f"requests given up: {len(failed)}")
     print(f"time to recover (restart begun to the last failed request): {recovery:.2f}s")

@@ -52,8 +52,8 @@ EXECUTE FUNCTION fault_note_verdict();
 
 def start_worker(env: dict, pool: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "pyramid_site", "worker", "--pool", pool, "--concurrency", "1", "-Q", QUEUE,
-         "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip", "--without-mingle"],
+        [sys.executable, "-m", "celery", "-A", "pyramid_site", "worker", "--pool", pool, "--concurrency", "1",
+         "-Q", QUEUE, "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip", "--without-mingle"],
         cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
