@@ -42,6 +42,7 @@ def test_worker_killed_mid_solve_leaves_one_daily_deal_and_one_verdict(kill, vis
 def test_postgres_restart_under_load_loses_and_doubles_nothing():
     figures = run_fault("faults_postgres_restart.py", "--clients", "8", "--games", "24", "--restart-after", "2")
     assert figures["moves_stored"] == figures["moves_acknowledged"] == figures["moves_sent"] > 0
+    assert 0 < figures["moves_before_restart"] < figures["moves_sent"]  # the restart came mid-play
     assert figures["given_up"] == 0
     for name in ("games_lost_a_move", "games_with_unacknowledged_move", "games_with_gaps_or_doubles",
                  "games_differ_from_sent", "games_not_replaying_to_state"):
