@@ -23,6 +23,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import httpx
@@ -53,28 +54,56 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+async def post_acknowledged(client: httpx.AsyncClient, path: str, payload: dict, headers: dict, errors: list,
+                            retries: Counter | None) -> httpx.Response | None:
+    """POST once; with ``retries`` (a counter), send the same request again after a connection error or
+    a 5xx until it is answered otherwise: a move resent is judged again, never applied twice."""
+    while True:
+        try:
+            response = await client.post(path, json=payload, headers=headers)
+        except httpx.TransportError as exc:
+            errors.append(("transport", type(exc).__name__, path, time.perf_counter()))
+            if retries is None:
+                return None
+        else:
+            if response.status_code < 500 or retries is None:
+                return response
+            errors.append(("server", response.status_code, path, time.perf_counter()))
+        retries["resent"] += 1
+        await asyncio.sleep(0.05)
+
+
 async def play_games(client: httpx.AsyncClient, token: str, jobs: asyncio.Queue, latencies: list, errors: list,
-                     sent: dict, rules_text: str):
+                     sent: dict, rules_text: str, *, acknowledged: dict | None = None, retries: Counter | None = None):
+    """Play the queued games; ``acknowledged`` gets each game's last ply the server accepted."""
     headers = {"Authorization": f"Token {token}"}
+    acknowledged = {} if acknowledged is None else acknowledged
     while True:
         try:
             number, line = jobs.get_nowait()
         except asyncio.QueueEmpty:
             return
-        response = await client.post("/api/games/", json={"number": number, "rules": rules_text}, headers=headers)
-        if response.status_code != 201:
-            errors.append(("start", response.status_code, response.text[:200]))
+        response = await post_acknowledged(client, "/api/games/", {"number": number, "rules": rules_text}, headers,
+                                           errors, retries)
+        if response is None or response.status_code != 201:
+            errors.append(("start", response and response.status_code, response and response.text[:200]))
             continue
         game_id = response.json()["id"]
         sent[game_id] = line
+        acknowledged[game_id] = 0
         for ply, move in enumerate(line, start=1):
             started = time.perf_counter()
-            response = await client.post(f"/api/games/{game_id}/moves/", json={"ply": ply, "move": move},
-                                         headers=headers)
+            response = await post_acknowledged(client, f"/api/games/{game_id}/moves/", {"ply": ply, "move": move},
+                                               headers, errors, retries)
             latencies.append(time.perf_counter() - started)
-            if response.status_code != 201:
-                errors.append(("move", response.status_code, response.text[:200]))
+            # 200 is the answer to a move resent after its first answer was lost: it is in the log already
+            if response is None or not (response.status_code == 201 or (
+                    retries is not None and response.status_code == 200 and not response.json()["applied"])):
+                errors.append(("move", response and response.status_code, response and response.text[:200]))
                 break
+            if response.status_code == 200:
+                retries["already_applied"] += 1
+            acknowledged[game_id] = ply
 
 
 async def hammer(client: httpx.AsyncClient, path: str, until: float, latencies: list, errors: list):

@@ -87,7 +87,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    # a Redis outage is a cache miss, not an error: see pyramid_site/cache.py
+    "default": {"BACKEND": "pyramid_site.cache.ForgivingRedisCache", "LOCATION": REDIS_URL,
+                "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}
     if REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
@@ -142,6 +144,16 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDI
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "pyramid")
 CELERY_TASK_ACKS_LATE = True  # a worker killed half way leaves the task to another one
+# a pool process killed half way (out of memory, say) puts its task back too: every task is safe to run twice
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# a task taken by a worker that died is handed out again after this long; above the longest task (a solve),
+# so a task still running is not started a second time
+# (workers look for such tasks every interval x throttle seconds)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_float("CELERY_VISIBILITY_TIMEOUT_SECONDS", 900.0),
+    "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL_SECONDS", 10),
+    "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10),
+}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {

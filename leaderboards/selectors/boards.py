@@ -126,7 +126,9 @@ def _daily_board_cached(*, daily: DailyDeal, player, limit: int, around: int) ->
     top, _, window, total = cache.board_ranks(daily.pk, limit=limit, player_id=player_id, around=around)
     wanted = {pid for pid, _ in top} | {pid for pid, _ in window}
     by_player = {r.player_id: r for r in _in_order(board_results(daily.pk).filter(player_id__in=wanted))}
-    if len(by_player) != len(wanted):
+    # results written while Redis did not answer are missing from it until the next rebuild: the board's
+    # size in PostgreSQL (a sum over its counts) tells
+    if len(by_player) != len(wanted) or total != _bucket_counts(daily.pk, 0, 0)[0]:
         raise cache.Unavailable("the cached board is behind PostgreSQL")
     board = DailyBoard(daily, total, [BoardRow(rank, by_player[pid]) for pid, rank in top], source="redis")
     board.around = [BoardRow(rank, by_player[pid]) for pid, rank in window]
