@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import engine  # noqa: E402
 from fault_servers import free_port, migrate, missing_binaries, private_postgres  # noqa: E402
-from load_games import engine_line, play_games  # noqa: E402
+from load_games import engine_line, job_queue, play_games, sign_up  # noqa: E402
 
 
 def check_logs(dsn: str, sent: dict, acknowledged: dict) -> dict:
@@ -69,15 +69,8 @@ async def play(args, base_url: str, dsn: str, server) -> int:
           f"PostgreSQL restarted {args.restart_after}s in")
     limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
     async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=30) as client:
-        tokens = []
-        for index in range(args.clients):
-            response = await client.post("/api/accounts/signup/", json={
-                "username": f"fault{index}", "password": "fault-pass-phrase-1"})
-            response.raise_for_status()
-            tokens.append(response.json()["token"])
-        jobs: asyncio.Queue = asyncio.Queue()
-        for job in lines:
-            jobs.put_nowait(job)
+        tokens = await sign_up(client, args.clients, "fault")
+        jobs = job_queue(lines)
         latencies, errors, sent, acknowledged, retries = [], [], {}, {}, Counter()
         answered_before: list[int] = []  # moves answered when the restart began
 

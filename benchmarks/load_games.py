@@ -58,6 +58,24 @@ def solver_line(number: int, rules: engine.Rules, budget_seconds: float) -> list
     return solution.solution if solution.verdict != "unknown" else engine_line(number, rules, seed=number)
 
 
+async def sign_up(client: httpx.AsyncClient, count: int, prefix: str) -> list[str]:
+    """``count`` new accounts; their tokens."""
+    tokens = []
+    for index in range(count):
+        response = await client.post("/api/accounts/signup/", json={
+            "username": f"{prefix}{index}", "password": "load-test-pass-phrase-1"})
+        response.raise_for_status()
+        tokens.append(response.json()["token"])
+    return tokens
+
+
+def job_queue(lines) -> asyncio.Queue:
+    jobs: asyncio.Queue = asyncio.Queue()
+    for job in lines:
+        jobs.put_nowait(job)
+    return jobs
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -146,15 +164,8 @@ async def run(args, base_url: str, dsn: str) -> int:
     print(f"{args.games} games, {total_moves} moves under {args.rules}, {args.clients} clients")
     limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
     async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=30) as client:
-        tokens = []
-        for index in range(args.clients):
-            response = await client.post("/api/accounts/signup/", json={
-                "username": f"bench{os.getpid()}x{index}", "password": "bench-pass-phrase-1"})
-            response.raise_for_status()
-            tokens.append(response.json()["token"])
-        jobs: asyncio.Queue = asyncio.Queue()
-        for job in lines:
-            jobs.put_nowait(job)
+        tokens = await sign_up(client, args.clients, f"bench{os.getpid()}x")
+        jobs = job_queue(lines)
         latencies, errors, sent = [], [], {}
         started = time.perf_counter()
         await asyncio.gather(*(play_games(client, token, jobs, latencies, errors, sent, args.rules) for token in tokens))
