@@ -12,9 +12,9 @@ preset, and each candidate's verdict must have been written once (a trigger coun
     .venv/bin/python benchmarks/faults_worker_kill.py --kill worker --visibility-timeout 5
     .venv/bin/python benchmarks/faults_worker_kill.py --kill pool-process --visibility-timeout 600
 
-The date and preset are chosen so that the first candidate takes today's solver a few seconds and is
-winnable; with a faster solver the kill may land after the verdict, and the checks hold all the same
-(the output says where the kill landed).
+The secret, date and preset are chosen so that the first candidate takes the compiled solver about 6 s
+(it is unwinnable, so the job goes on to the next attempts); with a faster solver the kill may land after
+the verdict, and the checks hold all the same (the output says where the kill landed).
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from fault_servers import migrate, missing_binaries, private_postgres, private_redis  # noqa: E402
 
-SECRET = "fault-secret"
-DATE = "2030-01-07"  # under this secret, attempt 0 of tuts-tomb is winnable after about 6 s of today's solver
-PRESET = "tuts-tomb"
+SECRET = "fault-secret-9"
+DATE = "2030-01-07"  # under this secret, the compiled solver needs about 6 s to prove attempt 0 of relaxed unwinnable
+PRESET = "relaxed"
 QUEUE = "faults"
 
 VERDICT_AUDIT_SQL = """
