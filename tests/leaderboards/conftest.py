@@ -3,7 +3,6 @@ import datetime as dt
 import engine
 import pytest
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from games import services as game_services
 from games.daily import commitment, new_salt, utc_today
@@ -11,6 +10,7 @@ from games.models import DailyDeal, Deal, Game
 from leaderboards import services
 from leaderboards.models import BoardCount, Result
 from pyramid_site.celery import app as celery_app
+from tests.service.conftest import client_for  # noqa: F401  (the leaderboards tests import it from here)
 from tests.service.factories import UserFactory
 
 # A one-look deal and a line that wins it in par (33 moves), found by the solver; the fixture
@@ -104,13 +104,6 @@ def daily_game(player, daily: DailyDeal, moves: int | None = None, *, seconds: f
 
 def result_of(game: Game) -> Result:
     return Result.objects.get(game=game)
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture
