@@ -122,6 +122,7 @@ typedef struct {
     uint32_t rp_pyr[7], rp_res[7], rp_pile[7];
     uint32_t sp_pyr[24], sp_res[24], sp_pile[24];
     uint32_t vm_pyr[14], vm_res[14], vm_pile[14];
+    struct Relax *relax; /* the pyramid-alone relaxation's table, filled as the searches ask */
     /* budgets */
     double deadline;
     uint64_t max_nodes, nodes, stored;
@@ -201,39 +202,222 @@ static inline uint32_t pile_reachable(const Ctx *c, uint64_t k) {
     return pile;
 }
 
-/* Goal cards that can never go: a lower bound on the cards_left any continuation reaches. */
-static int dead_cards(const Ctx *c, uint64_t k) {
+/* Pyramid cards that can never go. A card is dead when no partner can ever be available with it
+ * (every one is gone, lies in its own cone, or is dead itself), and so is every card it covers,
+ * which can never come free while it stays: the two rules feed each other until nothing changes. */
+static uint32_t dead_pyramid(const Ctx *c, uint32_t pm, uint32_t res, uint32_t pile) {
+    uint32_t dead = 0;
+    for (;;) {
+        uint32_t alive = pm & ~dead, found = dead;
+        for (uint32_t rest = alive & ~c->king_pyr; rest; rest &= rest - 1) {
+            int p = __builtin_ctz(rest);
+            if (!(alive & c->pp_pyr[p]) && !(res & c->pp_res[p]) && !(pile & c->pp_pile[p])) found |= 1u << p;
+        }
+        /* a cone holds every card it covers, so the new cards' cones need no second look */
+        for (uint32_t rest = found & ~dead; rest; rest &= rest - 1) found |= above_mask[__builtin_ctz(rest)] & pm;
+        if (found == dead) return dead;
+        dead = found;
+    }
+}
+
+static inline size_t hash_key(uint64_t k, size_t nslots) {
+    k ^= k >> 29;
+    k *= 0xBF58476D1CE4E5B9ULL;
+    k ^= k >> 32;
+    return (size_t)(k & (nslots - 1));
+}
+
+/* --- the pyramid-alone relaxation ------------------------------------------------------------- */
+/* Under goal pyramid, let every pile and reserve card that can still come up be at hand whenever it
+ * is wanted (each once, in any order): what is left is the pyramid alone and a bag of partners, small
+ * enough to solve exactly, and every real line is a line of it. So its most pyramid cards removed is
+ * a bound on what the real position can reach (it sees through orders the dead-card rules miss: the
+ * partners of a card all under cards that wait for it), and its fewest removals to clear the pyramid
+ * a bound on the removals a win needs. The bag is a count per rank 1..12 (kings pair with nothing),
+ * three bits each. */
+typedef struct Relax {
+    uint64_t *keys; /* shape | bag << 11, plus one; 0 is empty */
+    uint16_t *vals; /* most cards removed << 8 | fewest removals that remove them */
+    size_t count, nslots;
+} Relax;
+
+#define RELAX_BAG_SHIFT 11
+
+static int relax_init(Relax *rx) {
+    rx->nslots = 1 << 12;
+    rx->count = 0;
+    rx->keys = calloc(rx->nslots, sizeof(uint64_t));
+    rx->vals = malloc(rx->nslots * sizeof(uint16_t));
+    return rx->keys && rx->vals;
+}
+
+static void relax_free(Relax *rx) {
+    free(rx->keys);
+    free(rx->vals);
+}
+
+static int relax_store(Relax *rx, uint64_t key, uint16_t val) {
+    if ((rx->count + 1) * 2 > rx->nslots) {
+        size_t nslots = rx->nslots * 2;
+        uint64_t *keys = calloc(nslots, sizeof(uint64_t));
+        uint16_t *vals = malloc(nslots * sizeof(uint16_t));
+        if (!keys || !vals) {
+            free(keys);
+            free(vals);
+            return 0;
+        }
+        for (size_t i = 0; i < rx->nslots; i++) {
+            if (!rx->keys[i]) continue;
+            size_t h = hash_key(rx->keys[i] - 1, nslots);
+            while (keys[h]) h = (h + 1) & (nslots - 1);
+            keys[h] = rx->keys[i];
+            vals[h] = rx->vals[i];
+        }
+        relax_free(rx);
+        rx->keys = keys, rx->vals = vals, rx->nslots = nslots;
+    }
+    size_t h = hash_key(key, rx->nslots);
+    while (rx->keys[h]) h = (h + 1) & (rx->nslots - 1);
+    rx->keys[h] = key + 1;
+    rx->vals[h] = val;
+    rx->count++;
+    return 1;
+}
+
+static inline int bag_has(uint64_t bag, int v) { return (int)(bag >> (3 * (v - 1)) & 7); }
+
+/* Best (most removed, then fewest removals) from the pyramid shape with the bag; 0xFFFF when memory
+ * runs out. */
+static uint16_t relax_solve(const Ctx *c, int shape, uint64_t bag) {
+    uint32_t pm = shape_mask[shape];
+    if (!pm) return 0;
+    Relax *rx = c->relax;
+    uint64_t key = (uint64_t)shape | bag << RELAX_BAG_SHIFT;
+    for (size_t h = hash_key(key, rx->nslots); rx->keys[h]; h = (h + 1) & (rx->nslots - 1))
+        if (rx->keys[h] == key + 1) return rx->vals[h];
+    uint32_t free = shape_free[shape];
+    int best = 0; /* removed << 8 | (255 - removals): larger is better */
+    uint32_t kings = free & c->king_pyr;
+    if (kings) { /* a free king goes at once: nothing pairs with it and nothing is lost */
+        uint16_t r = relax_solve(c, shape_next[shape][__builtin_ctz(kings)], bag);
+        if (r == 0xFFFF) return r;
+        best = ((r >> 8) + 1) << 8 | (255 - ((r & 255) + 1));
+    } else {
+        for (uint32_t f = free; f; f &= f - 1) {
+            int p = __builtin_ctz(f), v = c->pv[p], after_p = shape_next[shape][p];
+            for (uint32_t g = f & (f - 1); g; g &= g - 1) {
+                int q = __builtin_ctz(g);
+                if (v + c->pv[q] != 13) continue;
+                uint16_t r = relax_solve(c, shape_next[after_p][q], bag);
+                if (r == 0xFFFF) return r;
+                int cand = ((r >> 8) + 2) << 8 | (255 - ((r & 255) + 1));
+                if (cand > best) best = cand;
+            }
+            if (c->covered)
+                for (uint32_t qs = covers_mask[p]; qs; qs &= qs - 1) {
+                    int q = __builtin_ctz(qs);
+                    if ((pm >> q & 1) && (pm & cover_mask[q]) == (1u << p) && v + c->pv[q] == 13) {
+                        uint16_t r = relax_solve(c, shape_next[after_p][q], bag);
+                        if (r == 0xFFFF) return r;
+                        int cand = ((r >> 8) + 2) << 8 | (255 - ((r & 255) + 1));
+                        if (cand > best) best = cand;
+                    }
+                }
+            if (bag_has(bag, 13 - v)) {
+                uint16_t r = relax_solve(c, after_p, bag - (1ULL << (3 * (12 - v))));
+                if (r == 0xFFFF) return r;
+                int cand = ((r >> 8) + 1) << 8 | (255 - ((r & 255) + 1));
+                if (cand > best) best = cand;
+            }
+        }
+        if (!best) best = 255; /* nothing removable: 0 removed in 0 removals */
+    }
+    uint16_t val = (uint16_t)((best >> 8) << 8 | (255 - (best & 255)));
+    if (!relax_store(rx, key, val)) return 0xFFFF;
+    return val;
+}
+
+/* The relaxation's answer for position k: the most pyramid cards any line removes (*removed) and the
+ * fewest removals that remove them all; 0 when memory runs out (then *removed is every card, which
+ * bounds nothing). */
+static int relax_bound(const Ctx *c, uint64_t k, int *removed) {
+    uint32_t pile = pile_reachable(c, k), res = KEY_RES(k);
+    uint64_t bag = 0;
+    for (int v = 1; v <= 12; v++) {
+        uint64_t n = __builtin_popcount(pile & c->vm_pile[v]) + __builtin_popcount(res & c->vm_res[v]);
+        bag |= n << (3 * (v - 1));
+    }
+    uint16_t r = relax_solve(c, KEY_SHAPE(k), bag);
+    if (r == 0xFFFF) {
+        *removed = __builtin_popcount(shape_mask[KEY_SHAPE(k)]);
+        return 0;
+    }
+    *removed = r >> 8;
+    return r & 255;
+}
+
+/* Goal cards that can never go: a lower bound on the cards_left any continuation reaches. Besides
+ * the dead cards themselves, each removal takes one card of each of a pair of ranks adding to 13,
+ * so the cards of one rank beyond the live partners of the other rank stay too. *dead_out gets
+ * the dead pyramid cards. */
+static int dead_cards_mask(const Ctx *c, uint64_t k, uint32_t *dead_out) {
     uint32_t pm = shape_mask[KEY_SHAPE(k)], res = KEY_RES(k), pile = pile_reachable(c, k);
-    int dead = 0;
-    uint32_t rest = pm & ~c->king_pyr;
-    while (rest) {
-        int p = __builtin_ctz(rest);
-        rest &= rest - 1;
-        if (!(pm & c->pp_pyr[p]) && !(res & c->pp_res[p]) && !(pile & c->pp_pile[p])) dead++;
-    }
-    if (c->goal_all) {
-        rest = res & ~c->king_res;
-        while (rest) {
-            int i = __builtin_ctz(rest);
-            rest &= rest - 1;
-            if (!(pm & c->rp_pyr[i]) && !(res & c->rp_res[i]) && !(pile & c->rp_pile[i])) dead++;
+    uint32_t dead = dead_pyramid(c, pm, res, pile), alive = pm & ~dead;
+    int n = __builtin_popcount(dead);
+    if (dead_out) *dead_out = dead;
+    if (!c->goal_all) {
+        for (int v = 1; v <= 12; v++) {
+            int w = 13 - v;
+            int have = __builtin_popcount(alive & c->vm_pyr[v]);
+            if (!have) continue;
+            int supply = __builtin_popcount(alive & c->vm_pyr[w]) + __builtin_popcount(res & c->vm_res[w]) +
+                         __builtin_popcount(pile & c->vm_pile[w]);
+            if (have > supply) n += have - supply;
         }
-        uint32_t all = KEY_PILE(k);
-        dead += __builtin_popcount(all & ~pile); /* can never come up again */
-        rest = pile & ~c->king_pile;
-        while (rest) {
-            int j = __builtin_ctz(rest);
-            rest &= rest - 1;
-            if (!(pm & c->sp_pyr[j]) && !(res & c->sp_res[j]) && !(pile & c->sp_pile[j])) dead++;
-        }
+        return n;
     }
-    return dead;
+    uint32_t res_dead = 0, pile_dead = 0;
+    for (uint32_t rest = res & ~c->king_res; rest; rest &= rest - 1) {
+        int i = __builtin_ctz(rest);
+        if (!(alive & c->rp_pyr[i]) && !(res & c->rp_res[i]) && !(pile & c->rp_pile[i])) res_dead |= 1u << i;
+    }
+    for (uint32_t rest = pile & ~c->king_pile; rest; rest &= rest - 1) {
+        int j = __builtin_ctz(rest);
+        if (!(alive & c->sp_pyr[j]) && !(res & c->sp_res[j]) && !(pile & c->sp_pile[j])) pile_dead |= 1u << j;
+    }
+    n += __builtin_popcount(KEY_PILE(k) & ~pile); /* can never come up again */
+    n += __builtin_popcount(res_dead) + __builtin_popcount(pile_dead);
+    uint32_t res_alive = res & ~res_dead, pile_alive = pile & ~pile_dead;
+    for (int v = 1; v <= 6; v++) {
+        int a = __builtin_popcount(alive & c->vm_pyr[v]) + __builtin_popcount(res_alive & c->vm_res[v]) +
+                __builtin_popcount(pile_alive & c->vm_pile[v]);
+        int b = __builtin_popcount(alive & c->vm_pyr[13 - v]) + __builtin_popcount(res_alive & c->vm_res[13 - v]) +
+                __builtin_popcount(pile_alive & c->vm_pile[13 - v]);
+        n += a > b ? a - b : b - a;
+    }
+    return n;
+}
+
+static inline int dead_cards(const Ctx *c, uint64_t k) { return dead_cards_mask(c, k, NULL); }
+
+static inline size_t relax_bytes(const Ctx *c) {
+    return c->relax ? c->relax->nslots * (sizeof(uint64_t) + sizeof(uint16_t)) : 0;
+}
+
+/* A lower bound on the cards_left any line from k reaches: its dead cards, and under goal pyramid
+ * the pyramid cards even the relaxation cannot remove. */
+static int left_bound(const Ctx *c, uint64_t k) {
+    int dead = dead_cards(c, k);
+    if (!c->relax) return dead;
+    int removed;
+    relax_bound(c, k, &removed);
+    int stay = __builtin_popcount(shape_mask[KEY_SHAPE(k)]) - removed;
+    return stay > dead ? stay : dead;
 }
 
 /* Fewest removals that clear the goal's cards: each removal takes at most one card of each of a
  * pair of ranks that add to 13, and a king alone. Changes by at most one a move, so consistent. */
-static int removals_needed(const Ctx *c, uint64_t k) {
-    uint32_t pm = shape_mask[KEY_SHAPE(k)], res = KEY_RES(k), pile = KEY_PILE(k);
+static int removals_for(const Ctx *c, uint32_t pm, uint32_t res, uint32_t pile) {
     int cnt[14];
     for (int v = 1; v <= 13; v++) {
         cnt[v] = __builtin_popcount(pm & c->vm_pyr[v]);
@@ -242,6 +426,10 @@ static int removals_needed(const Ctx *c, uint64_t k) {
     int h = cnt[13];
     for (int r = 1; r <= 6; r++) h += cnt[r] > cnt[13 - r] ? cnt[r] : cnt[13 - r];
     return h;
+}
+
+static inline int removals_needed(const Ctx *c, uint64_t k) {
+    return removals_for(c, shape_mask[KEY_SHAPE(k)], KEY_RES(k), KEY_PILE(k));
 }
 
 static inline int is_won(const Ctx *c, uint64_t k) {
@@ -428,6 +616,7 @@ typedef struct {
     uint16_t move;  /* the removal that made this position */
     uint8_t draws;  /* draws and redeals made before it */
     uint8_t closed; /* expanded, or cut */
+    uint8_t h;      /* the bound, kept to tell stale queue entries without working it out again */
     uint16_t g;
 } Node;
 
@@ -438,12 +627,6 @@ typedef struct {
     size_t nslots;
 } Store;
 
-static inline size_t hash_key(uint64_t k, size_t nslots) {
-    k ^= k >> 29;
-    k *= 0xBF58476D1CE4E5B9ULL;
-    k ^= k >> 32;
-    return (size_t)(k & (nslots - 1));
-}
 
 static int store_init(Store *st) {
     st->cap = 1 << 14;
@@ -561,50 +744,102 @@ typedef struct {
     uint16_t *line; /* malloc'ed move codes */
 } SearchResult;
 
-/* With the stock face down, no removal touches a stock card, so a pyramid card whose partners are
- * all in the pile waits for draws that pass every stock card down to its nearest partner. These
- * draws come on top of the removals, and no removal shortens them. */
-static int draws_needed(const Ctx *c, uint64_t k) {
-    if (c->stock_live || c->goal_all || c->nres) return 0;
-    uint32_t pm = shape_mask[KEY_SHAPE(k)], pile = KEY_PILE(k);
-    int ptr = KEY_PTR(k), most = 0;
-    uint32_t stock = pile & ~((1u << ptr) - 1);
+#define UNREACHABLE 1000
+
+/* Under goal pyramid, the moves that take no pyramid card (draws, redeals, and removals of pile and
+ * reserve cards only) that it takes from k until pile card j is available. A pile card that pairs
+ * with no pyramid card left ("costly") can leave the stock or the waste only by such a move; so can
+ * any card of a face-down stock, which only draws move. Card j in the stock comes up once every card
+ * before it has left the stock; card j in the waste either when the cards on it have been removed,
+ * or after a redeal, which waits for the whole stock to go, then the cards before j. */
+static int pile_moves_to(const Ctx *c, uint32_t pile, uint32_t costly, int ptr, int more_passes, int j) {
+    uint32_t waste = (1u << ptr) - 1, before_j = (1u << j) - 1, through_j = (2u << j) - 1;
+    if (j >= ptr) {
+        if (c->stock_live) return __builtin_popcount(costly & before_j & ~waste);
+        if (!c->waste_live) return UNREACHABLE;
+        return (__builtin_popcount(pile & through_j & ~waste) + c->draw - 1) / c->draw;
+    }
+    int best = UNREACHABLE;
+    if (c->waste_live) best = __builtin_popcount(costly & waste & ~through_j);
+    if (more_passes) {
+        int redeal;
+        if (c->stock_live) redeal = 1 + __builtin_popcount(costly & ~waste) + __builtin_popcount(costly & before_j);
+        else if (c->waste_live)
+            redeal = 1 + (__builtin_popcount(pile & ~waste) + c->draw - 1) / c->draw +
+                     (__builtin_popcount(pile & through_j) + c->draw - 1) / c->draw;
+        else redeal = UNREACHABLE;
+        if (redeal < best) best = redeal;
+    }
+    return best;
+}
+
+/* A lower bound on the moves that take no pyramid card still needed to clear the pyramid from k
+ * (goal pyramid only; under goal all every removal counts towards removals_needed). Each pyramid
+ * card with no partner left in the pyramid or the reserve needs one of its pile partners to come
+ * up; for each pair of ranks, the pyramid cards of one rank beyond the partners of the other rank in
+ * the pyramid and the reserve need as many pile cards, so the costliest of them must come up. Such
+ * moves change none of removals_needed, and each moves the pointer past, or removes, at most one
+ * counted card, so the sum of the two bounds stays consistent. */
+static int pile_moves_needed(const Ctx *c, uint64_t k) {
+    if (c->goal_all || (!c->stock_live && !c->waste_live)) return 0;
+    uint32_t pm = shape_mask[KEY_SHAPE(k)], res = KEY_RES(k), pile = KEY_PILE(k);
+    int ptr = KEY_PTR(k), more_passes = !last_pass(c, k), most = 0;
+    uint32_t pairing = 0;
+    for (int v = 1; v <= 12; v++)
+        if (pm & c->vm_pyr[v]) pairing |= c->vm_pile[13 - v];
+    uint32_t costly = pile & ~pairing;
     for (uint32_t rest = pm & ~c->king_pyr; rest; rest &= rest - 1) {
         int p = __builtin_ctz(rest);
-        if (pm & c->pp_pyr[p]) continue;
-        uint32_t partners = pile & c->pp_pile[p];
-        if (!partners || (partners & ((1u << ptr) - 1))) continue; /* none, or one in the waste */
-        int j = __builtin_ctz(partners);
-        int passed = __builtin_popcount(stock & ((2u << j) - 1));
-        int need = (passed + c->draw - 1) / c->draw;
-        if (need > most) most = need;
-    }
-    /* Each rank pair: the pyramid cards of one rank beyond those of its partner rank need pile
-     * partners; waste cards count as free, stock cards must be drawn up to the last one needed. */
-    int in_stock = __builtin_popcount(stock);
-    for (int v = 1; v <= 12; v++) {
-        int need = __builtin_popcount(pm & c->vm_pyr[13 - v]) - __builtin_popcount(pm & c->vm_pyr[v]);
-        if (need <= 0) continue;
-        need -= __builtin_popcount(pile & c->vm_pile[v] & ((1u << ptr) - 1));
-        if (need <= 0) continue;
-        uint32_t supply = stock & c->vm_pile[v];
-        int drawn;
-        if (__builtin_popcount(supply) < need) {
-            drawn = in_stock + 1; /* the whole stock, then a redeal */
-        } else {
-            for (int i = 1; i < need; i++) supply &= supply - 1;
-            int j = __builtin_ctz(supply);
-            drawn = (__builtin_popcount(stock & ((2u << j) - 1)) + c->draw - 1) / c->draw;
+        if ((pm & c->pp_pyr[p]) || (res & c->pp_res[p])) continue;
+        int best = UNREACHABLE;
+        for (uint32_t partners = pile & c->pp_pile[p]; partners && best; partners &= partners - 1) {
+            int cost = pile_moves_to(c, pile, costly, ptr, more_passes, __builtin_ctz(partners));
+            if (cost < best) best = cost;
         }
-        if (drawn > most) most = drawn;
+        if (best > most) most = best;
+    }
+    for (int v = 1; v <= 12; v++) {
+        int need = __builtin_popcount(pm & c->vm_pyr[13 - v]) - __builtin_popcount(pm & c->vm_pyr[v]) -
+                   __builtin_popcount(res & c->vm_res[v]);
+        if (need <= 0) continue;
+        int costs[4], n = 0;
+        for (uint32_t supply = pile & c->vm_pile[v]; supply; supply &= supply - 1)
+            costs[n++] = pile_moves_to(c, pile, costly, ptr, more_passes, __builtin_ctz(supply));
+        if (n < need) return UNREACHABLE;
+        for (int a = 1; a < n; a++) /* at most four: insertion sort */
+            for (int b = a; b > 0 && costs[b - 1] > costs[b]; b--) {
+                int t = costs[b];
+                costs[b] = costs[b - 1];
+                costs[b - 1] = t;
+            }
+        if (costs[need - 1] > most) most = costs[need - 1];
     }
     return most;
 }
 
+/* Towards a win: removals (the relaxation's fewest, when it has them) plus the moves that take no
+ * goal card; a position the relaxation cannot clear is cut. Towards left_goal cards left:
+ * the dead cards stay, so at most left_goal - dead of the live cards stay with them, and leaving a
+ * card out takes at most one off the removals the live cards need; and each removal takes at most
+ * two cards. */
 static int heuristic(const Ctx *c, uint64_t k, int target, int left_goal) {
-    if (target == TARGET_WIN) return removals_needed(c, k) + draws_needed(c, k);
+    if (target == TARGET_WIN) {
+        int removals = removals_needed(c, k);
+        if (c->relax) {
+            int removed, fewest = relax_bound(c, k, &removed);
+            if (removed < __builtin_popcount(shape_mask[KEY_SHAPE(k)])) return UNREACHABLE;
+            if (fewest > removals) removals = fewest;
+        }
+        return removals + pile_moves_needed(c, k);
+    }
     int extra = cards_left(c, k) - left_goal;
-    return extra > 0 ? (extra + 1) / 2 : 0;
+    if (extra <= 0) return 0;
+    uint32_t dead;
+    dead_cards_mask(c, k, &dead);
+    uint32_t live = shape_mask[KEY_SHAPE(k)] & ~dead;
+    int live_bound = removals_for(c, live, KEY_RES(k), KEY_PILE(k)) - (left_goal - __builtin_popcount(dead));
+    int h = (extra + 1) / 2;
+    return live_bound > h ? live_bound : h;
 }
 
 static int at_target(const Ctx *c, uint64_t k, int target, int left_goal) {
@@ -666,7 +901,13 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
     if (!kids || !store_init(&st) || !queue_init(&q, 256)) goto done;
     int added;
     store_find_or_add(&st, root, &added);
-    if (!queue_push(&q, heuristic(c, root, target, left_goal), 0)) goto done;
+    int root_h = heuristic(c, root, target, left_goal);
+    st.nodes[0].h = (uint8_t)(root_h < UNREACHABLE ? root_h : 255);
+    if (root_h >= UNREACHABLE) {
+        out->found = 0;
+        goto done;
+    }
+    if (!queue_push(&q, root_h, 0)) goto done;
     for (int f = 0; f < q.nbuckets; f++) {
         while (q.len[f]) {
             uint32_t idx = q.items[f][--q.len[f]];
@@ -674,7 +915,7 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
             if (node->closed) continue;
             uint64_t k = node->key;
             int g = node->g;
-            if (g + heuristic(c, k, target, left_goal) != f) continue; /* a stale entry */
+            if (g + node->h != f) continue; /* a stale entry */
             if (at_target(c, k, target, left_goal)) {
                 out->line = spell_line(c, &st, idx, &out->moves);
                 out->found = out->line ? 1 : -1;
@@ -683,7 +924,7 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
             node->closed = 1;
             c->nodes++;
             c->stored = st.count;
-            size_t bytes = st.cap * sizeof(Node) + st.nslots * sizeof(uint32_t) + q.bytes;
+            size_t bytes = st.cap * sizeof(Node) + st.nslots * sizeof(uint32_t) + q.bytes + relax_bytes(c);
             if (bytes > c->peak_bytes) c->peak_bytes = bytes;
             if (over_budget(c)) goto done;
             int n = successors(c, k, kids, moves, draws);
@@ -698,11 +939,16 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
                 child->move = moves[i];
                 child->draws = draws[i];
                 child->g = (uint16_t)cost;
-                if (added && dead_cards(c, kid) > cut) {
+                int h;
+                if (!added) h = child->h; /* the bound depends on the position alone */
+                else if ((target == TARGET_WIN ? dead_cards(c, kid) : left_bound(c, kid)) > cut) h = UNREACHABLE;
+                else h = heuristic(c, kid, target, left_goal);
+                if (h >= UNREACHABLE) {
                     child->closed = 1; /* cut: it can never reach the target */
                     continue;
                 }
-                if (!queue_push(&q, cost + heuristic(c, kid, target, left_goal), (uint32_t)j)) goto done;
+                child->h = (uint8_t)h;
+                if (!queue_push(&q, cost + h, (uint32_t)j)) goto done;
             }
         }
     }
@@ -799,7 +1045,7 @@ static int least_left(Ctx *c, uint64_t root) {
     Frame *stack = calloc(cap, sizeof(Frame));
     int best = cards_left(c, root);
     if (!stack || !seen_init(&sn)) goto done;
-    if (best == 0 || dead_cards(c, root) >= best) { result = best; goto done; }
+    if (best == 0 || left_bound(c, root) >= best) { result = best; goto done; }
     seen_check(c, &sn, root);
     stack[0].kids = malloc(MAX_KIDS * sizeof(uint64_t));
     if (!stack[0].kids) goto done;
@@ -814,13 +1060,14 @@ static int least_left(Ctx *c, uint64_t root) {
             best = left;
             if (best == 0) break;
         }
-        if (dead_cards(c, kid) >= best) continue;
+        if (dead_cards(c, kid) >= best || left_bound(c, kid) >= best) continue;
         int fresh = seen_check(c, &sn, kid);
         if (fresh < 0) goto done;
         if (!fresh) continue;
         c->nodes++;
         c->stored = sn.count;
-        size_t bytes = sn.nslots * (sizeof(uint64_t) + sizeof(uint32_t)) + (size_t)cap * MAX_KIDS * sizeof(uint64_t);
+        size_t bytes = sn.nslots * (sizeof(uint64_t) + sizeof(uint32_t)) + (size_t)cap * MAX_KIDS * sizeof(uint64_t) +
+                       relax_bytes(c);
         if (bytes > c->peak_bytes) c->peak_bytes = bytes;
         if (over_budget(c)) goto done;
         if (depth + 1 == cap) {
@@ -912,6 +1159,15 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     c->goal_all = goal_all, c->covered = covered;
     c->max_nodes = max_nodes;
     ctx_tables(c);
+    Relax relax;
+    if (!goal_all) {
+        if (!relax_init(&relax)) {
+            relax_free(&relax);
+            free(c);
+            return PyErr_NoMemory();
+        }
+        c->relax = &relax;
+    }
     uint64_t root = make_key(shape, (uint32_t)reserve_mask, (uint32_t)pile_mask, pointer, passes ? pass_no : 0);
 
     SearchResult win = {0}, reach = {0};
@@ -939,6 +1195,7 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     free(win.line);
     free(reach.line);
     unsigned long long nodes = c->nodes, peak = c->peak_bytes;
+    if (c->relax) relax_free(c->relax);
     free(c);
     if (!line) return NULL;
     return Py_BuildValue("iiiNKK", status, won, best_left, line, nodes, peak);
