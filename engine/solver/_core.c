@@ -230,130 +230,152 @@ static inline size_t hash_key(uint64_t k, size_t nslots) {
 /* --- the pyramid-alone relaxation ------------------------------------------------------------- */
 /* Under goal pyramid, let every pile and reserve card that can still come up be at hand whenever it
  * is wanted (each once, in any order): what is left is the pyramid alone and a bag of partners, small
- * enough to solve exactly, and every real line is a line of it. So its most pyramid cards removed is
- * a bound on what the real position can reach (it sees through orders the dead-card rules miss: the
- * partners of a card all under cards that wait for it), and its fewest removals to clear the pyramid
- * a bound on the removals a win needs. The bag is a count per rank 1..12 (kings pair with nothing),
- * three bits each. */
+ * enough to solve exactly, and every real line is a line of it. Its answer for a shape and a bag is a
+ * profile: for each count r, the fewest removals that take at least r pyramid cards (RELAX_NEVER
+ * when none can). So the most it removes bounds the cards_left a position can reach (it sees through
+ * orders the dead-card rules miss: the partners of a card all under cards that wait for it), and the
+ * removals it needs bound those of a real line. The bag is a count per rank 1..12 (kings pair with
+ * nothing), three bits each. */
+#define RELAX_NEVER 255
+#define PROFILE 32
+
 typedef struct Relax {
-    uint64_t *keys; /* shape | bag << 11, plus one; 0 is empty */
-    uint16_t *vals; /* most cards removed << 8 | fewest removals that remove them */
+    uint64_t *keys;   /* shape | bag << 11, plus one; 0 is empty */
+    uint32_t *at;     /* where the entry's profile lies in the pool */
     size_t count, nslots;
+    uint8_t *pool;    /* profiles, PROFILE bytes each */
+    size_t npool, pool_cap;
 } Relax;
 
 #define RELAX_BAG_SHIFT 11
 
 static int relax_init(Relax *rx) {
     rx->nslots = 1 << 12;
-    rx->count = 0;
+    rx->count = rx->npool = 0;
+    rx->pool_cap = 1 << 11;
     rx->keys = calloc(rx->nslots, sizeof(uint64_t));
-    rx->vals = malloc(rx->nslots * sizeof(uint16_t));
-    return rx->keys && rx->vals;
+    rx->at = malloc(rx->nslots * sizeof(uint32_t));
+    rx->pool = malloc(rx->pool_cap * PROFILE);
+    return rx->keys && rx->at && rx->pool;
 }
 
 static void relax_free(Relax *rx) {
     free(rx->keys);
-    free(rx->vals);
+    free(rx->at);
+    free(rx->pool);
 }
 
-static int relax_store(Relax *rx, uint64_t key, uint16_t val) {
+static inline size_t relax_bytes(const Ctx *c) {
+    const Relax *rx = c->relax;
+    return rx ? rx->nslots * (sizeof(uint64_t) + sizeof(uint32_t)) + rx->pool_cap * PROFILE : 0;
+}
+
+/* The profile's place in the pool; -1 when memory runs out. */
+static long relax_store(Relax *rx, uint64_t key, const uint8_t *profile) {
+    if (rx->npool == rx->pool_cap) {
+        uint8_t *pool = realloc(rx->pool, rx->pool_cap * 2 * PROFILE);
+        if (!pool) return -1;
+        rx->pool = pool;
+        rx->pool_cap *= 2;
+    }
     if ((rx->count + 1) * 2 > rx->nslots) {
         size_t nslots = rx->nslots * 2;
         uint64_t *keys = calloc(nslots, sizeof(uint64_t));
-        uint16_t *vals = malloc(nslots * sizeof(uint16_t));
-        if (!keys || !vals) {
+        uint32_t *at = malloc(nslots * sizeof(uint32_t));
+        if (!keys || !at) {
             free(keys);
-            free(vals);
-            return 0;
+            free(at);
+            return -1;
         }
         for (size_t i = 0; i < rx->nslots; i++) {
             if (!rx->keys[i]) continue;
             size_t h = hash_key(rx->keys[i] - 1, nslots);
             while (keys[h]) h = (h + 1) & (nslots - 1);
             keys[h] = rx->keys[i];
-            vals[h] = rx->vals[i];
+            at[h] = rx->at[i];
         }
-        relax_free(rx);
-        rx->keys = keys, rx->vals = vals, rx->nslots = nslots;
+        free(rx->keys);
+        free(rx->at);
+        rx->keys = keys, rx->at = at, rx->nslots = nslots;
     }
     size_t h = hash_key(key, rx->nslots);
     while (rx->keys[h]) h = (h + 1) & (rx->nslots - 1);
     rx->keys[h] = key + 1;
-    rx->vals[h] = val;
+    rx->at[h] = (uint32_t)rx->npool;
+    memcpy(rx->pool + rx->npool * PROFILE, profile, PROFILE);
     rx->count++;
-    return 1;
+    return (long)rx->npool++;
 }
 
 static inline int bag_has(uint64_t bag, int v) { return (int)(bag >> (3 * (v - 1)) & 7); }
 
-/* Best (most removed, then fewest removals) from the pyramid shape with the bag; 0xFFFF when memory
- * runs out. */
-static uint16_t relax_solve(const Ctx *c, int shape, uint64_t bag) {
-    uint32_t pm = shape_mask[shape];
-    if (!pm) return 0;
+/* Fold a move that takes `taken` cards and leads to the profile at `child` into best. */
+static inline void relax_fold(uint8_t *best, const uint8_t *child, int cards, int taken) {
+    for (int r = 1; r <= cards; r++) {
+        int v = child[r > taken ? r - taken : 0];
+        if (v != RELAX_NEVER && v + 1 < best[r]) best[r] = (uint8_t)(v + 1);
+    }
+}
+
+static long relax_solve(const Ctx *c, int shape, uint64_t bag) {
     Relax *rx = c->relax;
     uint64_t key = (uint64_t)shape | bag << RELAX_BAG_SHIFT;
     for (size_t h = hash_key(key, rx->nslots); rx->keys[h]; h = (h + 1) & (rx->nslots - 1))
-        if (rx->keys[h] == key + 1) return rx->vals[h];
-    uint32_t free = shape_free[shape];
-    int best = 0; /* removed << 8 | (255 - removals): larger is better */
-    uint32_t kings = free & c->king_pyr;
-    if (kings) { /* a free king goes at once: nothing pairs with it and nothing is lost */
-        uint16_t r = relax_solve(c, shape_next[shape][__builtin_ctz(kings)], bag);
-        if (r == 0xFFFF) return r;
-        best = ((r >> 8) + 1) << 8 | (255 - ((r & 255) + 1));
-    } else {
-        for (uint32_t f = free; f; f &= f - 1) {
-            int p = __builtin_ctz(f), v = c->pv[p], after_p = shape_next[shape][p];
-            for (uint32_t g = f & (f - 1); g; g &= g - 1) {
-                int q = __builtin_ctz(g);
-                if (v + c->pv[q] != 13) continue;
-                uint16_t r = relax_solve(c, shape_next[after_p][q], bag);
-                if (r == 0xFFFF) return r;
-                int cand = ((r >> 8) + 2) << 8 | (255 - ((r & 255) + 1));
-                if (cand > best) best = cand;
-            }
-            if (c->covered)
-                for (uint32_t qs = covers_mask[p]; qs; qs &= qs - 1) {
-                    int q = __builtin_ctz(qs);
-                    if ((pm >> q & 1) && (pm & cover_mask[q]) == (1u << p) && v + c->pv[q] == 13) {
-                        uint16_t r = relax_solve(c, shape_next[after_p][q], bag);
-                        if (r == 0xFFFF) return r;
-                        int cand = ((r >> 8) + 2) << 8 | (255 - ((r & 255) + 1));
-                        if (cand > best) best = cand;
-                    }
-                }
-            if (bag_has(bag, 13 - v)) {
-                uint16_t r = relax_solve(c, after_p, bag - (1ULL << (3 * (12 - v))));
-                if (r == 0xFFFF) return r;
-                int cand = ((r >> 8) + 1) << 8 | (255 - ((r & 255) + 1));
-                if (cand > best) best = cand;
-            }
+        if (rx->keys[h] == key + 1) return rx->at[h];
+    uint32_t pm = shape_mask[shape], free = shape_free[shape];
+    int cards = __builtin_popcount(pm);
+    uint8_t best[PROFILE];
+    memset(best, RELAX_NEVER, sizeof best);
+    best[0] = 0;
+    long child;
+/* the child's profile is read before the next solve can move the pool */
+#define RELAX_MOVE(next_shape, next_bag, taken)                                            \
+    do {                                                                                   \
+        if ((child = relax_solve(c, (next_shape), (next_bag))) < 0) return -1;             \
+        relax_fold(best, rx->pool + child * PROFILE, cards, (taken));                      \
+    } while (0)
+    for (uint32_t f = free; f; f &= f - 1) {
+        int p = __builtin_ctz(f), v = c->pv[p], after_p = shape_next[shape][p];
+        if (v == 13) {
+            RELAX_MOVE(after_p, bag, 1);
+            continue;
         }
-        if (!best) best = 255; /* nothing removable: 0 removed in 0 removals */
+        for (uint32_t g = f & (f - 1); g; g &= g - 1) {
+            int q = __builtin_ctz(g);
+            if (v + c->pv[q] == 13) RELAX_MOVE(shape_next[after_p][q], bag, 2);
+        }
+        if (c->covered)
+            for (uint32_t qs = covers_mask[p]; qs; qs &= qs - 1) {
+                int q = __builtin_ctz(qs);
+                if ((pm >> q & 1) && (pm & cover_mask[q]) == (1u << p) && v + c->pv[q] == 13)
+                    RELAX_MOVE(shape_next[after_p][q], bag, 2);
+            }
+        if (bag_has(bag, 13 - v)) RELAX_MOVE(after_p, bag - (1ULL << (3 * (12 - v))), 1);
     }
-    uint16_t val = (uint16_t)((best >> 8) << 8 | (255 - (best & 255)));
-    if (!relax_store(rx, key, val)) return 0xFFFF;
-    return val;
+#undef RELAX_MOVE
+    return relax_store(rx, key, best);
 }
 
-/* The relaxation's answer for position k: the most pyramid cards any line removes (*removed) and the
- * fewest removals that remove them all; 0 when memory runs out (then *removed is every card, which
- * bounds nothing). */
-static int relax_bound(const Ctx *c, uint64_t k, int *removed) {
+/* The relaxation's profile for the shape with the bag; when memory runs out, a profile of no
+ * removals for every count, which bounds nothing. */
+static const uint8_t *relax_with(const Ctx *c, int shape, uint64_t bag) {
+    static const uint8_t no_bound[PROFILE];
+    long at = relax_solve(c, shape, bag);
+    return at < 0 ? no_bound : c->relax->pool + at * PROFILE;
+}
+
+/* The most pyramid cards any line from position k removes, by the relaxation. */
+static int relax_most_removed(const Ctx *c, uint64_t k) {
     uint32_t pile = pile_reachable(c, k), res = KEY_RES(k);
     uint64_t bag = 0;
     for (int v = 1; v <= 12; v++) {
         uint64_t n = __builtin_popcount(pile & c->vm_pile[v]) + __builtin_popcount(res & c->vm_res[v]);
         bag |= n << (3 * (v - 1));
     }
-    uint16_t r = relax_solve(c, KEY_SHAPE(k), bag);
-    if (r == 0xFFFF) {
-        *removed = __builtin_popcount(shape_mask[KEY_SHAPE(k)]);
-        return 0;
-    }
-    *removed = r >> 8;
-    return r & 255;
+    const uint8_t *profile = relax_with(c, KEY_SHAPE(k), bag);
+    int r = __builtin_popcount(shape_mask[KEY_SHAPE(k)]);
+    while (profile[r] == RELAX_NEVER) r--;
+    return r;
 }
 
 /* Goal cards that can never go: a lower bound on the cards_left any continuation reaches. Besides
@@ -400,18 +422,12 @@ static int dead_cards_mask(const Ctx *c, uint64_t k, uint32_t *dead_out) {
 
 static inline int dead_cards(const Ctx *c, uint64_t k) { return dead_cards_mask(c, k, NULL); }
 
-static inline size_t relax_bytes(const Ctx *c) {
-    return c->relax ? c->relax->nslots * (sizeof(uint64_t) + sizeof(uint16_t)) : 0;
-}
-
 /* A lower bound on the cards_left any line from k reaches: its dead cards, and under goal pyramid
  * the pyramid cards even the relaxation cannot remove. */
 static int left_bound(const Ctx *c, uint64_t k) {
     int dead = dead_cards(c, k);
     if (!c->relax) return dead;
-    int removed;
-    relax_bound(c, k, &removed);
-    int stay = __builtin_popcount(shape_mask[KEY_SHAPE(k)]) - removed;
+    int stay = __builtin_popcount(shape_mask[KEY_SHAPE(k)]) - relax_most_removed(c, k);
     return stay > dead ? stay : dead;
 }
 
@@ -609,31 +625,42 @@ static int over_budget(Ctx *c) {
     return c->out_of_budget;
 }
 
+enum { OPEN, EXPANDED, CUT };
+
 /* --- node store with an open-addressing index -------------------------------------------------- */
 typedef struct {
     uint64_t key;
     uint32_t parent;
     uint16_t move;  /* the removal that made this position */
     uint8_t draws;  /* draws and redeals made before it */
-    uint8_t closed; /* expanded, or cut */
+    uint8_t closed; /* OPEN, EXPANDED or CUT */
     uint8_t h;      /* the bound, kept to tell stale queue entries without working it out again */
     uint16_t g;
 } Node;
 
+/* The index keeps, beside each node's number, 32 more bits of its key's hash, so a probe reads the
+ * node itself (a cache miss of its own) only when those agree. */
 typedef struct {
     Node *nodes;
     size_t count, cap;
-    uint32_t *slots; /* node index + 1; 0 is empty */
+    uint64_t *slots; /* node index + 1, and the hash's high half above it; 0 is empty */
     size_t nslots;
 } Store;
 
+static inline uint64_t mix_key(uint64_t k) {
+    k ^= k >> 29;
+    k *= 0xBF58476D1CE4E5B9ULL;
+    k ^= k >> 32;
+    k *= 0x94D049BB133111EBULL;
+    return k ^ (k >> 31);
+}
 
 static int store_init(Store *st) {
     st->cap = 1 << 14;
     st->count = 0;
     st->nodes = malloc(st->cap * sizeof(Node));
     st->nslots = 1 << 15;
-    st->slots = calloc(st->nslots, sizeof(uint32_t));
+    st->slots = calloc(st->nslots, sizeof(uint64_t));
     return st->nodes && st->slots;
 }
 
@@ -646,12 +673,14 @@ static void store_free(Store *st) {
 
 static int store_grow(Store *st) {
     size_t nslots = st->nslots * 2;
-    uint32_t *slots = calloc(nslots, sizeof(uint32_t));
+    uint64_t *slots = calloc(nslots, sizeof(uint64_t));
     if (!slots) return 0;
-    for (size_t i = 0; i < st->count; i++) {
-        size_t h = hash_key(st->nodes[i].key, nslots);
+    for (size_t i = 0; i < st->nslots; i++) {
+        uint64_t s = st->slots[i];
+        if (!s) continue;
+        size_t h = mix_key(st->nodes[(uint32_t)s - 1].key) & (nslots - 1);
         while (slots[h]) h = (h + 1) & (nslots - 1);
-        slots[h] = (uint32_t)(i + 1);
+        slots[h] = s;
     }
     free(st->slots);
     st->slots = slots;
@@ -661,14 +690,15 @@ static int store_grow(Store *st) {
 
 /* Index of the node holding k, adding it when absent (*added set); -1 when memory runs out. */
 static long store_find_or_add(Store *st, uint64_t k, int *added) {
-    size_t h = hash_key(k, st->nslots);
-    while (st->slots[h]) {
-        uint32_t idx = st->slots[h] - 1;
+    uint64_t hash = mix_key(k), tag = hash & 0xFFFFFFFF00000000ULL;
+    size_t h = hash & (st->nslots - 1);
+    for (uint64_t s; (s = st->slots[h]); h = (h + 1) & (st->nslots - 1)) {
+        if ((s & 0xFFFFFFFF00000000ULL) != tag) continue;
+        uint32_t idx = (uint32_t)s - 1;
         if (st->nodes[idx].key == k) {
             *added = 0;
             return idx;
         }
-        h = (h + 1) & (st->nslots - 1);
     }
     if (st->count == st->cap) {
         size_t cap = st->cap * 2;
@@ -679,7 +709,7 @@ static long store_find_or_add(Store *st, uint64_t k, int *added) {
     }
     memset(&st->nodes[st->count], 0, sizeof(Node));
     st->nodes[st->count].key = k;
-    st->slots[h] = (uint32_t)(st->count + 1);
+    st->slots[h] = tag | (uint64_t)(st->count + 1);
     *added = 1;
     st->count++;
     if (st->count * 2 > st->nslots) {
@@ -735,6 +765,10 @@ static int queue_push(Queue *q, int f, uint32_t idx) {
     return 1;
 }
 
+#define BOUND_BUCKETS 64
+
+static inline int queue_bucket(int f, int h) { return f * BOUND_BUCKETS + (h < BOUND_BUCKETS ? h : BOUND_BUCKETS - 1); }
+
 /* --- A*: fewest moves to a target ------------------------------------------------------------ */
 enum { TARGET_WIN, TARGET_LEFT };
 
@@ -773,65 +807,56 @@ static int pile_moves_to(const Ctx *c, uint32_t pile, uint32_t costly, int ptr, 
     return best;
 }
 
-/* A lower bound on the moves that take no pyramid card still needed to clear the pyramid from k
- * (goal pyramid only; under goal all every removal counts towards removals_needed). Each pyramid
- * card with no partner left in the pyramid or the reserve needs one of its pile partners to come
- * up; for each pair of ranks, the pyramid cards of one rank beyond the partners of the other rank in
- * the pyramid and the reserve need as many pile cards, so the costliest of them must come up. Such
- * moves change none of removals_needed, and each moves the pointer past, or removes, at most one
- * counted card, so the sum of the two bounds stays consistent. */
-static int pile_moves_needed(const Ctx *c, uint64_t k) {
-    if (c->goal_all || (!c->stock_live && !c->waste_live)) return 0;
-    uint32_t pm = shape_mask[KEY_SHAPE(k)], res = KEY_RES(k), pile = KEY_PILE(k);
-    int ptr = KEY_PTR(k), more_passes = !last_pass(c, k), most = 0;
+/* Under goal pyramid, the fewest moves any line from k takes to remove `need` pyramid cards. The
+ * line uses some pile cards; say the costliest of them to bring up takes T moves that remove no
+ * pyramid card (pile_moves_to). Then it makes at least T such moves, and at least the removals the
+ * relaxation needs with only the pile cards of cost T or less in the bag. So no line is shorter
+ * than the least, over T, of the two together; T need only run over the costs of the cards in the
+ * bag, and stops once T with the removals of the whole bag reaches the best found. UNREACHABLE
+ * when even the relaxation cannot remove that many. */
+static int moves_bound(const Ctx *c, uint64_t k, int need) {
+    if (need <= 0) return 0;
+    int shape = KEY_SHAPE(k), ptr = KEY_PTR(k), more_passes = !last_pass(c, k);
+    uint32_t pm = shape_mask[shape], res = KEY_RES(k), pile = KEY_PILE(k), reachable = pile_reachable(c, k);
     uint32_t pairing = 0;
     for (int v = 1; v <= 12; v++)
         if (pm & c->vm_pyr[v]) pairing |= c->vm_pile[13 - v];
     uint32_t costly = pile & ~pairing;
-    for (uint32_t rest = pm & ~c->king_pyr; rest; rest &= rest - 1) {
-        int p = __builtin_ctz(rest);
-        if ((pm & c->pp_pyr[p]) || (res & c->pp_res[p])) continue;
-        int best = UNREACHABLE;
-        for (uint32_t partners = pile & c->pp_pile[p]; partners && best; partners &= partners - 1) {
-            int cost = pile_moves_to(c, pile, costly, ptr, more_passes, __builtin_ctz(partners));
-            if (cost < best) best = cost;
-        }
-        if (best > most) most = best;
+    uint64_t bag = 0, unit[24];
+    int cost[24], m = 0;
+    for (int v = 1; v <= 12; v++) bag += (uint64_t)__builtin_popcount(res & c->vm_res[v]) << (3 * (v - 1));
+    for (uint32_t rest = reachable & pairing; rest; rest &= rest - 1) {
+        int j = __builtin_ctz(rest), cj = pile_moves_to(c, pile, costly, ptr, more_passes, j);
+        if (cj >= UNREACHABLE) continue;
+        uint64_t u = 1ULL << (3 * (c->sv[j] - 1));
+        int at = m++;
+        for (; at > 0 && cost[at - 1] > cj; at--) cost[at] = cost[at - 1], unit[at] = unit[at - 1];
+        cost[at] = cj, unit[at] = u;
     }
-    for (int v = 1; v <= 12; v++) {
-        int need = __builtin_popcount(pm & c->vm_pyr[13 - v]) - __builtin_popcount(pm & c->vm_pyr[v]) -
-                   __builtin_popcount(res & c->vm_res[v]);
-        if (need <= 0) continue;
-        int costs[4], n = 0;
-        for (uint32_t supply = pile & c->vm_pile[v]; supply; supply &= supply - 1)
-            costs[n++] = pile_moves_to(c, pile, costly, ptr, more_passes, __builtin_ctz(supply));
-        if (n < need) return UNREACHABLE;
-        for (int a = 1; a < n; a++) /* at most four: insertion sort */
-            for (int b = a; b > 0 && costs[b - 1] > costs[b]; b--) {
-                int t = costs[b];
-                costs[b] = costs[b - 1];
-                costs[b - 1] = t;
-            }
-        if (costs[need - 1] > most) most = costs[need - 1];
+    uint64_t whole = bag;
+    for (int i = 0; i < m; i++) whole += unit[i];
+    int fewest = relax_with(c, shape, whole)[need];
+    if (fewest == RELAX_NEVER) return UNREACHABLE;
+    int best = fewest + (m ? cost[m - 1] : 0);
+    for (int i = 0, t = 0; t + fewest < best;) {
+        while (i < m && cost[i] <= t) bag += unit[i++];
+        int removals = relax_with(c, shape, bag)[need];
+        if (removals != RELAX_NEVER && removals + t < best) best = removals + t;
+        if (i == m) break;
+        t = cost[i];
     }
-    return most;
+    return best;
 }
 
-/* Towards a win: removals (the relaxation's fewest, when it has them) plus the moves that take no
- * goal card; a position the relaxation cannot clear is cut. Towards left_goal cards left:
- * the dead cards stay, so at most left_goal - dead of the live cards stay with them, and leaving a
- * card out takes at most one off the removals the live cards need; and each removal takes at most
- * two cards. */
+/* Under goal pyramid, moves_bound towards the target's count of cards (a position the relaxation
+ * cannot bring there is cut). Under goal all, towards a win the removals alone (every removal takes
+ * goal cards, and with a live stock no card waits for draws that some removal could not save);
+ * towards left_goal cards left, the dead cards stay, so at most left_goal - dead of the live cards
+ * stay with them, and leaving a card out takes at most one off the removals the live cards need;
+ * and each removal takes at most two cards. */
 static int heuristic(const Ctx *c, uint64_t k, int target, int left_goal) {
-    if (target == TARGET_WIN) {
-        int removals = removals_needed(c, k);
-        if (c->relax) {
-            int removed, fewest = relax_bound(c, k, &removed);
-            if (removed < __builtin_popcount(shape_mask[KEY_SHAPE(k)])) return UNREACHABLE;
-            if (fewest > removals) removals = fewest;
-        }
-        return removals + pile_moves_needed(c, k);
-    }
+    if (c->relax) return moves_bound(c, k, cards_left(c, k) - (target == TARGET_WIN ? 0 : left_goal));
+    if (target == TARGET_WIN) return removals_needed(c, k);
     int extra = cards_left(c, k) - left_goal;
     if (extra <= 0) return 0;
     uint32_t dead;
@@ -898,33 +923,41 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
     out->moves = 0;
     out->line = NULL;
     int cut = target == TARGET_WIN ? 0 : left_goal; /* positions with more dead cards than this are cut */
-    if (!kids || !store_init(&st) || !queue_init(&q, 256)) goto done;
+    if (!kids || !store_init(&st) || !queue_init(&q, 64 * BOUND_BUCKETS)) goto done;
     int added;
     store_find_or_add(&st, root, &added);
     int root_h = heuristic(c, root, target, left_goal);
+    if (getenv("PYRAMID_CORE_DEBUG")) fprintf(stderr, "root h %d (removals %d)\n", root_h, removals_needed(c, root));
     st.nodes[0].h = (uint8_t)(root_h < UNREACHABLE ? root_h : 255);
     if (root_h >= UNREACHABLE) {
         out->found = 0;
         goto done;
     }
-    if (!queue_push(&q, root_h, 0)) goto done;
-    for (int f = 0; f < q.nbuckets; f++) {
-        while (q.len[f]) {
-            uint32_t idx = q.items[f][--q.len[f]];
+    if (!queue_push(&q, queue_bucket(root_h, root_h), 0)) goto done;
+    /* Buckets by f, and within one f by the bound: of equal f the position nearest its target
+     * comes first, which finds the target among them sooner. A child of equal f has a smaller
+     * bound, so its bucket can lie below the current one: the scan steps back to it. */
+    for (int b = 0; b < q.nbuckets;) {
+        if (!q.len[b]) {
+            b++;
+            continue;
+        }
+        {
+            uint32_t idx = q.items[b][--q.len[b]];
             Node *node = &st.nodes[idx];
             if (node->closed) continue;
             uint64_t k = node->key;
             int g = node->g;
-            if (g + node->h != f) continue; /* a stale entry */
+            if (queue_bucket(g + node->h, node->h) != b) continue; /* a stale entry */
             if (at_target(c, k, target, left_goal)) {
                 out->line = spell_line(c, &st, idx, &out->moves);
                 out->found = out->line ? 1 : -1;
                 goto done;
             }
-            node->closed = 1;
+            node->closed = EXPANDED;
             c->nodes++;
             c->stored = st.count;
-            size_t bytes = st.cap * sizeof(Node) + st.nslots * sizeof(uint32_t) + q.bytes + relax_bytes(c);
+            size_t bytes = st.cap * sizeof(Node) + st.nslots * sizeof(uint64_t) + q.bytes + relax_bytes(c);
             if (bytes > c->peak_bytes) c->peak_bytes = bytes;
             if (over_budget(c)) goto done;
             int n = successors(c, k, kids, moves, draws);
@@ -934,7 +967,10 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
                 long j = store_find_or_add(&st, kid, &added);
                 if (j < 0) goto done;
                 Node *child = &st.nodes[j];
-                if (!added && (child->closed || child->g <= cost)) continue;
+                /* a position expanded already comes back when a shorter way to it turns up, which keeps
+                 * the lines fewest-moves even where the bound is not consistent */
+                if (!added && (child->closed == CUT || child->g <= cost)) continue;
+                child->closed = OPEN;
                 child->parent = idx;
                 child->move = moves[i];
                 child->draws = draws[i];
@@ -944,11 +980,13 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
                 else if ((target == TARGET_WIN ? dead_cards(c, kid) : left_bound(c, kid)) > cut) h = UNREACHABLE;
                 else h = heuristic(c, kid, target, left_goal);
                 if (h >= UNREACHABLE) {
-                    child->closed = 1; /* cut: it can never reach the target */
+                    child->closed = CUT; /* it can never reach the target */
                     continue;
                 }
                 child->h = (uint8_t)h;
-                if (!queue_push(&q, cost + h, (uint32_t)j)) goto done;
+                int kid_bucket = queue_bucket(cost + h, h);
+                if (!queue_push(&q, kid_bucket, (uint32_t)j)) goto done;
+                if (kid_bucket < b) b = kid_bucket;
             }
         }
     }
