@@ -688,9 +688,10 @@ static int store_grow(Store *st) {
     return 1;
 }
 
-/* Index of the node holding k, adding it when absent (*added set); -1 when memory runs out. */
-static long store_find_or_add(Store *st, uint64_t k, int *added) {
-    uint64_t hash = mix_key(k), tag = hash & 0xFFFFFFFF00000000ULL;
+/* Index of the node holding k (whose mix_key is hash), adding it when absent (*added set); -1 when
+ * memory runs out. */
+static long store_find_or_add(Store *st, uint64_t k, uint64_t hash, int *added) {
+    uint64_t tag = hash & 0xFFFFFFFF00000000ULL;
     size_t h = hash & (st->nslots - 1);
     for (uint64_t s; (s = st->slots[h]); h = (h + 1) & (st->nslots - 1)) {
         if ((s & 0xFFFFFFFF00000000ULL) != tag) continue;
@@ -716,6 +717,86 @@ static long store_find_or_add(Store *st, uint64_t k, int *added) {
         if (!store_grow(st)) return -1;
     }
     return (long)(st->count - 1);
+}
+
+/* --- draw dominance --------------------------------------------------------------------------- */
+/* With one card a draw, a position reaches every position of the same cards later in the same pass
+ * by drawing, one move a card passed, and those of later passes by redealing too. So a position is
+ * no use when one of the same cards from which it can be reached so was found already, at a cost
+ * that with those draws and redeals is no more than its own: every line through it does as well
+ * through the other. The table keeps one (pass, pointer, cost) for each set of cards: the first,
+ * unless a later one beats it. */
+typedef struct {
+    uint64_t *keys; /* the position's key without pass and pointer, plus one; 0 is empty */
+    uint32_t *seen; /* pointer | pass << 5 | cost << 13 */
+    size_t count, nslots;
+} Frontier;
+
+#define PTR_BITS (31ULL << 42)
+#define PASS_BITS (0xFFFFULL << 47)
+
+static int frontier_init(Frontier *fr) {
+    fr->nslots = 1 << 15;
+    fr->count = 0;
+    fr->keys = calloc(fr->nslots, sizeof(uint64_t));
+    fr->seen = malloc(fr->nslots * sizeof(uint32_t));
+    return fr->keys && fr->seen;
+}
+
+static void frontier_free(Frontier *fr) {
+    free(fr->keys);
+    free(fr->seen);
+}
+
+/* The draws and redeals from (pass1, ptr1) to (pass2, ptr2) over the same pile; -1 when the second
+ * comes before the first. */
+static int draws_between(const Ctx *c, uint32_t pile, int pass1, int ptr1, int pass2, int ptr2) {
+    uint32_t from = ~((1u << ptr1) - 1), upto = (1u << ptr2) - 1;
+    if (!c->passes && ptr1 > ptr2) return __builtin_popcount(pile & from) + 1 + __builtin_popcount(pile & upto);
+    if (pass1 > pass2 || (pass1 == pass2 && ptr1 > ptr2)) return -1;
+    if (pass1 == pass2) return __builtin_popcount(pile & from & upto);
+    return __builtin_popcount(pile & from) + (pass2 - pass1) + (pass2 - pass1 - 1) * __builtin_popcount(pile) +
+           __builtin_popcount(pile & upto);
+}
+
+/* 1 when the position k reached at cost g is dominated as above; 0 otherwise (and it is noted),
+ * -1 when memory runs out. */
+static int frontier_dominated(const Ctx *c, Frontier *fr, uint64_t k, int g) {
+    uint64_t cards = k & ~(PTR_BITS | PASS_BITS);
+    uint32_t pile = KEY_PILE(k), here = (uint32_t)KEY_PTR(k) | (uint32_t)KEY_PASS(k) << 5 | (uint32_t)g << 13;
+    int ptr = KEY_PTR(k), pass = KEY_PASS(k);
+    size_t h = hash_key(cards, fr->nslots);
+    for (; fr->keys[h]; h = (h + 1) & (fr->nslots - 1)) {
+        if (fr->keys[h] != cards + 1) continue;
+        int ptr1 = fr->seen[h] & 31, pass1 = fr->seen[h] >> 5 & 255, g1 = (int)(fr->seen[h] >> 13);
+        int there = draws_between(c, pile, pass1, ptr1, pass, ptr);
+        if (there >= 0 && g1 + there <= g) return 1;
+        int back = draws_between(c, pile, pass, ptr, pass1, ptr1);
+        if (back >= 0 && g + back <= g1) fr->seen[h] = here;
+        return 0;
+    }
+    fr->keys[h] = cards + 1;
+    fr->seen[h] = here;
+    if (++fr->count * 2 > fr->nslots) {
+        size_t nslots = fr->nslots * 2;
+        uint64_t *keys = calloc(nslots, sizeof(uint64_t));
+        uint32_t *seen = malloc(nslots * sizeof(uint32_t));
+        if (!keys || !seen) {
+            free(keys);
+            free(seen);
+            return -1;
+        }
+        for (size_t i = 0; i < fr->nslots; i++) {
+            if (!fr->keys[i]) continue;
+            size_t j = hash_key(fr->keys[i] - 1, nslots);
+            while (keys[j]) j = (j + 1) & (nslots - 1);
+            keys[j] = fr->keys[i];
+            seen[j] = fr->seen[i];
+        }
+        frontier_free(fr);
+        fr->keys = keys, fr->seen = seen, fr->nslots = nslots;
+    }
+    return 0;
 }
 
 /* --- bucket queue by f ------------------------------------------------------------------------- */
@@ -916,16 +997,18 @@ static uint16_t *spell_line(const Ctx *c, Store *st, uint32_t idx, int *length) 
 static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult *out) {
     Store st;
     Queue q = {0};
-    uint64_t *kids = malloc(MAX_KIDS * sizeof(uint64_t));
+    unsigned long long kids_total = 0;
+    uint64_t *kids = malloc(MAX_KIDS * sizeof(uint64_t)), *hashes = malloc(MAX_KIDS * sizeof(uint64_t));
     uint16_t moves[MAX_KIDS];
     uint8_t draws[MAX_KIDS];
     out->found = -1;
     out->moves = 0;
     out->line = NULL;
     int cut = target == TARGET_WIN ? 0 : left_goal; /* positions with more dead cards than this are cut */
-    if (!kids || !store_init(&st) || !queue_init(&q, 64 * BOUND_BUCKETS)) goto done;
+    Frontier fr = {0};
+    if (!kids || !hashes || !frontier_init(&fr) || !store_init(&st) || !queue_init(&q, 64 * BOUND_BUCKETS)) goto done;
     int added;
-    store_find_or_add(&st, root, &added);
+    store_find_or_add(&st, root, mix_key(root), &added);
     int root_h = heuristic(c, root, target, left_goal);
     if (getenv("PYRAMID_CORE_DEBUG")) fprintf(stderr, "root h %d (removals %d)\n", root_h, removals_needed(c, root));
     st.nodes[0].h = (uint8_t)(root_h < UNREACHABLE ? root_h : 255);
@@ -957,14 +1040,27 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
             node->closed = EXPANDED;
             c->nodes++;
             c->stored = st.count;
-            size_t bytes = st.cap * sizeof(Node) + st.nslots * sizeof(uint64_t) + q.bytes + relax_bytes(c);
+            size_t bytes = st.cap * sizeof(Node) + st.nslots * sizeof(uint64_t) + q.bytes + relax_bytes(c) +
+                           fr.nslots * (sizeof(uint64_t) + sizeof(uint32_t));
             if (bytes > c->peak_bytes) c->peak_bytes = bytes;
             if (over_budget(c)) goto done;
             int n = successors(c, k, kids, moves, draws);
+            kids_total += n;
+            /* the index is far bigger than the caches: ask for every child's slot at once, so the
+             * misses overlap instead of coming one after another */
+            for (int i = 0; i < n; i++) {
+                hashes[i] = mix_key(kids[i]);
+                __builtin_prefetch(&st.slots[hashes[i] & (st.nslots - 1)]);
+            }
             for (int i = 0; i < n; i++) {
                 uint64_t kid = kids[i];
                 int cost = g + draws[i] + 1;
-                long j = store_find_or_add(&st, kid, &added);
+                if (c->draw == 1 && c->passes < 256) {
+                    int dominated = frontier_dominated(c, &fr, kid, cost);
+                    if (dominated < 0) goto done;
+                    if (dominated) continue;
+                }
+                long j = store_find_or_add(&st, kid, hashes[i], &added);
                 if (j < 0) goto done;
                 Node *child = &st.nodes[j];
                 /* a position expanded already comes back when a shorter way to it turns up, which keeps
@@ -992,7 +1088,10 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
     }
     out->found = 0;
 done:
+    if (getenv("PYRAMID_CORE_DEBUG")) fprintf(stderr, "stored %zu kids %llu\n", st.count, kids_total);
     free(kids);
+    free(hashes);
+    frontier_free(&fr);
     store_free(&st);
     queue_free(&q);
 }
