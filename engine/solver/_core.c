@@ -497,6 +497,9 @@ static int pile_configs(const Ctx *c, uint64_t k, int *ptrs, int *passes) {
     ptrs[n] = ptr;
     passes[n++] = pass;
     for (;;) {
+        /* A king on top of a live stock goes for one move, as a draw would take, and leaves the
+         * waste as it was: every configuration that draws it is worse than removing it. */
+        if (c->stock_live && (pile >> ptr) && (c->king_pile >> (ptr + __builtin_ctz(pile >> ptr)) & 1)) break;
         if (pile >> ptr) {
             for (int d = 0; d < c->draw; d++) {
                 uint32_t rest = pile >> ptr;
