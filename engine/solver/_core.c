@@ -730,8 +730,12 @@ static long store_find_or_add(Store *st, uint64_t k, uint64_t hash, int *added) 
  * through the other. The table keeps one (pass, pointer, cost) for each set of cards: the first,
  * unless a later one beats it. */
 typedef struct {
-    uint64_t *keys; /* the position's key without pass and pointer, plus one; 0 is empty */
-    uint32_t *seen; /* pointer | pass << 5 | cost << 13 */
+    uint64_t key;  /* the position's key without pass and pointer, plus one; 0 is empty */
+    uint32_t seen; /* pointer | pass << 5 | cost << 13 */
+} FrontierSlot;    /* key and value side by side: one cache miss a probe */
+
+typedef struct {
+    FrontierSlot *slots;
     size_t count, nslots;
 } Frontier;
 
@@ -741,15 +745,11 @@ typedef struct {
 static int frontier_init(Frontier *fr) {
     fr->nslots = 1 << 15;
     fr->count = 0;
-    fr->keys = calloc(fr->nslots, sizeof(uint64_t));
-    fr->seen = malloc(fr->nslots * sizeof(uint32_t));
-    return fr->keys && fr->seen;
+    fr->slots = calloc(fr->nslots, sizeof(FrontierSlot));
+    return fr->slots != NULL;
 }
 
-static void frontier_free(Frontier *fr) {
-    free(fr->keys);
-    free(fr->seen);
-}
+static void frontier_free(Frontier *fr) { free(fr->slots); }
 
 /* The draws and redeals from (pass1, ptr1) to (pass2, ptr2) over the same pile; -1 when the second
  * comes before the first. */
@@ -769,35 +769,30 @@ static int frontier_dominated(const Ctx *c, Frontier *fr, uint64_t k, int g) {
     uint32_t pile = KEY_PILE(k), here = (uint32_t)KEY_PTR(k) | (uint32_t)KEY_PASS(k) << 5 | (uint32_t)g << 13;
     int ptr = KEY_PTR(k), pass = KEY_PASS(k);
     size_t h = hash_key(cards, fr->nslots);
-    for (; fr->keys[h]; h = (h + 1) & (fr->nslots - 1)) {
-        if (fr->keys[h] != cards + 1) continue;
-        int ptr1 = fr->seen[h] & 31, pass1 = fr->seen[h] >> 5 & 255, g1 = (int)(fr->seen[h] >> 13);
+    for (; fr->slots[h].key; h = (h + 1) & (fr->nslots - 1)) {
+        FrontierSlot *slot = &fr->slots[h];
+        if (slot->key != cards + 1) continue;
+        int ptr1 = slot->seen & 31, pass1 = slot->seen >> 5 & 255, g1 = (int)(slot->seen >> 13);
         int there = draws_between(c, pile, pass1, ptr1, pass, ptr);
         if (there >= 0 && g1 + there <= g) return 1;
         int back = draws_between(c, pile, pass, ptr, pass1, ptr1);
-        if (back >= 0 && g + back <= g1) fr->seen[h] = here;
+        if (back >= 0 && g + back <= g1) slot->seen = here;
         return 0;
     }
-    fr->keys[h] = cards + 1;
-    fr->seen[h] = here;
+    fr->slots[h].key = cards + 1;
+    fr->slots[h].seen = here;
     if (++fr->count * 2 > fr->nslots) {
         size_t nslots = fr->nslots * 2;
-        uint64_t *keys = calloc(nslots, sizeof(uint64_t));
-        uint32_t *seen = malloc(nslots * sizeof(uint32_t));
-        if (!keys || !seen) {
-            free(keys);
-            free(seen);
-            return -1;
-        }
+        FrontierSlot *slots = calloc(nslots, sizeof(FrontierSlot));
+        if (!slots) return -1;
         for (size_t i = 0; i < fr->nslots; i++) {
-            if (!fr->keys[i]) continue;
-            size_t j = hash_key(fr->keys[i] - 1, nslots);
-            while (keys[j]) j = (j + 1) & (nslots - 1);
-            keys[j] = fr->keys[i];
-            seen[j] = fr->seen[i];
+            if (!fr->slots[i].key) continue;
+            size_t j = hash_key(fr->slots[i].key - 1, nslots);
+            while (slots[j].key) j = (j + 1) & (nslots - 1);
+            slots[j] = fr->slots[i];
         }
-        frontier_free(fr);
-        fr->keys = keys, fr->seen = seen, fr->nslots = nslots;
+        free(fr->slots);
+        fr->slots = slots, fr->nslots = nslots;
     }
     return 0;
 }
@@ -1044,7 +1039,7 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
             c->nodes++;
             c->stored = st.count;
             size_t bytes = st.cap * sizeof(Node) + st.nslots * sizeof(uint64_t) + q.bytes + relax_bytes(c) +
-                           fr.nslots * (sizeof(uint64_t) + sizeof(uint32_t));
+                           fr.nslots * sizeof(FrontierSlot);
             if (bytes > c->peak_bytes) c->peak_bytes = bytes;
             if (over_budget(c)) goto done;
             int n = successors(c, k, kids, moves, draws);
@@ -1054,6 +1049,7 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
             for (int i = 0; i < n; i++) {
                 hashes[i] = mix_key(kids[i]);
                 __builtin_prefetch(&st.slots[hashes[i] & (st.nslots - 1)]);
+                __builtin_prefetch(&fr.slots[hash_key(kids[i] & ~(PTR_BITS | PASS_BITS), fr.nslots)]);
             }
             for (int i = 0; i < n; i++) {
                 uint64_t kid = kids[i];
@@ -1327,8 +1323,9 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
         if (reach.found == 1) status = 0, best_left = least;
     }
     if (getenv("PYRAMID_CORE_DEBUG"))
-        fprintf(stderr, "least %d: %.3fs %llu nodes; line search %.3fs %llu nodes\n", least, t1 - t0,
-                (unsigned long long)n1, now_seconds() - t1, (unsigned long long)(c->nodes - n1));
+        fprintf(stderr, "least %d: %.3fs %llu nodes; line search %.3fs %llu nodes; relaxation %zu\n", least, t1 - t0,
+                (unsigned long long)n1, now_seconds() - t1, (unsigned long long)(c->nodes - n1),
+                c->relax ? c->relax->count : 0);
     Py_END_ALLOW_THREADS
     if (status == 0) line = won ? line_to_list(win.line, win.moves) : line_to_list(reach.line, reach.moves);
     else line = PyList_New(0);
