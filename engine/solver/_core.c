@@ -1072,7 +1072,8 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
                 child->g = (uint16_t)cost;
                 int h;
                 if (!added) h = child->h; /* the bound depends on the position alone */
-                else if ((target == TARGET_WIN ? dead_cards(c, kid) : left_bound(c, kid)) > cut) h = UNREACHABLE;
+                /* under goal pyramid the relaxation in the bound sees every dead card already */
+                else if (!c->relax && dead_cards(c, kid) > cut) h = UNREACHABLE;
                 else h = heuristic(c, kid, target, left_goal);
                 if (h >= UNREACHABLE) {
                     child->closed = CUT; /* it can never reach the target */
