@@ -13,11 +13,23 @@
  *   bits 47..62  pass number (0 under unlimited passes, where it decides nothing)
  *
  * Searches:
- *   win    A* towards a won position; positions with a card that can never go are cut.
- *          With a consistent bound the first won position taken from the queue is a fewest-moves win.
  *   least  depth-first with a visited set: the fewest cards_left that can be reached, cutting any
- *          position whose cards that can never go already reach the best found.
+ *          position whose lower bound (dead cards; under goal pyramid the relaxation below) already
+ *          reaches the best found. It stops at the first win.
+ *   win    A* towards a won position; positions that cannot be won are cut.
  *   reach  A* towards a position with that many cards left: the fewest moves that reach it.
+ *   Both A* searches take a position expanded already back when a shorter way to it turns up, so
+ *   the first target taken from the queue is a fewest-moves line as long as the bound never
+ *   overestimates.
+ *
+ * Bounds:
+ *   dead cards       cards no partner can ever meet, and every card under one (dead_pyramid).
+ *   relaxation       under goal pyramid: the pyramid alone, with the pile and reserve cards that
+ *                    can still come up as a bag at hand whenever wanted; solved exactly over
+ *                    (shape, bag) once per deal and kept (relax_solve).
+ *   moves_bound      the relaxation's removals plus the moves that bring up the pile cards it uses.
+ *   draw dominance   a position reachable by draws from one of the same cards found at no greater
+ *                    cost is skipped (frontier_dominated).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -995,7 +1007,6 @@ static uint16_t *spell_line(const Ctx *c, Store *st, uint32_t idx, int *length) 
 static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult *out) {
     Store st;
     Queue q = {0};
-    unsigned long long kids_total = 0;
     uint64_t *kids = malloc(MAX_KIDS * sizeof(uint64_t)), *hashes = malloc(MAX_KIDS * sizeof(uint64_t));
     uint16_t moves[MAX_KIDS];
     uint8_t draws[MAX_KIDS];
@@ -1008,7 +1019,6 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
     int added;
     store_find_or_add(&st, root, mix_key(root), &added);
     int root_h = heuristic(c, root, target, left_goal);
-    if (getenv("PYRAMID_CORE_DEBUG")) fprintf(stderr, "root h %d (removals %d)\n", root_h, removals_needed(c, root));
     st.nodes[0].h = (uint8_t)(root_h < UNREACHABLE ? root_h : 255);
     if (root_h >= UNREACHABLE) {
         out->found = 0;
@@ -1043,7 +1053,6 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
             if (bytes > c->peak_bytes) c->peak_bytes = bytes;
             if (over_budget(c)) goto done;
             int n = successors(c, k, kids, moves, draws);
-            kids_total += n;
             /* the index is far bigger than the caches: ask for every child's slot at once, so the
              * misses overlap instead of coming one after another */
             for (int i = 0; i < n; i++) {
@@ -1088,7 +1097,6 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
     }
     out->found = 0;
 done:
-    if (getenv("PYRAMID_CORE_DEBUG")) fprintf(stderr, "stored %zu kids %llu\n", st.count, kids_total);
     free(kids);
     free(hashes);
     frontier_free(&fr);
