@@ -653,14 +653,27 @@ typedef struct {
     uint16_t g;
 } Node;
 
-/* The index keeps, beside each node's number, 32 more bits of its key's hash, so a probe reads the
- * node itself (a cache miss of its own) only when those agree. */
+/* The index holds each position's key and cost beside its node's number, so a repeat is judged
+ * from the slot alone (the node itself would be a cache miss of its own). Positions hash by their
+ * cards only, pass and pointer left out: those of the same cards lie in one run of slots, where
+ * the probe for a position also finds the ones it may be dominated by (below). */
+typedef struct {
+    uint64_t key;
+    uint32_t idx; /* node index + 1; 0 is empty */
+    uint16_t g;
+    uint8_t cut;
+    uint8_t pad;
+} Slot;
+
 typedef struct {
     Node *nodes;
     size_t count, cap;
-    uint64_t *slots; /* node index + 1, and the hash's high half above it; 0 is empty */
+    Slot *slots;
     size_t nslots;
 } Store;
+
+#define PTR_BITS (31ULL << 42)
+#define PASS_BITS (0xFFFFULL << 47)
 
 static inline uint64_t mix_key(uint64_t k) {
     k ^= k >> 29;
@@ -670,12 +683,14 @@ static inline uint64_t mix_key(uint64_t k) {
     return k ^ (k >> 31);
 }
 
+static inline uint64_t cards_hash(uint64_t k) { return mix_key(k & ~(PTR_BITS | PASS_BITS)); }
+
 static int store_init(Store *st) {
     st->cap = 1 << 14;
     st->count = 0;
     st->nodes = malloc(st->cap * sizeof(Node));
     st->nslots = 1 << 15;
-    st->slots = calloc(st->nslots, sizeof(uint64_t));
+    st->slots = calloc(st->nslots, sizeof(Slot));
     return st->nodes && st->slots;
 }
 
@@ -688,80 +703,19 @@ static void store_free(Store *st) {
 
 static int store_grow(Store *st) {
     size_t nslots = st->nslots * 2;
-    uint64_t *slots = calloc(nslots, sizeof(uint64_t));
+    Slot *slots = calloc(nslots, sizeof(Slot));
     if (!slots) return 0;
     for (size_t i = 0; i < st->nslots; i++) {
-        uint64_t s = st->slots[i];
-        if (!s) continue;
-        size_t h = mix_key(st->nodes[(uint32_t)s - 1].key) & (nslots - 1);
-        while (slots[h]) h = (h + 1) & (nslots - 1);
-        slots[h] = s;
+        if (!st->slots[i].idx) continue;
+        size_t h = cards_hash(st->slots[i].key) & (nslots - 1);
+        while (slots[h].idx) h = (h + 1) & (nslots - 1);
+        slots[h] = st->slots[i];
     }
     free(st->slots);
     st->slots = slots;
     st->nslots = nslots;
     return 1;
 }
-
-/* Index of the node holding k (whose mix_key is hash), adding it when absent (*added set); -1 when
- * memory runs out. */
-static long store_find_or_add(Store *st, uint64_t k, uint64_t hash, int *added) {
-    uint64_t tag = hash & 0xFFFFFFFF00000000ULL;
-    size_t h = hash & (st->nslots - 1);
-    for (uint64_t s; (s = st->slots[h]); h = (h + 1) & (st->nslots - 1)) {
-        if ((s & 0xFFFFFFFF00000000ULL) != tag) continue;
-        uint32_t idx = (uint32_t)s - 1;
-        if (st->nodes[idx].key == k) {
-            *added = 0;
-            return idx;
-        }
-    }
-    if (st->count == st->cap) {
-        size_t cap = st->cap * 2;
-        Node *nodes = realloc(st->nodes, cap * sizeof(Node));
-        if (!nodes) return -1;
-        st->nodes = nodes;
-        st->cap = cap;
-    }
-    memset(&st->nodes[st->count], 0, sizeof(Node));
-    st->nodes[st->count].key = k;
-    st->slots[h] = tag | (uint64_t)(st->count + 1);
-    *added = 1;
-    st->count++;
-    if (st->count * 2 > st->nslots) {
-        if (!store_grow(st)) return -1;
-    }
-    return (long)(st->count - 1);
-}
-
-/* --- draw dominance --------------------------------------------------------------------------- */
-/* With one card a draw, a position reaches every position of the same cards later in the same pass
- * by drawing, one move a card passed, and those of later passes by redealing too. So a position is
- * no use when one of the same cards from which it can be reached so was found already, at a cost
- * that with those draws and redeals is no more than its own: every line through it does as well
- * through the other. The table keeps one (pass, pointer, cost) for each set of cards: the first,
- * unless a later one beats it. */
-typedef struct {
-    uint64_t key;  /* the position's key without pass and pointer, plus one; 0 is empty */
-    uint32_t seen; /* pointer | pass << 5 | cost << 13 */
-} FrontierSlot;    /* key and value side by side: one cache miss a probe */
-
-typedef struct {
-    FrontierSlot *slots;
-    size_t count, nslots;
-} Frontier;
-
-#define PTR_BITS (31ULL << 42)
-#define PASS_BITS (0xFFFFULL << 47)
-
-static int frontier_init(Frontier *fr) {
-    fr->nslots = 1 << 15;
-    fr->count = 0;
-    fr->slots = calloc(fr->nslots, sizeof(FrontierSlot));
-    return fr->slots != NULL;
-}
-
-static void frontier_free(Frontier *fr) { free(fr->slots); }
 
 /* The draws and redeals from (pass1, ptr1) to (pass2, ptr2) over the same pile; -1 when the second
  * comes before the first. */
@@ -774,39 +728,50 @@ static int draws_between(const Ctx *c, uint32_t pile, int pass1, int ptr1, int p
            __builtin_popcount(pile & upto);
 }
 
-/* 1 when the position k reached at cost g is dominated as above; 0 otherwise (and it is noted),
- * -1 when memory runs out. */
-static int frontier_dominated(const Ctx *c, Frontier *fr, uint64_t k, int g) {
+/* The slot of position k (whose cards_hash is hash) reached at cost g, adding a node for it when it
+ * is new (*added set); NULL with *dominated set when it is no use; NULL alone when memory runs out.
+ *
+ * Draw dominance: with one card a draw, a position reaches every position of the same cards later
+ * in the same pass by drawing, one move a card passed, and those of later passes by redealing too.
+ * So a position is no use when one of the same cards from which it can be reached so is known
+ * already at a cost that with those draws and redeals is no more than its own: every line through
+ * it does as well through the other. */
+static Slot *store_visit(const Ctx *c, Store *st, uint64_t k, uint64_t hash, int g, int *added, int *dominated) {
+    *added = *dominated = 0;
+    if ((st->count + 1) * 2 > st->nslots && !store_grow(st)) return NULL;
     uint64_t cards = k & ~(PTR_BITS | PASS_BITS);
-    uint32_t pile = KEY_PILE(k), here = (uint32_t)KEY_PTR(k) | (uint32_t)KEY_PASS(k) << 5 | (uint32_t)g << 13;
-    int ptr = KEY_PTR(k), pass = KEY_PASS(k);
-    size_t h = hash_key(cards, fr->nslots);
-    for (; fr->slots[h].key; h = (h + 1) & (fr->nslots - 1)) {
-        FrontierSlot *slot = &fr->slots[h];
-        if (slot->key != cards + 1) continue;
-        int ptr1 = slot->seen & 31, pass1 = slot->seen >> 5 & 255, g1 = (int)(slot->seen >> 13);
-        int there = draws_between(c, pile, pass1, ptr1, pass, ptr);
-        if (there >= 0 && g1 + there <= g) return 1;
-        int back = draws_between(c, pile, pass, ptr, pass1, ptr1);
-        if (back >= 0 && g + back <= g1) slot->seen = here;
-        return 0;
-    }
-    fr->slots[h].key = cards + 1;
-    fr->slots[h].seen = here;
-    if (++fr->count * 2 > fr->nslots) {
-        size_t nslots = fr->nslots * 2;
-        FrontierSlot *slots = calloc(nslots, sizeof(FrontierSlot));
-        if (!slots) return -1;
-        for (size_t i = 0; i < fr->nslots; i++) {
-            if (!fr->slots[i].key) continue;
-            size_t j = hash_key(fr->slots[i].key - 1, nslots);
-            while (slots[j].key) j = (j + 1) & (nslots - 1);
-            slots[j] = fr->slots[i];
+    uint32_t pile = KEY_PILE(k);
+    int ptr = KEY_PTR(k), pass = KEY_PASS(k), dominance = c->draw == 1;
+    size_t h = hash & (st->nslots - 1);
+    for (; st->slots[h].idx; h = (h + 1) & (st->nslots - 1)) {
+        Slot *slot = &st->slots[h];
+        if (slot->key == k) return slot;
+        if (dominance && (slot->key & ~(PTR_BITS | PASS_BITS)) == cards) {
+            int there = draws_between(c, pile, KEY_PASS(slot->key), KEY_PTR(slot->key), pass, ptr);
+            if (there >= 0 && slot->g + there <= g) {
+                *dominated = 1;
+                return NULL;
+            }
         }
-        free(fr->slots);
-        fr->slots = slots, fr->nslots = nslots;
     }
-    return 0;
+    if (st->count == st->cap) {
+        size_t cap = st->cap * 2;
+        Node *nodes = realloc(st->nodes, cap * sizeof(Node));
+        if (!nodes) return NULL;
+        st->nodes = nodes;
+        st->cap = cap;
+    }
+    memset(&st->nodes[st->count], 0, sizeof(Node));
+    st->nodes[st->count].key = k;
+    st->nodes[st->count].g = (uint16_t)g;
+    Slot *slot = &st->slots[h];
+    slot->key = k;
+    slot->idx = (uint32_t)(st->count + 1);
+    slot->g = (uint16_t)g;
+    slot->cut = 0;
+    st->count++;
+    *added = 1;
+    return slot;
 }
 
 /* --- bucket queue by f ------------------------------------------------------------------------- */
@@ -1014,10 +979,9 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
     out->moves = 0;
     out->line = NULL;
     int cut = target == TARGET_WIN ? 0 : left_goal; /* positions with more dead cards than this are cut */
-    Frontier fr = {0};
-    if (!kids || !hashes || !frontier_init(&fr) || !store_init(&st) || !queue_init(&q, 64 * BOUND_BUCKETS)) goto done;
-    int added;
-    store_find_or_add(&st, root, mix_key(root), &added);
+    int added, dominated;
+    if (!kids || !hashes || !store_init(&st) || !queue_init(&q, 64 * BOUND_BUCKETS)) goto done;
+    store_visit(c, &st, root, cards_hash(root), 0, &added, &dominated);
     int root_h = heuristic(c, root, target, left_goal);
     st.nodes[0].h = (uint8_t)(root_h < UNREACHABLE ? root_h : 255);
     if (root_h >= UNREACHABLE) {
@@ -1033,73 +997,68 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
             b++;
             continue;
         }
-        {
-            uint32_t idx = q.items[b][--q.len[b]];
-            Node *node = &st.nodes[idx];
-            if (node->closed) continue;
-            uint64_t k = node->key;
-            int g = node->g;
-            if (queue_bucket(g + node->h, node->h) != b) continue; /* a stale entry */
-            if (at_target(c, k, target, left_goal)) {
-                out->line = spell_line(c, &st, idx, &out->moves);
-                out->found = out->line ? 1 : -1;
+        uint32_t idx = q.items[b][--q.len[b]];
+        Node *node = &st.nodes[idx];
+        if (node->closed) continue;
+        uint64_t k = node->key;
+        int g = node->g;
+        if (queue_bucket(g + node->h, node->h) != b) continue; /* a stale entry */
+        if (at_target(c, k, target, left_goal)) {
+            out->line = spell_line(c, &st, idx, &out->moves);
+            out->found = out->line ? 1 : -1;
+            goto done;
+        }
+        node->closed = EXPANDED;
+        c->nodes++;
+        c->stored = st.count;
+        size_t bytes = st.cap * sizeof(Node) + st.nslots * sizeof(Slot) + q.bytes + relax_bytes(c);
+        if (bytes > c->peak_bytes) c->peak_bytes = bytes;
+        if (over_budget(c)) goto done;
+        int n = successors(c, k, kids, moves, draws);
+        /* the index is far bigger than the caches: ask for every child's slots at once, so the
+         * misses overlap instead of coming one after another */
+        for (int i = 0; i < n; i++) {
+            hashes[i] = cards_hash(kids[i]);
+            __builtin_prefetch(&st.slots[hashes[i] & (st.nslots - 1)]);
+        }
+        for (int i = 0; i < n; i++) {
+            uint64_t kid = kids[i];
+            int cost = g + draws[i] + 1;
+            Slot *slot = store_visit(c, &st, kid, hashes[i], cost, &added, &dominated);
+            if (!slot) {
+                if (dominated) continue;
                 goto done;
             }
-            node->closed = EXPANDED;
-            c->nodes++;
-            c->stored = st.count;
-            size_t bytes = st.cap * sizeof(Node) + st.nslots * sizeof(uint64_t) + q.bytes + relax_bytes(c) +
-                           fr.nslots * sizeof(FrontierSlot);
-            if (bytes > c->peak_bytes) c->peak_bytes = bytes;
-            if (over_budget(c)) goto done;
-            int n = successors(c, k, kids, moves, draws);
-            /* the index is far bigger than the caches: ask for every child's slot at once, so the
-             * misses overlap instead of coming one after another */
-            for (int i = 0; i < n; i++) {
-                hashes[i] = mix_key(kids[i]);
-                __builtin_prefetch(&st.slots[hashes[i] & (st.nslots - 1)]);
-                __builtin_prefetch(&fr.slots[hash_key(kids[i] & ~(PTR_BITS | PASS_BITS), fr.nslots)]);
+            /* a position expanded already comes back when a shorter way to it turns up, which keeps
+             * the lines fewest-moves even where the bound is not consistent */
+            if (!added && (slot->cut || slot->g <= cost)) continue;
+            uint32_t j = slot->idx - 1;
+            Node *child = &st.nodes[j];
+            slot->g = child->g = (uint16_t)cost;
+            child->closed = OPEN;
+            child->parent = idx;
+            child->move = moves[i];
+            child->draws = draws[i];
+            int h;
+            if (!added) h = child->h; /* the bound depends on the position alone */
+            /* under goal pyramid the relaxation in the bound sees every dead card already */
+            else if (!c->relax && dead_cards(c, kid) > cut) h = UNREACHABLE;
+            else h = heuristic(c, kid, target, left_goal);
+            if (h >= UNREACHABLE) {
+                child->closed = CUT; /* it can never reach the target */
+                slot->cut = 1;
+                continue;
             }
-            for (int i = 0; i < n; i++) {
-                uint64_t kid = kids[i];
-                int cost = g + draws[i] + 1;
-                if (c->draw == 1 && c->passes < 256) {
-                    int dominated = frontier_dominated(c, &fr, kid, cost);
-                    if (dominated < 0) goto done;
-                    if (dominated) continue;
-                }
-                long j = store_find_or_add(&st, kid, hashes[i], &added);
-                if (j < 0) goto done;
-                Node *child = &st.nodes[j];
-                /* a position expanded already comes back when a shorter way to it turns up, which keeps
-                 * the lines fewest-moves even where the bound is not consistent */
-                if (!added && (child->closed == CUT || child->g <= cost)) continue;
-                child->closed = OPEN;
-                child->parent = idx;
-                child->move = moves[i];
-                child->draws = draws[i];
-                child->g = (uint16_t)cost;
-                int h;
-                if (!added) h = child->h; /* the bound depends on the position alone */
-                /* under goal pyramid the relaxation in the bound sees every dead card already */
-                else if (!c->relax && dead_cards(c, kid) > cut) h = UNREACHABLE;
-                else h = heuristic(c, kid, target, left_goal);
-                if (h >= UNREACHABLE) {
-                    child->closed = CUT; /* it can never reach the target */
-                    continue;
-                }
-                child->h = (uint8_t)h;
-                int kid_bucket = queue_bucket(cost + h, h);
-                if (!queue_push(&q, kid_bucket, (uint32_t)j)) goto done;
-                if (kid_bucket < b) b = kid_bucket;
-            }
+            child->h = (uint8_t)h;
+            int kid_bucket = queue_bucket(cost + h, h);
+            if (!queue_push(&q, kid_bucket, j)) goto done;
+            if (kid_bucket < b) b = kid_bucket;
         }
     }
     out->found = 0;
 done:
     free(kids);
     free(hashes);
-    frontier_free(&fr);
     store_free(&st);
     queue_free(&q);
 }
