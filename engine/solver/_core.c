@@ -594,6 +594,8 @@ static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves,
         }
     }
     if (!c->stock_live && !c->waste_live) return n;
+    uint32_t have = 0; /* the values of the available pyramid and reserve cards */
+    for (int i = 0; i < na; i++) have |= 1u << val[i];
     int ptrs[64], passes[64];
     int nc = pile_configs(c, k, ptrs, passes);
     for (int ci = 0; ci < nc; ci++) {
@@ -616,6 +618,7 @@ static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves,
                 draws[n++] = (uint8_t)ci;
                 continue;
             }
+            if (!(have >> (13 - pval[a]) & 1)) continue;
             for (int i = 0; i < na; i++)
                 if (val[i] + pval[a] == 13) {
                     kids[n] = remove_cards(c, at, loc[i], ploc[a]);
