@@ -108,10 +108,7 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
         raise Invalid(str(exc), code="bad_notation") from None
     notation = str(parsed)
     while True:
-        try:
-            game = Game.objects.select_related("deal").get(pk=game_id, player=player)
-        except Game.DoesNotExist:
-            raise game_not_found(game_id) from None
+        game = game_of_player(game_id=game_id, player=player)
         retried = _already_played(game, ply, notation)
         if retried:
             return retried
