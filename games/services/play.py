@@ -125,7 +125,7 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
             with transaction.atomic():
                 written = _write_move(game, read_version, ply, notation)
                 if written:
-                    result_record(game=game)
+                    result_record(game=game, position=position)
         else:
             written = _write_move(game, read_version, ply, notation)
         if written:
