@@ -19,8 +19,8 @@ class MoveInput(serializers.Serializer):
 def move_input(data: dict) -> dict:
     """``MoveInput``'s validated data. A body that is plainly valid (an int ``ply`` of at least 1, a
     ``move`` of printable ASCII that the serializer would keep as it is) is taken without building the
-    serializer, which was a tenth of a move's time; anything else gets the serializer's checks and
-    answers."""
+    serializer (about 30 µs a move, for copies of its fields); anything else gets the serializer's checks
+    and answers."""
     ply, move = data.get("ply"), data.get("move")
     if (type(ply) is int and ply >= 1 and type(move) is str and 0 < len(move) <= MoveInput.MOVE_MAX_LENGTH
             and move.isascii() and move.isprintable() and move.strip() == move):
