@@ -8,7 +8,7 @@ preset with overrides (``classic;passes=unlimited``) and JSON.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 
 from .errors import RulesError
 
@@ -74,7 +74,8 @@ class Rules:
 
     # --- text and JSON forms --------------------------------------------------------------------
     def to_dict(self) -> dict:
-        data = asdict(self)
+        # every field is a plain value: asdict's deep copy of each (per game response) buys nothing
+        data = {name: getattr(self, name) for name in self.__slots__}
         data["passes"] = "unlimited" if self.passes == UNLIMITED else self.passes
         data["covered_pairs"] = "yes" if self.covered_pairs else "no"
         return data

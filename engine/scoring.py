@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from .position import Position
 
@@ -22,7 +22,8 @@ class Score:
     match_score: int
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        # every field is a plain number: asdict's deep copy of each (per game response) buys nothing
+        return {name: getattr(self, name) for name in self.__slots__}
 
 
 def match_score(position: Position) -> int:

@@ -80,6 +80,10 @@ DATABASES = {
     if DATABASE_URL
     else {"ENGINE": "django.db.backends.sqlite3", "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))}
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # only pyramid_site.db.prepared_cursor binds on the server, so only its statements are prepared
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        0 if env_bool("DATABASE_PREPARED_STATEMENTS", default=True) else None)
 # a test database of one's own where several checkouts share one PostgreSQL server
 if env_str("DATABASE_TEST_NAME"):
     DATABASES["default"]["TEST"] = {"NAME": env_str("DATABASE_TEST_NAME")}

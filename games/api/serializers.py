@@ -10,8 +10,24 @@ from ..selectors import daily_is_over
 
 
 class MoveInput(serializers.Serializer):
+    MOVE_MAX_LENGTH = 20
+
     ply = serializers.IntegerField(min_value=1, help_text="1 for the first move of the game")
-    move = serializers.CharField(max_length=20, help_text="draw, redeal, L or L+M (RULES.md notation)")
+    move = serializers.CharField(max_length=MOVE_MAX_LENGTH, help_text="draw, redeal, L or L+M (RULES.md notation)")
+
+
+def move_input(data: dict) -> dict:
+    """``MoveInput``'s validated data. A body that is plainly valid (an int ``ply`` of at least 1, a
+    ``move`` of printable ASCII that the serializer would keep as it is) is taken without building the
+    serializer (about 30 µs a move, for copies of its fields); anything else gets the serializer's checks
+    and answers."""
+    ply, move = data.get("ply"), data.get("move")
+    if (type(ply) is int and ply >= 1 and type(move) is str and 0 < len(move) <= MoveInput.MOVE_MAX_LENGTH
+            and move.isascii() and move.isprintable() and move.strip() == move):
+        return {"ply": ply, "move": move}
+    serializer = MoveInput(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
 
 
 class GameStartInput(serializers.Serializer):

@@ -18,7 +18,7 @@ from ..engine_glue import game_position
 from ..errors import Invalid, NotFound
 from ..models import Deal
 from ..tasks import solve_deal_soon
-from .serializers import DailyOutput, DealOutput, GameStartInput, MoveInput, MoveOutput, game_output
+from .serializers import DailyOutput, DealOutput, GameStartInput, MoveInput, MoveOutput, game_output, move_input
 
 GAME = OpenApiResponse(OpenApiTypes.OBJECT, description="the game with the player's view of its position")
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description='{"code": "...", "message": "..."}')
@@ -71,7 +71,7 @@ class GameMoveView(APIView):
                                                  422: ERROR},
                    summary="Play move number `ply`; resending a move already played returns the game")
     def post(self, request, game_id: int):
-        data = _valid(MoveInput, request)
+        data = move_input(_json_object(request))
         outcome = services.move_submit(game_id=game_id, player=request.user, ply=data["ply"], move=data["move"])
         body = game_output(outcome.game, outcome.position) | {"applied": outcome.applied}
         return Response(body, status=status.HTTP_201_CREATED if outcome.applied else status.HTTP_200_OK)
@@ -138,9 +138,13 @@ class DealView(APIView):
         return Response(DealOutput(deal).data)
 
 
-def _valid(serializer_class, request) -> dict:
+def _json_object(request) -> dict:
     if not isinstance(request.data, dict):
         raise Invalid("the body must be a JSON object", code="malformed_body")
-    serializer = serializer_class(data=request.data)
+    return request.data
+
+
+def _valid(serializer_class, request) -> dict:
+    serializer = serializer_class(data=_json_object(request))
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data

@@ -17,6 +17,7 @@ from engine.solver import Hint
 from engine.solver import hint as solver_hint
 
 from leaderboards.services.results import result_record
+from pyramid_site.db import prepared_cursor
 
 from ..daily import utc_today
 from ..engine_glue import engine_deal, engine_rules, game_position, start_position
@@ -108,10 +109,7 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
         raise Invalid(str(exc), code="bad_notation") from None
     notation = str(parsed)
     while True:
-        try:
-            game = Game.objects.select_related("deal").get(pk=game_id, player=player)
-        except Game.DoesNotExist:
-            raise game_not_found(game_id) from None
+        game = game_of_player(game_id=game_id, player=player)
         retried = _already_played(game, ply, notation)
         if retried:
             return retried
@@ -127,7 +125,7 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
             with transaction.atomic():
                 written = _write_move(game, read_version, ply, notation)
                 if written:
-                    result_record(game=game)
+                    result_record(game=game, position=position)
         else:
             written = _write_move(game, read_version, ply, notation)
         if written:
@@ -166,7 +164,7 @@ def _write_move(game: Game, read_version: int, ply: int, notation: str) -> bool:
     now = timezone.now()
     if connection.vendor == "postgresql":
         # one statement is atomic on its own: one round trip instead of four in a transaction
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(_MOVE_CAS_SQL, [game.state, game.moves, game.cards_left, game.status, game.finished_at,
                                            game.version, game.pk, read_version, ply, notation, now])
             return cursor.rowcount == 1

@@ -20,9 +20,8 @@ def _duration_ms(game: Game) -> int:
     return int((game.finished_at - game.started_at).total_seconds() * 1000)
 
 
-def _result_fields(game: Game) -> dict:
-    position = game_position(game)
-    score = engine.score(position)
+def _result_fields(game: Game, position: engine.Position | None) -> dict:
+    score = engine.score(game_position(game) if position is None else position)
     return {
         "player_id": game.player_id,
         "deal_id": game.deal_id,
@@ -47,18 +46,19 @@ def _is_voided(game: Game) -> bool:
     return Void.objects.filter(Q(game_id=game.pk) | Q(player_id=game.player_id), lifted_at__isnull=True).exists()
 
 
-def result_record(*, game: Game) -> Result | None:
+def result_record(*, game: Game, position: engine.Position | None = None) -> Result | None:
     """Score a finished ranked game onto the boards. The game service calls it when a game ends
     (in the transaction that stores the move that ends it, or inside the resignation); the hourly job and
     ``rebuild_boards`` call it for any finished game left without a result. Safe to call again: the
-    result is rewritten from the game."""
+    result is rewritten from the game. ``position`` is the game's position when the caller has it already
+    (the move that ends the game); otherwise it is loaded from the game's state."""
     if game.mode != Game.Mode.RANKED or game.status == Game.Status.PLAYING:
         return None
     with transaction.atomic():
         # the player's row lock orders this against player_void (see services.voids)
         get_user_model().objects.select_for_update().filter(pk=game.player_id).exists()
         before = counted(Result.objects.select_for_update().filter(game=game).first())
-        result, _ = Result.objects.update_or_create(game=game, defaults=_result_fields(game))
+        result, _ = Result.objects.update_or_create(game=game, defaults=_result_fields(game, position))
         board_count_move(before, counted(result))
         entries_refresh_for_result(result)
     # the cache follows PostgreSQL only once the result is committed (the caller's transaction too)

@@ -8,6 +8,7 @@ import engine
 import pytest
 from django.core.management import call_command
 from django.db import connection, connections
+from engine.solver import Solution
 
 from games import services
 from games.daily import commitment, daily_number, utc_today
@@ -43,8 +44,18 @@ def test_commitment_is_sha256_of_text_and_salt():
 
 
 @pytest.mark.django_db
-def test_candidates_the_solver_cannot_prove_are_skipped(settings):
-    settings.PYRAMID_SOLVE_BUDGET_SECONDS = 0.01  # classic cannot be proved that fast: every verdict is unknown
+def test_candidates_the_solver_cannot_prove_are_skipped(settings, monkeypatch):
+    # a solver whose budget always runs out: the compiled core settles some classic deals within any budget
+    # small enough to stand for "too small", so a real one cannot stand in here
+    budgets = []
+
+    def out_of_budget(position, *, budget_seconds):
+        budgets.append(budget_seconds)
+        return Solution(verdict="unknown", par_moves=None, best_cards_left=None, best_moves=None,
+                        seconds=budget_seconds)
+
+    monkeypatch.setattr("games.services.deals.solve", out_of_budget)
+    settings.PYRAMID_SOLVE_BUDGET_SECONDS = 0.01
     settings.PYRAMID_DAILY_MAX_ATTEMPTS = 3
     prepare_daily_deal.delay(DAY.isoformat(), "classic")
     numbers = [daily_number(settings.PYRAMID_DAILY_SECRET, DAY, "classic", a) for a in range(3)]
@@ -54,6 +65,7 @@ def test_candidates_the_solver_cannot_prove_are_skipped(settings):
     # run again: nothing new, still no daily deal
     prepare_daily_deal.delay(DAY.isoformat(), "classic")
     assert Deal.objects.count() == 3 and not DailyDeal.objects.exists()
+    assert budgets == [0.01] * 3
 
 
 @pytest.mark.django_db
