@@ -883,6 +883,9 @@ static int moves_bound(const Ctx *c, uint64_t k, int need) {
     uint32_t costly = pile & ~pairing;
     uint64_t bag = 0, unit[24];
     int cost[24], m = 0;
+    /* each rank's pile cards' costs, cheapest first (UNREACHABLE past the last) */
+    int by_rank[14][4];
+    for (int v = 1; v <= 13; v++) by_rank[v][0] = by_rank[v][1] = by_rank[v][2] = by_rank[v][3] = UNREACHABLE;
     for (int v = 1; v <= 12; v++) bag += (uint64_t)__builtin_popcount(res & c->vm_res[v]) << (3 * (v - 1));
     for (uint32_t rest = reachable & pairing; rest; rest &= rest - 1) {
         int j = __builtin_ctz(rest), cj = pile_moves_to(c, pile, costly, ptr, more_passes, j);
@@ -891,13 +894,33 @@ static int moves_bound(const Ctx *c, uint64_t k, int need) {
         int at = m++;
         for (; at > 0 && cost[at - 1] > cj; at--) cost[at] = cost[at - 1], unit[at] = unit[at - 1];
         cost[at] = cj, unit[at] = u;
+        int *r = by_rank[c->sv[j]];
+        for (at = 3; at > 0 && r[at - 1] > cj; at--) r[at] = r[at - 1];
+        r[at] = cj;
     }
     uint64_t whole = bag;
     for (int i = 0; i < m; i++) whole += unit[i];
     int fewest = relax_with(c, shape, whole)[need];
     if (fewest == RELAX_NEVER) return UNREACHABLE;
     int best = fewest + (m ? cost[m - 1] : 0);
-    for (int i = 0, t = 0; t + fewest < best;) {
+    /* Below some threshold the bag cannot clear the pyramid, plainly: a card with no partner left in
+     * the pyramid or the reserve needs a pile card of the partner rank, and the cards of a rank beyond
+     * the pyramid's and the reserve's of the partner rank need as many. Asking the relaxation about
+     * those thresholds would only fill its table with answers of never. */
+    int start = 0;
+    if (need == __builtin_popcount(pm)) {
+        for (uint32_t rest = pm & ~c->king_pyr; rest; rest &= rest - 1) {
+            int p = __builtin_ctz(rest);
+            if (!(pm & c->pp_pyr[p]) && !(res & c->pp_res[p]) && by_rank[13 - c->pv[p]][0] > start)
+                start = by_rank[13 - c->pv[p]][0];
+        }
+        for (int v = 1; v <= 12; v++) {
+            int excess = __builtin_popcount(pm & c->vm_pyr[13 - v]) - __builtin_popcount(pm & c->vm_pyr[v]) -
+                         __builtin_popcount(res & c->vm_res[v]);
+            if (excess > 0 && by_rank[v][excess > 4 ? 3 : excess - 1] > start) start = by_rank[v][excess > 4 ? 3 : excess - 1];
+        }
+    }
+    for (int i = 0, t = start; t + fewest < best;) {
         while (i < m && cost[i] <= t) bag += unit[i++];
         int removals = relax_with(c, shape, bag)[need];
         if (removals != RELAX_NEVER && removals + t < best) best = removals + t;
