@@ -251,72 +251,51 @@ static inline size_t hash_key(uint64_t k, size_t nslots) {
 #define RELAX_NEVER 255
 #define PROFILE 32
 
+typedef struct {
+    uint64_t key;             /* shape | bag << 11, plus one; 0 is empty */
+    uint8_t profile[PROFILE]; /* beside its key: one probe, one cache miss */
+} RelaxSlot;
+
 typedef struct Relax {
-    uint64_t *keys;   /* shape | bag << 11, plus one; 0 is empty */
-    uint32_t *at;     /* where the entry's profile lies in the pool */
+    RelaxSlot *slots;
     size_t count, nslots;
-    uint8_t *pool;    /* profiles, PROFILE bytes each */
-    size_t npool, pool_cap;
 } Relax;
 
 #define RELAX_BAG_SHIFT 11
 
 static int relax_init(Relax *rx) {
     rx->nslots = 1 << 12;
-    rx->count = rx->npool = 0;
-    rx->pool_cap = 1 << 11;
-    rx->keys = calloc(rx->nslots, sizeof(uint64_t));
-    rx->at = malloc(rx->nslots * sizeof(uint32_t));
-    rx->pool = malloc(rx->pool_cap * PROFILE);
-    return rx->keys && rx->at && rx->pool;
+    rx->count = 0;
+    rx->slots = calloc(rx->nslots, sizeof(RelaxSlot));
+    return rx->slots != NULL;
 }
 
-static void relax_free(Relax *rx) {
-    free(rx->keys);
-    free(rx->at);
-    free(rx->pool);
-}
+static void relax_free(Relax *rx) { free(rx->slots); }
 
-static inline size_t relax_bytes(const Ctx *c) {
-    const Relax *rx = c->relax;
-    return rx ? rx->nslots * (sizeof(uint64_t) + sizeof(uint32_t)) + rx->pool_cap * PROFILE : 0;
-}
+static inline size_t relax_bytes(const Ctx *c) { return c->relax ? c->relax->nslots * sizeof(RelaxSlot) : 0; }
 
-/* The profile's place in the pool; -1 when memory runs out. */
-static long relax_store(Relax *rx, uint64_t key, const uint8_t *profile) {
-    if (rx->npool == rx->pool_cap) {
-        uint8_t *pool = realloc(rx->pool, rx->pool_cap * 2 * PROFILE);
-        if (!pool) return -1;
-        rx->pool = pool;
-        rx->pool_cap *= 2;
-    }
+/* Keep the profile under key; its place in the table (good until the next store), or NULL when
+ * memory runs out. */
+static const uint8_t *relax_store(Relax *rx, uint64_t key, const uint8_t *profile) {
     if ((rx->count + 1) * 2 > rx->nslots) {
         size_t nslots = rx->nslots * 2;
-        uint64_t *keys = calloc(nslots, sizeof(uint64_t));
-        uint32_t *at = malloc(nslots * sizeof(uint32_t));
-        if (!keys || !at) {
-            free(keys);
-            free(at);
-            return -1;
-        }
+        RelaxSlot *slots = calloc(nslots, sizeof(RelaxSlot));
+        if (!slots) return NULL;
         for (size_t i = 0; i < rx->nslots; i++) {
-            if (!rx->keys[i]) continue;
-            size_t h = hash_key(rx->keys[i] - 1, nslots);
-            while (keys[h]) h = (h + 1) & (nslots - 1);
-            keys[h] = rx->keys[i];
-            at[h] = rx->at[i];
+            if (!rx->slots[i].key) continue;
+            size_t h = hash_key(rx->slots[i].key - 1, nslots);
+            while (slots[h].key) h = (h + 1) & (nslots - 1);
+            slots[h] = rx->slots[i];
         }
-        free(rx->keys);
-        free(rx->at);
-        rx->keys = keys, rx->at = at, rx->nslots = nslots;
+        free(rx->slots);
+        rx->slots = slots, rx->nslots = nslots;
     }
     size_t h = hash_key(key, rx->nslots);
-    while (rx->keys[h]) h = (h + 1) & (rx->nslots - 1);
-    rx->keys[h] = key + 1;
-    rx->at[h] = (uint32_t)rx->npool;
-    memcpy(rx->pool + rx->npool * PROFILE, profile, PROFILE);
+    while (rx->slots[h].key) h = (h + 1) & (rx->nslots - 1);
+    rx->slots[h].key = key + 1;
+    memcpy(rx->slots[h].profile, profile, PROFILE);
     rx->count++;
-    return (long)rx->npool++;
+    return rx->slots[h].profile;
 }
 
 static inline int bag_has(uint64_t bag, int v) { return (int)(bag >> (3 * (v - 1)) & 7); }
@@ -329,22 +308,24 @@ static inline void relax_fold(uint8_t *best, const uint8_t *child, int cards, in
     }
 }
 
-static long relax_solve(const Ctx *c, int shape, uint64_t bag) {
+/* The profile for the shape with the bag (good until the table next grows); NULL when memory runs
+ * out. */
+static const uint8_t *relax_solve(const Ctx *c, int shape, uint64_t bag) {
     Relax *rx = c->relax;
     uint64_t key = (uint64_t)shape | bag << RELAX_BAG_SHIFT;
-    for (size_t h = hash_key(key, rx->nslots); rx->keys[h]; h = (h + 1) & (rx->nslots - 1))
-        if (rx->keys[h] == key + 1) return rx->at[h];
+    for (size_t h = hash_key(key, rx->nslots); rx->slots[h].key; h = (h + 1) & (rx->nslots - 1))
+        if (rx->slots[h].key == key + 1) return rx->slots[h].profile;
     uint32_t pm = shape_mask[shape], free = shape_free[shape];
     int cards = __builtin_popcount(pm);
     uint8_t best[PROFILE];
     memset(best, RELAX_NEVER, sizeof best);
     best[0] = 0;
-    long child;
-/* the child's profile is read before the next solve can move the pool */
+    const uint8_t *child;
+/* the child's profile is read before the next solve can move the table */
 #define RELAX_MOVE(next_shape, next_bag, taken)                                            \
     do {                                                                                   \
-        if ((child = relax_solve(c, (next_shape), (next_bag))) < 0) return -1;             \
-        relax_fold(best, rx->pool + child * PROFILE, cards, (taken));                      \
+        if (!(child = relax_solve(c, (next_shape), (next_bag)))) return NULL;              \
+        relax_fold(best, child, cards, (taken));                                           \
     } while (0)
     for (uint32_t f = free; f; f &= f - 1) {
         int p = __builtin_ctz(f), v = c->pv[p], after_p = shape_next[shape][p];
@@ -372,8 +353,8 @@ static long relax_solve(const Ctx *c, int shape, uint64_t bag) {
  * removals for every count, which bounds nothing. */
 static const uint8_t *relax_with(const Ctx *c, int shape, uint64_t bag) {
     static const uint8_t no_bound[PROFILE];
-    long at = relax_solve(c, shape, bag);
-    return at < 0 ? no_bound : c->relax->pool + at * PROFILE;
+    const uint8_t *profile = relax_solve(c, shape, bag);
+    return profile ? profile : no_bound;
 }
 
 /* The most pyramid cards any line from position k removes, by the relaxation. */
@@ -839,6 +820,10 @@ typedef struct {
 
 #define UNREACHABLE 1000
 
+/* The draws that pass n cards (no division for one card a draw: this runs for every pile card of
+ * every position the search meets). */
+static inline int draws_for(const Ctx *c, int n) { return c->draw == 1 ? n : (n + c->draw - 1) / c->draw; }
+
 /* Under goal pyramid, the moves that take no pyramid card (draws, redeals, and removals of pile and
  * reserve cards only) that it takes from k until pile card j is available. A pile card that pairs
  * with no pyramid card left ("costly") can leave the stock or the waste only by such a move; so can
@@ -850,7 +835,7 @@ static int pile_moves_to(const Ctx *c, uint32_t pile, uint32_t costly, int ptr, 
     if (j >= ptr) {
         if (c->stock_live) return __builtin_popcount(costly & before_j & ~waste);
         if (!c->waste_live) return UNREACHABLE;
-        return (__builtin_popcount(pile & through_j & ~waste) + c->draw - 1) / c->draw;
+        return draws_for(c, __builtin_popcount(pile & through_j & ~waste));
     }
     int best = UNREACHABLE;
     if (c->waste_live) best = __builtin_popcount(costly & waste & ~through_j);
@@ -858,8 +843,7 @@ static int pile_moves_to(const Ctx *c, uint32_t pile, uint32_t costly, int ptr, 
         int redeal;
         if (c->stock_live) redeal = 1 + __builtin_popcount(costly & ~waste) + __builtin_popcount(costly & before_j);
         else if (c->waste_live)
-            redeal = 1 + (__builtin_popcount(pile & ~waste) + c->draw - 1) / c->draw +
-                     (__builtin_popcount(pile & through_j) + c->draw - 1) / c->draw;
+            redeal = 1 + draws_for(c, __builtin_popcount(pile & ~waste)) + draws_for(c, __builtin_popcount(pile & through_j));
         else redeal = UNREACHABLE;
         if (redeal < best) best = redeal;
     }
