@@ -7,6 +7,7 @@ import io
 import pytest
 from django.core.management import call_command
 from django.test import override_settings
+from engine.solver import UNKNOWN, Solution
 
 from games import services
 from games.daily import utc_today
@@ -129,12 +130,22 @@ def test_staff_review_flags_beside_the_voids(users, winning_line):
                                       format="json").json()["code"] == "flag_not_found"
 
 
-def test_without_a_known_par_the_solver_is_asked_and_an_unknown_verdict_flags_nothing(users, winning_line, settings):
+def test_without_a_known_par_the_solver_is_asked_and_an_unknown_verdict_flags_nothing(users, winning_line, settings,
+                                                                                    monkeypatch):
     bot = stamp_moves(daily_game(users[0], make_daily(date=YESTERDAY)), [2.0])
     Deal = type(bot.deal)
     Deal.objects.filter(pk=bot.deal_id).update(status=Deal.Status.UNKNOWN, par_moves=None)
-    settings.PYRAMID_SOLVE_BUDGET_SECONDS = 0.001  # too short to prove anything: no par, so no suspicion
+    # a solver whose budget runs out (the compiled one proves some deals within any budget small enough to
+    # stand for "too small"): no par, so no suspicion
+    asked = []
+
+    def out_of_budget(position, *, budget_seconds):
+        asked.append(budget_seconds)
+        return Solution(verdict=UNKNOWN, par_moves=None, best_cards_left=None, best_moves=None, seconds=budget_seconds)
+
+    monkeypatch.setattr("games.services.audit.solve", out_of_budget)
     assert services.ranked_day_recheck(date=YESTERDAY).suspicious == []
+    assert asked == [settings.PYRAMID_SOLVE_BUDGET_SECONDS]
     assert not Flag.objects.exists()
 
 
