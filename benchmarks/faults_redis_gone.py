@@ -100,7 +100,9 @@ class Players:
 
 
 def boards_agree(daily_id: int) -> bool:
-    """The board in Redis ranks every player as PostgreSQL does."""
+    """The board in Redis ranks every player as PostgreSQL does. Players who tie share a rank and may
+    stand in either order (PostgreSQL lists them by result, Redis by member), so the pairs are compared
+    as sets."""
     from games.models import DailyDeal
     from leaderboards import cache
     from leaderboards.selectors.boards import daily_board
@@ -108,7 +110,8 @@ def boards_agree(daily_id: int) -> bool:
     daily = DailyDeal.objects.get(pk=daily_id)
     from_postgres = daily_board(daily=daily, limit=200, use_cache=False)
     top, _, _, total = cache.board_ranks(daily_id, limit=200, player_id=None, around=0)
-    return total == from_postgres.total and top == [(row.result.player_id, row.rank) for row in from_postgres.top]
+    return total == from_postgres.total and sorted(top) == sorted((row.result.player_id, row.rank)
+                                                                  for row in from_postgres.top)
 
 
 def run(args, database_url: str, redis_server) -> dict:
