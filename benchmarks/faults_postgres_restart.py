@@ -96,7 +96,7 @@ async def play(args, base_url: str, dsn: str, server) -> int:
     print(f"moves sent: {len(latencies)} (each answered; {retries['resent']} resent, "
           f"{retries['already_applied']} of them answered 'already applied'), acknowledged: {moves_acknowledged}, "
           f"stored: {figures['moves_stored']}, in {seconds:.1f}s")
-    print(f"errors seen by clients: {len(errors) - len(failed)} ({dict(Counter(e[0] for e in errors))}); "
+    print(f"errors seen by clients: {len(errors) - len(failed)} ({dict(Counter(f'{e[0]} {e[1]}' for e in errors))}); "
           f"requests given up: {len(failed)}")
     print(f"time to recover (restart begun to the last failed request): {recovery:.2f}s")
     for name in ("games_lost_a_move", "games_with_unacknowledged_move", "games_with_gaps_or_doubles",

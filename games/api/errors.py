@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from django.db import InterfaceError, OperationalError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import exception_handler as drf_exception_handler, set_rollback
 
 from ..errors import ServiceError
 
@@ -34,6 +35,14 @@ def _first_message(detail) -> str:
 def exception_handler(exc, context):
     if isinstance(exc, ServiceError):
         return Response({"code": exc.code, "message": exc.message, **exc.extra}, status=exc.status)
+    if isinstance(exc, (OperationalError, InterfaceError)):
+        # The database is restarting or out of reach: say so, and that the same request can be sent
+        # again. That is safe for every write: a move that did go through is answered as already
+        # applied, and the rest were not written.
+        set_rollback()
+        return Response({"code": "database_unavailable",
+                         "message": "the database is not answering; send the same request again in a moment"},
+                        status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "1"})
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

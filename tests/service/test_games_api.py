@@ -83,6 +83,25 @@ def test_malformed_body_is_400(api, body):
     assert response.json()["code"] in ("invalid", "malformed_body") and response.json()["message"]
 
 
+def test_a_database_out_of_reach_is_503_to_send_again(api, monkeypatch):
+    from django.db import OperationalError
+
+    game = start(api, number=0, rules="one-look")
+
+    def cut(**kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr("games.services.move_submit", cut)
+    response = play(api, game["id"], 1, "draw")
+    assert response.status_code == 503 and response["Retry-After"] == "1"
+    assert response.json()["code"] == "database_unavailable" and "again" in response.json()["message"]
+    monkeypatch.undo()
+    # nothing was written: the same move, sent again, is the game's first
+    response = play(api, game["id"], 1, "draw")
+    assert response.status_code == 201 and response.json()["applied"]
+    assert Move.objects.filter(game_id=game["id"]).count() == 1
+
+
 def test_body_that_is_not_json_is_400(api):
     game = start(api, number=0, rules="one-look")
     response = api.post(f"/api/games/{game['id']}/moves/", "{not json", content_type="application/json")
