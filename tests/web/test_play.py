@@ -8,12 +8,11 @@ import re
 
 import engine
 import pytest
-from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.daily import commitment, new_salt, utc_today
 from games.models import DailyDeal, Deal
-from games.services.deals import deal_get_or_create
+from games.services.deals import deal_get_or_create, deal_solve
 
 from .conftest import DESKTOP, PHONE, screenshot
 from .helpers import card, has_class, play_move, sign_up, wait_for_moves, walk_focus_to, winning_line
@@ -28,16 +27,13 @@ def start_position() -> engine.Position:
 
 @pytest.fixture
 def daily_line(db) -> list[str]:
-    """Today's classic daily deal, with a winning line the engine confirms by replaying it."""
-    line = winning_line(start_position())
-    assert line is not None
+    """Today's classic daily deal, solved as the daily job solves it; its line is a fewest-moves win, which
+    the engine confirms by replaying it."""
+    deal = deal_solve(deal_id=deal_get_or_create(number=DEAL_NUMBER, rules=CLASSIC).pk)
+    line = deal.solution.split()
     replayed = engine.replay(engine.deal_from_number(DEAL_NUMBER), CLASSIC, line)
     assert replayed.failed_at is None and replayed.position.status == engine.WON
-    deal = deal_get_or_create(number=DEAL_NUMBER, rules=CLASSIC)
-    # the line found is a win, so its length bounds the par from above; it stands in for the solver's par
-    Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.WINNABLE, par_moves=len(line), best_cards_left=0,
-                                           best_moves=len(line), solution=" ".join(line), difficulty=2,
-                                           solved_at=timezone.now())
+    assert deal.status == Deal.Status.WINNABLE and len(line) == deal.par_moves
     salt = new_salt()
     DailyDeal.objects.create(date=utc_today(), preset="classic", deal=deal, attempt=0, salt=salt,
                              commitment=commitment(deal.text, salt))
@@ -48,7 +44,8 @@ def test_sign_up_and_win_the_daily_deal(page, daily_line):
     sign_up(page, "daily-winner")
     page.goto("/#/")
     daily = page.locator(".daily", has_text="classic")
-    expect(daily.locator(".difficulty")).to_have_text("★★☆☆☆")
+    difficulty = Deal.objects.get(number=DEAL_NUMBER, preset="classic").difficulty
+    expect(daily.locator(".difficulty")).to_have_text("★" * difficulty + "☆" * (5 - difficulty))
     daily.get_by_role("button", name="Play today's deal").click()
     expect(page).to_have_url(re.compile(r"#/game/\d+$"))
     expect(page.locator(".tag")).to_have_text("Ranked")
