@@ -865,8 +865,9 @@ static int moves_bound(const Ctx *c, uint64_t k, int need) {
     for (int v = 1; v <= 12; v++)
         if (pm & c->vm_pyr[v]) pairing |= c->vm_pile[13 - v];
     uint32_t costly = pile & ~pairing;
-    uint64_t bag = 0, unit[24];
-    int cost[24], m = 0;
+    /* the bag's cards by cost: the units of the cards of each cost summed (bags add up), and which
+     * costs there are (all under 64: at most a redeal and two passes' cards) */
+    uint64_t bag = 0, at_cost[64], costs = 0;
     /* each rank's pile cards' costs, cheapest first (UNREACHABLE past the last) */
     int by_rank[14][4];
     for (int v = 1; v <= 13; v++) by_rank[v][0] = by_rank[v][1] = by_rank[v][2] = by_rank[v][3] = UNREACHABLE;
@@ -874,19 +875,19 @@ static int moves_bound(const Ctx *c, uint64_t k, int need) {
     for (uint32_t rest = reachable & pairing; rest; rest &= rest - 1) {
         int j = __builtin_ctz(rest), cj = pile_moves_to(c, pile, costly, ptr, more_passes, j);
         if (cj >= UNREACHABLE) continue;
+        if (cj > 63) cj = 63; /* cheaper than it is: still a bound */
         uint64_t u = 1ULL << (3 * (c->sv[j] - 1));
-        int at = m++;
-        for (; at > 0 && cost[at - 1] > cj; at--) cost[at] = cost[at - 1], unit[at] = unit[at - 1];
-        cost[at] = cj, unit[at] = u;
-        int *r = by_rank[c->sv[j]];
+        if (costs >> cj & 1) at_cost[cj] += u;
+        else at_cost[cj] = u, costs |= 1ULL << cj;
+        int *r = by_rank[c->sv[j]], at;
         for (at = 3; at > 0 && r[at - 1] > cj; at--) r[at] = r[at - 1];
         r[at] = cj;
     }
     uint64_t whole = bag;
-    for (int i = 0; i < m; i++) whole += unit[i];
+    for (uint64_t rest = costs; rest; rest &= rest - 1) whole += at_cost[__builtin_ctzll(rest)];
     int fewest = relax_with(c, shape, whole)[need];
     if (fewest == RELAX_NEVER) return UNREACHABLE;
-    int best = fewest + (m ? cost[m - 1] : 0);
+    int best = fewest + (costs ? 63 - __builtin_clzll(costs) : 0);
     /* Below some threshold the bag cannot clear the pyramid, plainly: a card with no partner left in
      * the pyramid or the reserve needs a pile card of the partner rank, and the cards of a rank beyond
      * the pyramid's and the reserve's of the partner rank need as many. Asking the relaxation about
@@ -904,12 +905,13 @@ static int moves_bound(const Ctx *c, uint64_t k, int need) {
             if (excess > 0 && by_rank[v][excess > 4 ? 3 : excess - 1] > start) start = by_rank[v][excess > 4 ? 3 : excess - 1];
         }
     }
-    for (int i = 0, t = start; t + fewest < best;) {
-        while (i < m && cost[i] <= t) bag += unit[i++];
+    uint64_t rest = costs;
+    for (int t = start; t + fewest < best;) {
+        for (; rest && __builtin_ctzll(rest) <= t; rest &= rest - 1) bag += at_cost[__builtin_ctzll(rest)];
         int removals = relax_with(c, shape, bag)[need];
         if (removals != RELAX_NEVER && removals + t < best) best = removals + t;
-        if (i == m) break;
-        t = cost[i];
+        if (!rest) break;
+        t = __builtin_ctzll(rest);
     }
     return best;
 }
