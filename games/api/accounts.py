@@ -5,16 +5,15 @@ from __future__ import annotations
 from django.contrib.auth import authenticate, get_user_model, login, logout
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import IntegrityError, transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from ..errors import Conflict, ServiceError
+from .. import services
+from ..errors import ServiceError
 from .authentication import CachedTokenAuthentication
 
 User = get_user_model()
@@ -69,14 +68,8 @@ class SignupView(APIView):
         serializer = SignupInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        try:
-            with transaction.atomic():
-                if User.objects.filter(username__iexact=data["username"]).exists():
-                    raise IntegrityError
-                user = User.objects.create_user(data["username"], data.get("email", ""), data["password"])
-                token = Token.objects.create(user=user)
-        except IntegrityError:
-            raise Conflict(f"the username {data['username']!r} is taken", code="username_taken") from None
+        user, token = services.account_signup(username=data["username"], password=data["password"],
+                                              email=data.get("email", ""))
         return Response(UserOutput(user).data | {"token": token.key}, status=status.HTTP_201_CREATED)
 
 
@@ -89,7 +82,7 @@ class TokenLoginView(APIView):
     @extend_schema(request=LoginInput, responses={200: UserOutput}, summary="Log in for an API token")
     def post(self, request):
         user = _check_credentials(request)
-        token, _ = Token.objects.get_or_create(user=user)
+        token = services.token_for(user=user)
         return Response(UserOutput(user).data | {"token": token.key})
 
 
@@ -114,9 +107,8 @@ class TokenRevokeView(APIView):
     @extend_schema(request=None, responses={204: None},
                    summary="Revoke my API token (log out everywhere it is used); log in again for a new one")
     def delete(self, request):
-        for key in Token.objects.filter(user=request.user).values_list("key", flat=True):
+        for key in services.token_revoke(user=request.user):
             CachedTokenAuthentication.forget(key)
-        Token.objects.filter(user=request.user).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
