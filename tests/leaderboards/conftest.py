@@ -11,6 +11,7 @@ from leaderboards import services
 from leaderboards.models import BoardCount, Result
 from pyramid_site.celery import app as celery_app
 from tests.service.conftest import client_for  # noqa: F401  (the leaderboards tests import it from here)
+from tests.service.conftest import database_for_check
 from tests.service.factories import UserFactory
 
 # A one-look deal and a line that wins it in par (33 moves), found by the solver; the fixture
@@ -39,11 +40,9 @@ def _leaderboard_settings(settings):
 def _board_counts_agree_with_results(request):
     """After every test that touched the database: each daily board's counts are exactly what its
     results add up to (the services keep them in step)."""
-    uses = next((name for name in ("transactional_db", "db") if name in request.fixturenames), None)
-    if uses:
-        request.getfixturevalue(uses)
+    touches_database = database_for_check(request)
     yield
-    if not uses and not request.node.get_closest_marker("django_db"):
+    if not touches_database:
         return
     counts = {(c.daily_id, c.cards_left, c.moves): c.results for c in BoardCount.objects.all() if c.results}
     expected = {}

@@ -33,16 +33,22 @@ def _service_settings(settings):
     celery_app.conf.task_always_eager = eager
 
 
+def database_for_check(request) -> bool:
+    """For a check that runs after the test: set the test's database up first, so that it is still
+    there when the check runs. Whether the test touches a database at all."""
+    uses = next((name for name in ("transactional_db", "db") if name in request.fixturenames), None)
+    if uses:
+        request.getfixturevalue(uses)
+    return uses is not None or request.node.get_closest_marker("django_db") is not None
+
+
 @pytest.fixture(autouse=True)
 def _every_log_replays_to_its_state(request):
     """After every test that touched the database: each game's move log, replayed through the
     engine, gives exactly the stored state."""
-    # set the database up first, so that it is still there when this fixture checks it
-    uses = next((name for name in ("transactional_db", "db") if name in request.fixturenames), None)
-    if uses:
-        request.getfixturevalue(uses)
+    touches_database = database_for_check(request)
     yield
-    if not uses and not request.node.get_closest_marker("django_db"):
+    if not touches_database:
         return
     for game in Game.objects.select_related("deal"):
         log = list(game.log.order_by("ply").values_list("ply", "notation"))
