@@ -908,7 +908,7 @@ static int moves_bound(const Ctx *c, uint64_t k, int need) {
     uint64_t rest = costs;
     for (int t = start; t + fewest < best;) {
         for (; rest && __builtin_ctzll(rest) <= t; rest &= rest - 1) bag += at_cost[__builtin_ctzll(rest)];
-        int removals = relax_with(c, shape, bag)[need];
+        int removals = rest ? relax_with(c, shape, bag)[need] : fewest; /* no card left out: the whole bag */
         if (removals != RELAX_NEVER && removals + t < best) best = removals + t;
         if (!rest) break;
         t = __builtin_ctzll(rest);
@@ -916,19 +916,20 @@ static int moves_bound(const Ctx *c, uint64_t k, int need) {
     return best;
 }
 
-/* Under goal pyramid, moves_bound towards the target's count of cards (a position the relaxation
- * cannot bring there is cut). Under goal all, towards a win the removals alone (every removal takes
- * goal cards, and with a live stock no card waits for draws that some removal could not save);
- * towards left_goal cards left, the dead cards stay, so at most left_goal - dead of the live cards
- * stay with them, and leaving a card out takes at most one off the removals the live cards need;
- * and each removal takes at most two cards. */
+/* The bound of position k towards the target; UNREACHABLE when it cannot reach it. Under goal
+ * pyramid, moves_bound towards the target's count of cards (the relaxation in it sees every dead
+ * card). Under goal all, a position with more dead cards than the target leaves is cut; towards a
+ * win the bound is the removals alone (every removal takes goal cards, and with a live stock no
+ * card waits for draws that some removal could not save); towards left_goal cards left, the dead
+ * cards stay, so at most left_goal - dead of the live cards stay with them, and leaving a card out
+ * takes at most one off the removals the live cards need; and each removal takes at most two cards. */
 static int heuristic(const Ctx *c, uint64_t k, int target, int left_goal) {
     if (c->relax) return moves_bound(c, k, cards_left(c, k) - (target == TARGET_WIN ? 0 : left_goal));
-    if (target == TARGET_WIN) return removals_needed(c, k);
+    if (target == TARGET_WIN) return dead_cards(c, k) ? UNREACHABLE : removals_needed(c, k);
     int extra = cards_left(c, k) - left_goal;
     if (extra <= 0) return 0;
     uint32_t dead;
-    dead_cards_mask(c, k, &dead);
+    if (dead_cards_mask(c, k, &dead) > left_goal) return UNREACHABLE;
     uint32_t live = shape_mask[KEY_SHAPE(k)] & ~dead;
     int live_bound = removals_for(c, live, KEY_RES(k), KEY_PILE(k)) - (left_goal - __builtin_popcount(dead));
     int h = (extra + 1) / 2;
@@ -990,7 +991,6 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
     out->found = -1;
     out->moves = 0;
     out->line = NULL;
-    int cut = target == TARGET_WIN ? 0 : left_goal; /* positions with more dead cards than this are cut */
     int added, dominated;
     if (!kids || !hashes || !store_init(&st) || !queue_init(&q, 64 * BOUND_BUCKETS)) goto done;
     store_visit(c, &st, root, cards_hash(root), 0, &added, &dominated);
@@ -1053,8 +1053,6 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
             child->draws = draws[i];
             int h;
             if (!added) h = child->h; /* the bound depends on the position alone */
-            /* under goal pyramid the relaxation in the bound sees every dead card already */
-            else if (!c->relax && dead_cards(c, kid) > cut) h = UNREACHABLE;
             else h = heuristic(c, kid, target, left_goal);
             if (h >= UNREACHABLE) {
                 child->closed = CUT; /* it can never reach the target */
@@ -1176,7 +1174,7 @@ static int least_left(Ctx *c, uint64_t root) {
             best = left;
             if (best == 0) break;
         }
-        if (dead_cards(c, kid) >= best || left_bound(c, kid) >= best) continue;
+        if (left_bound(c, kid) >= best) continue;
         int fresh = seen_check(c, &sn, kid);
         if (fresh < 0) goto done;
         if (!fresh) continue;
