@@ -20,7 +20,8 @@ from ..daily import commitment
 from ..errors import Invalid, NotFound
 from ..models import DailyDeal
 from ..selectors import daily_is_over
-from .views import ERROR, _valid
+from .serializers import valid_input
+from .views import ERROR
 
 
 class DailyVerifyView(APIView):
@@ -78,5 +79,5 @@ class FlagReviewView(APIView):
                                                    409: ERROR},
                    summary="Record the review of a flag (void the game separately to take it off the boards)")
     def post(self, request, flag_id: int):
-        flag = services.flag_review(flag_id=flag_id, note=_valid(ReviewInput, request)["note"], by=request.user)
+        flag = services.flag_review(flag_id=flag_id, note=valid_input(ReviewInput, request)["note"], by=request.user)
         return Response(flag_output(flag))

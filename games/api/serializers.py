@@ -5,8 +5,23 @@ from __future__ import annotations
 import engine
 from rest_framework import serializers
 
+from ..errors import Invalid
 from ..models import DailyDeal, Deal, Game, Move
 from ..selectors import daily_is_over
+
+
+def json_object(request) -> dict:
+    """The request's body, refused unless it is a JSON object."""
+    if not isinstance(request.data, dict):
+        raise Invalid("the body must be a JSON object", code="malformed_body")
+    return request.data
+
+
+def valid_input(serializer_class, request) -> dict:
+    """The body checked by the input serializer: its validated data, or a 400 saying what is wrong."""
+    serializer = serializer_class(data=json_object(request))
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
 
 
 class MoveInput(serializers.Serializer):

@@ -18,7 +18,8 @@ from ..engine_glue import game_position
 from ..errors import Invalid, NotFound
 from ..models import Deal
 from ..tasks import solve_deal_soon
-from .serializers import DailyOutput, DealOutput, GameStartInput, MoveInput, MoveOutput, game_output, move_input
+from .serializers import (DailyOutput, DealOutput, GameStartInput, MoveInput, MoveOutput, game_output, json_object,
+                          move_input, valid_input)
 
 GAME = OpenApiResponse(OpenApiTypes.OBJECT, description="the game with the player's view of its position")
 ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description='{"code": "...", "message": "..."}')
@@ -53,7 +54,7 @@ class GameListView(APIView):
     @extend_schema(request=GameStartInput, responses={201: GAME, 400: ERROR, 404: ERROR, 409: ERROR},
                    summary="Start a game: a daily deal (ranked), or a practice deal by number or at random")
     def post(self, request):
-        data = _valid(GameStartInput, request)
+        data = valid_input(GameStartInput, request)
         game = services.game_start(player=request.user, daily_id=data.get("daily"), number=data.get("number"),
                                    rules=data.get("rules"))
         return Response(game_output(game, game_position(game)), status=status.HTTP_201_CREATED)
@@ -71,7 +72,7 @@ class GameMoveView(APIView):
                                                  422: ERROR},
                    summary="Play move number `ply`; resending a move already played returns the game")
     def post(self, request, game_id: int):
-        data = move_input(_json_object(request))
+        data = move_input(json_object(request))
         outcome = services.move_submit(game_id=game_id, player=request.user, ply=data["ply"], move=data["move"])
         body = game_output(outcome.game, outcome.position) | {"applied": outcome.applied}
         return Response(body, status=status.HTTP_201_CREATED if outcome.applied else status.HTTP_200_OK)
@@ -136,15 +137,3 @@ class DealView(APIView):
             solve_deal_soon(deal.pk)
             deal.refresh_from_db()
         return Response(DealOutput(deal).data)
-
-
-def _json_object(request) -> dict:
-    if not isinstance(request.data, dict):
-        raise Invalid("the body must be a JSON object", code="malformed_body")
-    return request.data
-
-
-def _valid(serializer_class, request) -> dict:
-    serializer = serializer_class(data=_json_object(request))
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data

@@ -8,7 +8,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.views import _valid
+from games.api.serializers import valid_input
 from games.errors import Forbidden
 
 from .. import services
@@ -30,7 +30,7 @@ class ClubListView(APIView):
     @extend_schema(request=ClubInput, responses={201: CLUB, 400: ERROR, 409: ERROR},
                    summary="Create a club; you become its owner")
     def post(self, request):
-        data = _valid(ClubInput, request)
+        data = valid_input(ClubInput, request)
         club = services.club_create(user=request.user, **data)
         club, membership = club_for_viewer(club_id=club.pk, viewer=request.user)
         return Response(club_output(club, membership), status=status.HTTP_201_CREATED)
@@ -44,7 +44,7 @@ class ClubDetailView(APIView):
     @extend_schema(request=ClubUpdateInput, responses={200: CLUB, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
                    summary="Change a club's name, description or privacy (owner and admins)")
     def patch(self, request, club_id: int):
-        data = _valid(ClubUpdateInput, request)
+        data = valid_input(ClubUpdateInput, request)
         club_for_viewer(club_id=club_id, viewer=request.user)
         services.club_update(actor=request.user, club_id=club_id, **data)
         return Response(club_output(*club_for_viewer(club_id=club_id, viewer=request.user)))
@@ -54,7 +54,7 @@ class ClubJoinView(APIView):
     @extend_schema(request=JoinInput, responses={201: CLUB, 404: ERROR, 409: ERROR},
                    summary="Join a club with its invite code")
     def post(self, request):
-        membership = services.club_join(user=request.user, invite_code=_valid(JoinInput, request)["invite_code"])
+        membership = services.club_join(user=request.user, invite_code=valid_input(JoinInput, request)["invite_code"])
         return Response(club_output(*club_for_viewer(club_id=membership.club_id, viewer=request.user)),
                         status=status.HTTP_201_CREATED)
 
@@ -92,7 +92,7 @@ class ClubMemberView(APIView):
     def patch(self, request, club_id: int, user_id: int):
         club_for_viewer(club_id=club_id, viewer=request.user)
         membership = services.member_role_set(actor=request.user, club_id=club_id, user_id=user_id,
-                                              role=_valid(RoleInput, request)["role"])
+                                              role=valid_input(RoleInput, request)["role"])
         return Response(member_output(membership))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR}, summary="Remove a member (owner and admins)")

@@ -9,7 +9,7 @@ from rest_framework.permissions import IsAdminUser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.views import _valid
+from games.api.serializers import valid_input
 
 from .. import services
 from ..models import Void
@@ -34,7 +34,7 @@ class VoidListView(APIView):
                                                  409: ERROR},
                    summary="Void a game or a player: every board and standing is recomputed without it")
     def post(self, request):
-        data = _valid(VoidInput, request)
+        data = valid_input(VoidInput, request)
         if "game" in data:
             void = services.game_void(game_id=data["game"], reason=data["reason"], by=request.user)
         else:
@@ -49,5 +49,5 @@ class VoidLiftView(APIView):
                                                  409: ERROR},
                    summary="Lift a void: what it took off the boards comes back")
     def post(self, request, void_id: int):
-        void = services.void_lift(void_id=void_id, reason=_valid(LiftInput, request)["reason"], by=request.user)
+        void = services.void_lift(void_id=void_id, reason=valid_input(LiftInput, request)["reason"], by=request.user)
         return Response(void_output(void))

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.serializers import game_output
-from games.api.views import _valid
+from games.api.serializers import valid_input
 from games.engine_glue import game_position
 from games.errors import Forbidden
 
@@ -36,7 +36,7 @@ class ClubTournamentsView(APIView):
                    summary="Create a tournament (owner and admins); secret deals are prepared by the solver jobs")
     def post(self, request, club_id: int):
         club_for_viewer(club_id=club_id, viewer=request.user)
-        tournament = services.tournament_create(actor=request.user, club_id=club_id, **_valid(TournamentInput, request))
+        tournament = services.tournament_create(actor=request.user, club_id=club_id, **valid_input(TournamentInput, request))
         return Response(tournament_output(*tournament_for_viewer(tournament_id=tournament.pk, viewer=request.user)),
                         status=status.HTTP_201_CREATED)
 
@@ -55,7 +55,7 @@ class TournamentView(APIView):
     def patch(self, request, tournament_id: int):
         tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         services.tournament_update(actor=request.user, tournament_id=tournament_id,
-                                   **_valid(TournamentUpdateInput, request))
+                                   **valid_input(TournamentUpdateInput, request))
         return Response(tournament_output(*tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR},
@@ -82,7 +82,7 @@ class TournamentGameView(APIView):
                    summary="Start your ranked game of the tournament's next deal; play it with the games API")
     def post(self, request, tournament_id: int):
         tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
-        data = _valid(TournamentGameInput, request)
+        data = valid_input(TournamentGameInput, request)
         game = services.tournament_game_start(user=request.user, tournament_id=tournament_id, index=data.get("index"))
         return Response(game_output(game, game_position(game)), status=status.HTTP_201_CREATED)
 
