@@ -127,7 +127,7 @@ def main() -> int:
         return 2
     with private_postgres() as server:
         dsn = server.create_database("pyramid_faults")
-        env = os.environ | {"DATABASE_URL": dsn, "DJANGO_DEBUG": "false", "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
+        env = os.environ | {"DATABASE_URL": dsn, "DJANGO_DEBUG": "false", "PYRAMID_DAILY_SECRET": "pyramid-fault-secret", "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
                             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"}
         env.pop("REDIS_URL", None)
         migrate(dsn, env)

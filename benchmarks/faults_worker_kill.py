@@ -100,15 +100,17 @@ def run(args, database_url: str, redis_url: str) -> dict:
     import redis
     from django.db import connection
 
-    from games.daily import daily_number
     from games.models import DailyDeal, Deal
-    from games.tasks import prepare_daily_deal, solve_deal
+    from games.services.daily import PURPOSE, daily_key
+    from games.services.sequences import candidate_number
+    from games.tasks import settle_sequence, solve_deal
 
     with connection.cursor() as cursor:
         cursor.execute(VERDICT_AUDIT_SQL)
     broker = redis.Redis.from_url(redis_url)
     date = dt.date.fromisoformat(args.date)
-    first_number = daily_number(SECRET, date, args.preset, 0)
+    key = daily_key(date, args.preset)
+    first_number = candidate_number(secret=SECRET, purpose=PURPOSE, key=key, attempt=0)
 
     def solve_taken():
         """The candidate's solve task is in Redis's unacknowledged set: a worker has it in hand."""
@@ -117,7 +119,7 @@ def run(args, database_url: str, redis_url: str) -> dict:
     pool = "solo" if args.kill == "worker" else "prefork"
     worker = start_worker(env, pool)
     started = time.monotonic()
-    prepare_daily_deal.delay(args.date, args.preset)
+    settle_sequence.delay(PURPOSE, key)
     candidate = wait_for("the first candidate, pending", lambda: Deal.objects.filter(
         number=first_number, preset=args.preset, status=Deal.Status.PENDING).first(), 60)
     wait_for("the worker to take the solve", solve_taken, 60, every=0.02)
@@ -143,7 +145,7 @@ def run(args, database_url: str, redis_url: str) -> dict:
         recovered = time.monotonic() - killed_at
         print(f"daily deal settled {recovered:.1f}s after the kill (attempt {daily.attempt}, deal {daily.deal.number})")
         # and what a retry or the next beat run would send: the job again, and the candidate's solve again
-        again = [prepare_daily_deal.delay(args.date, args.preset), solve_deal.delay(candidate.pk)]
+        again = [settle_sequence.delay(PURPOSE, key), solve_deal.delay(candidate.pk)]
         for result in again:
             result.get(timeout=args.solve_budget * 3 + 60)
         wait_for("the queue to drain", lambda: not broker.hlen("unacked") and not broker.llen(QUEUE), 120, every=0.2)

@@ -225,7 +225,7 @@ def main() -> int:
     with psycopg.connect(f"{args.pg}/postgres", autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{args.db}" WITH (FORCE)')
         connection.execute(f'CREATE DATABASE "{args.db}"')
-    env = os.environ | {"DATABASE_URL": dsn, "DJANGO_DEBUG": "false", "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
+    env = os.environ | {"DATABASE_URL": dsn, "DJANGO_DEBUG": "false", "PYRAMID_DAILY_SECRET": "pyramid-benchmark-secret", "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
                         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"}
     env.pop("REDIS_URL", None)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)

@@ -1,4 +1,4 @@
-"""Speed of the daily fair-play re-check (``games.services.audit.ranked_day_recheck``).
+"""Speed of the daily fair-play re-check (``leaderboards.fair_play.recheck.ranked_day_recheck``).
 
 Makes a fresh database (``pyramid_recheck_bench`` by default) on the PostgreSQL of ``--pg``, migrates
 it and writes ``--games`` finished ranked games of one one-look daily deal, each the 33-move winning
@@ -51,10 +51,12 @@ def main() -> None:
     from django.utils import timezone
 
     import engine
-    from games.daily import commitment, utc_today
+    from games.daily import commitment
     from games.models import DailyDeal, Deal, Game, Move
-    from games.services import ranked_day_recheck
-    from leaderboards.models import Flag, Result
+    from leaderboards.fair_play.models import Flag
+    from leaderboards.fair_play.recheck import ranked_day_recheck
+    from leaderboards.models import Result
+    from pyramid_site.clock import utc_today
 
     call_command("migrate", verbosity=0)
     day = utc_today() - dt.timedelta(days=1)

@@ -1,7 +1,7 @@
 """Pyramid Solitaire rules engine: pure Python, the one authority on the rules.
 
 Everything the service, the solver and the clients know about the rules comes from here; see
-``../shared/RULES.md`` for the rules themselves.
+``docs/rules.md`` for the rules themselves.
 """
 
 from .cards import card_pretty, card_text, card_value, parse_card

@@ -1,4 +1,4 @@
-"""Moves in the notation of RULES.md: ``draw``, ``redeal``, ``L`` (a king) and ``L+M`` (a pair).
+"""Moves in the notation of docs/rules.md: ``draw``, ``redeal``, ``L`` (a king) and ``L+M`` (a pair).
 
 Locations are small integers: 0..27 the pyramid, 28..34 the reserve ``R0``..``R6``, 35 the stock
 top ``S`` and 36 the waste top ``W``. A pair is stored in canonical order, so ``25+24`` and

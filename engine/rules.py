@@ -1,4 +1,4 @@
-"""Rule sets: the options of RULES.md, the presets, and a stable text form to store.
+"""Rule sets: the options of docs/rules.md, the presets, and a stable text form to store.
 
 The canonical text is ``key=value`` pairs in a fixed order joined by ``;``. It never changes for a
 given rule set, so it can be a database key; :meth:`Rules.parse` also takes a preset name, a

@@ -1,4 +1,4 @@
-"""Scores of a position: what RULES.md ranks and what Par Pyramid match scoring counts."""
+"""Scores of a position: what docs/rules.md ranks and what Par Pyramid match scoring counts."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .position import Position
 
-# Par Pyramid: a pyramid cleared in pass 1 is worth 50, pass 2 35, pass 3 20. RULES.md stops at
+# Par Pyramid: a pyramid cleared in pass 1 is worth 50, pass 2 35, pass 3 20. docs/rules.md stops at
 # three passes (the `par` preset); later passes, possible only under custom rules, go on down by
 # the same 15 and never below 0.
 MATCH_BASE_FIRST_PASS = 50

@@ -1,38 +1,8 @@
-"""Refusals of the game service: each has a stable ``code``, a readable message and an HTTP status."""
+"""Refusals of the game service beyond the project's common ones (``pyramid_site.api.errors``)."""
 
 from __future__ import annotations
 
-
-class ServiceError(Exception):
-    status = 400
-    code = "invalid"
-
-    def __init__(self, message: str, *, code: str | None = None, **extra):
-        super().__init__(message)
-        self.message = message
-        if code:
-            self.code = code
-        self.extra = extra
-
-
-class NotFound(ServiceError):
-    status = 404
-    code = "not_found"
-
-
-class Invalid(ServiceError):
-    status = 400
-    code = "invalid"
-
-
-class Conflict(ServiceError):
-    status = 409
-    code = "conflict"
-
-
-class Forbidden(ServiceError):
-    status = 403
-    code = "forbidden"
+from pyramid_site.api.errors import NotFound, ServiceError
 
 
 class IllegalMoveError(ServiceError):

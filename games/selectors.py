@@ -7,10 +7,11 @@ from functools import cache
 
 from django.db import connection
 
+from pyramid_site.api.errors import NotFound
+from pyramid_site.clock import utc_today
 from pyramid_site.db import prepared_cursor
 
-from .daily import utc_today
-from .errors import NotFound, game_not_found
+from .errors import game_not_found
 from .models import DailyDeal, Deal, Game, Move
 
 
@@ -23,6 +24,14 @@ def daily_deals_on(*, date: dt.date, user) -> list[DailyDeal]:
     for daily in dailies:
         daily.my_game = games.get(daily.pk)
     return dailies
+
+
+def daily_deal(*, date: dt.date, preset: str) -> DailyDeal:
+    """The daily deal of a day and preset, with its deal; 404 when there is none."""
+    daily = DailyDeal.objects.select_related("deal").filter(date=date, preset=preset).first()
+    if daily is None:
+        raise NotFound(f"there is no {preset} daily deal on {date}", code="daily_not_found")
+    return daily
 
 
 def daily_is_over(daily: DailyDeal | None) -> bool:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
 
+from pyramid_site.clock import utc_today
+
 from . import services
-from .daily import utc_today
-from .models import Deal
+from .services.daily import PURPOSE as DAILY
+from .services.daily import daily_key
 
 
 @shared_task(acks_late=True)
@@ -25,13 +25,13 @@ def solve_deal_soon(deal_id: int) -> None:
 
 
 @shared_task(acks_late=True)
-def prepare_daily_deal(date: str, preset: str) -> str:
-    """Settle one day's deal: solve the next candidate in its own task, then look again."""
-    result = services.daily_deal_prepare(date=dt.date.fromisoformat(date), preset=preset)
-    if isinstance(result, Deal):
-        (solve_deal.si(result.pk) | prepare_daily_deal.si(date, preset)).delay()
-        return f"solving candidate deal {result.pk}"
-    return "settled" if result else "no winnable candidate"
+def settle_sequence(purpose: str, key: str) -> str:
+    """Settle a proven deal sequence: solve its next candidate in a task of its own, then look again."""
+    candidate = services.sequence_step(purpose=purpose, key=key)
+    if candidate is None:
+        return "settled"
+    (solve_deal.si(candidate.pk) | settle_sequence.si(purpose, key)).delay()
+    return f"solving candidate deal {candidate.pk}"
 
 
 @shared_task
@@ -39,15 +39,5 @@ def prepare_daily_deals() -> int:
     """Beat job: keep the daily deals of the coming days ready for every featured preset."""
     slots = services.daily_slots_open(today=utc_today())
     for date, preset in slots:
-        prepare_daily_deal.delay(date.isoformat(), preset)
+        settle_sequence.delay(DAILY, daily_key(date, preset))
     return len(slots)
-
-
-@shared_task
-def recheck_ranked_day(date: str | None = None) -> dict:
-    """Beat job (daily): replay the finished ranked games of a day (yesterday by default) and flag
-    any whose stored result differs or that trip the suspicious-play rule."""
-    day = dt.date.fromisoformat(date) if date else utc_today() - dt.timedelta(days=1)
-    report = services.ranked_day_recheck(date=day)
-    return {"date": day.isoformat(), "games": report.games, "mismatched": report.mismatched,
-            "suspicious": report.suspicious, "flags_new": report.flags_new}

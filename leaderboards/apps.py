@@ -5,3 +5,14 @@ class LeaderboardsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "leaderboards"
     verbose_name = "Leaderboards, clubs and tournaments"
+
+    def ready(self):
+        from games.services import sequence_register
+        from games.signals import game_finished
+
+        from .services.results import result_on_game_finished
+        from .services.tournaments import PURPOSE, tournament_sequence_step
+
+        # the game service announces each ranked game's end, in the transaction that stores it
+        game_finished.connect(result_on_game_finished, dispatch_uid="leaderboards.result")
+        sequence_register(PURPOSE, tournament_sequence_step)

@@ -2,7 +2,7 @@
 
 One sorted set per daily deal, member = player id, score = the ranking key packed in one exact
 integer (cards left, then moves, then milliseconds), so ZCOUNT of the better scores gives a rank
-the way RULES.md ranks. PostgreSQL decides: a board missing from Redis, or Redis not answering,
+the way docs/rules.md ranks. PostgreSQL decides: a board missing from Redis, or Redis not answering,
 sends the read to PostgreSQL; ``rebuild_boards`` and the Celery job write them again from it.
 """
 
@@ -42,8 +42,7 @@ def _client_for(url: str, timeout: float):
 
 def client(*, timeout: float = 0.5):
     """Reads give up quickly (PostgreSQL answers instead); a rebuild may take longer."""
-    # PYRAMID_BOARD_REDIS_URL, when set (even empty, which turns the cache off), wins over REDIS_URL
-    url = getattr(settings, "PYRAMID_BOARD_REDIS_URL", settings.REDIS_URL)
+    url = settings.PYRAMID_BOARD_REDIS_URL
     if not url:
         raise Unavailable("no Redis configured")
     return _client_for(url, timeout)

@@ -4,20 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.models import Deal
-from games.tasks import solve_deal
-
 from . import services
-
-
-@shared_task(acks_late=True)
-def prepare_tournament_deals(tournament_id: int) -> str:
-    """Fix the tournament's deals: solve the next candidate in its own task, then look again."""
-    result = services.tournament_deals_prepare(tournament_id=tournament_id)
-    if isinstance(result, Deal):
-        (solve_deal.si(result.pk) | prepare_tournament_deals.si(tournament_id)).delay()
-        return f"solving candidate deal {result.pk}"
-    return result.status
+from .fair_play.tasks import recheck_ranked_day  # noqa: F401  (found where Celery looks for an app's tasks)
 
 
 @shared_task

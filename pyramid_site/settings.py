@@ -4,18 +4,22 @@ With no environment at all the service runs on SQLite in a file with Celery task
 ``DATABASE_URL`` switches to PostgreSQL and ``REDIS_URL`` to a Redis broker, cache and result store.
 """
 
+import datetime as dt
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
-from .env import env_bool, env_float, env_int, env_list, env_str
+from .env import env_bool, env_date, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
+# development by default, so the README's run command needs nothing; production sets DJANGO_DEBUG=false
 DEBUG = env_bool("DJANGO_DEBUG", default=True)
 # the development default starts "django-insecure-", so `manage.py check --deploy` refuses it (W009):
 # in production the key, like every secret, comes from the environment
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", "django-insecure-development-key-set-DJANGO_SECRET_KEY-in-production")
+# the host names this service answers to
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 
 # Production behind HTTPS (DJANGO_HTTPS=true; `manage.py check --deploy` is clean then): redirect plain
@@ -118,12 +122,12 @@ WHITENOISE_USE_FINDERS = True
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # token first, so a request without credentials is answered 401 with WWW-Authenticate
-        "games.api.authentication.CachedTokenAuthentication",
+        "pyramid_site.api.authentication.CachedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "pyramid_site.api.exceptions.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "signup": env_str("PYRAMID_THROTTLE_SIGNUP", "20/hour"),
         "login": env_str("PYRAMID_THROTTLE_LOGIN", "30/min"),
@@ -159,35 +163,59 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10),
 }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# a task past its soft limit gets SoftTimeLimitExceeded (and its transaction rolls back); past the hard
+# limit its process is killed; both under the visibility timeout, so a killed task is not run twice at once
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT_SECONDS", 600, low=1)
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT_SECONDS", CELERY_TASK_SOFT_TIME_LIMIT + 60, low=1)
+if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
+    raise ImproperlyConfigured("CELERY_TASK_TIME_LIMIT_SECONDS must be above CELERY_TASK_SOFT_TIME_LIMIT_SECONDS")
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "prepare-daily-deals": {
         "task": "games.tasks.prepare_daily_deals",
-        "schedule": env_float("PYRAMID_DAILY_PREPARE_EVERY_SECONDS", 600.0),
+        "schedule": env_float("PYRAMID_DAILY_PREPARE_EVERY_SECONDS", 600.0, low=1.0),
     },
     "rebuild-board-cache": {
         "task": "leaderboards.tasks.rebuild_board_cache",
-        "schedule": env_float("PYRAMID_BOARD_CACHE_REBUILD_EVERY_SECONDS", 3600.0),
+        "schedule": env_float("PYRAMID_BOARD_CACHE_REBUILD_EVERY_SECONDS", 3600.0, low=1.0),
     },
     # yesterday's ranked games replayed and checked; a second run the same day changes nothing
     "recheck-ranked-day": {
-        "task": "games.tasks.recheck_ranked_day",
-        "schedule": env_float("PYRAMID_RECHECK_EVERY_SECONDS", 86400.0),
+        "task": "leaderboards.fair_play.tasks.recheck_ranked_day",
+        "schedule": env_float("PYRAMID_RECHECK_EVERY_SECONDS", 86400.0, low=1.0),
     },
 }
 
 # --- The game service -------------------------------------------------------------------------------
 # The secret that daily deal numbers are derived from: nobody without it can compute a future deal.
-PYRAMID_DAILY_SECRET = env_str("PYRAMID_DAILY_SECRET", SECRET_KEY)
+# In development it falls back to the secret key; a production start without it is refused.
+PYRAMID_DAILY_SECRET = env_str("PYRAMID_DAILY_SECRET") or (SECRET_KEY if DEBUG else "")
+if not PYRAMID_DAILY_SECRET:
+    raise ImproperlyConfigured("set PYRAMID_DAILY_SECRET: with DJANGO_DEBUG=false the daily deals need a secret of "
+                               "their own (the secret key is not used for them)")
+# The secret of tournaments' deals (their own, so one leaked secret does not give the other away)
+PYRAMID_TOURNAMENT_SECRET = env_str("PYRAMID_TOURNAMENT_SECRET") or PYRAMID_DAILY_SECRET
+# Featured presets, comma separated: one daily deal each per UTC day
 PYRAMID_DAILY_PRESETS = env_list("PYRAMID_DAILY_PRESETS", ["classic"])
-PYRAMID_DAILY_DAYS_AHEAD = env_int("PYRAMID_DAILY_DAYS_AHEAD", 7)
-PYRAMID_DAILY_MAX_ATTEMPTS = env_int("PYRAMID_DAILY_MAX_ATTEMPTS", 40)
-PYRAMID_SOLVE_BUDGET_SECONDS = env_float("PYRAMID_SOLVE_BUDGET_SECONDS", 60.0)
-PYRAMID_HINT_BUDGET_SECONDS = env_float("PYRAMID_HINT_BUDGET_SECONDS", 3.0)
+# Days of daily deals kept ready, today included
+PYRAMID_DAILY_DAYS_AHEAD = env_int("PYRAMID_DAILY_DAYS_AHEAD", 7, low=1, high=366)
+# Candidates of one proven deal sequence tried before giving up (logged)
+PYRAMID_DAILY_MAX_ATTEMPTS = env_int("PYRAMID_DAILY_MAX_ATTEMPTS", 40, low=1, high=10_000)
+# Day number 1 of the share line ("Pyramid #N")
+PYRAMID_FIRST_DAILY_DATE = env_date("PYRAMID_FIRST_DAILY_DATE", dt.date(2025, 1, 1))
+# Solver time per deal in the Celery task, and per hint
+PYRAMID_SOLVE_BUDGET_SECONDS = env_float("PYRAMID_SOLVE_BUDGET_SECONDS", 60.0, low=0.1)
+PYRAMID_HINT_BUDGET_SECONDS = env_float("PYRAMID_HINT_BUDGET_SECONDS", 3.0, low=0.1)
+if PYRAMID_SOLVE_BUDGET_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
+    raise ImproperlyConfigured("PYRAMID_SOLVE_BUDGET_SECONDS must stay under CELERY_TASK_SOFT_TIME_LIMIT_SECONDS, "
+                               "or every long solve is stopped before its verdict")
+# How long a web process remembers an API token (a revoked one stops working within this elsewhere)
 PYRAMID_TOKEN_CACHE_SECONDS = env_float("PYRAMID_TOKEN_CACHE_SECONDS", 30.0)
-# The suspicious-play rule of the daily re-check (games/services/audit.py, README "Fair play")
-PYRAMID_FLAG_MIN_MOVES = env_int("PYRAMID_FLAG_MIN_MOVES", 10)
+# The suspicious-play rule of the daily re-check (leaderboards/fair_play/recheck.py, README "Fair play")
+PYRAMID_FLAG_MIN_MOVES = env_int("PYRAMID_FLAG_MIN_MOVES", 10, low=1)
 PYRAMID_FLAG_EVEN_CV = env_float("PYRAMID_FLAG_EVEN_CV", 0.25)
+# Where the daily boards' Redis copies live: REDIS_URL unless set; set and empty turns the cache off
+PYRAMID_BOARD_REDIS_URL = env_str("PYRAMID_BOARD_REDIS_URL", REDIS_URL)
 
 LOGGING = {
     "version": 1,

@@ -22,8 +22,10 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    path("api/accounts/", include("pyramid_site.accounts.urls")),
     path("api/", include("games.api.urls")),
     path("api/", include("leaderboards.api.urls")),
+    path("api/fair-play/", include("leaderboards.fair_play.urls")),
     path("api-auth/", include("rest_framework.urls")),
     path("", include("pyramid_site.web.urls")),
 ]

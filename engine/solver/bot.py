@@ -1,6 +1,7 @@
 """A rules-of-thumb player with no search, and the difficulty grade it gives a winnable deal.
 
-The bot plays the way the strategy advice of the rule pages (seeds 003 and 004) tells a person to:
+The bot plays the way the strategy advice of the German and the English rule pages tells a
+person to:
 
 1. take a free king at once;
 2. otherwise make the removal that uncovers the most pyramid cards, preferring pairs inside the
@@ -10,7 +11,7 @@ The bot plays the way the strategy advice of the rule pages (seeds 003 and 004) 
 4. stop when nothing is legal.
 
 It never looks ahead, so it loses deals a perfect player wins: under ``classic`` rules it clears
-about one deal in three, as seed 004 says of the practice game's computer player.
+about one deal in three, as the English rule page says of the practice game's computer player.
 """
 
 from __future__ import annotations

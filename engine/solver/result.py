@@ -13,7 +13,7 @@ class Solution:
     par_moves: int | None  # fewest moves that win, for a winnable position
     best_cards_left: int | None  # 0 when winnable; else the fewest cards_left reachable (None if unknown)
     best_moves: int | None  # fewest moves that reach best_cards_left
-    solution: list[str] = field(default_factory=list)  # a line reaching it, in RULES.md notation
+    solution: list[str] = field(default_factory=list)  # a line reaching it, in docs/rules.md notation
     nodes: int = 0  # positions expanded
     seconds: float = 0.0
     difficulty: int | None = None  # 1 (easy) to 5 (hard) for a winnable deal; see the grading notes

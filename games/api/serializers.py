@@ -5,30 +5,15 @@ from __future__ import annotations
 import engine
 from rest_framework import serializers
 
-from ..errors import Invalid
 from ..models import DailyDeal, Deal, Game, Move
 from ..selectors import daily_is_over
-
-
-def json_object(request) -> dict:
-    """The request's body, refused unless it is a JSON object."""
-    if not isinstance(request.data, dict):
-        raise Invalid("the body must be a JSON object", code="malformed_body")
-    return request.data
-
-
-def valid_input(serializer_class, request) -> dict:
-    """The body checked by the input serializer: its validated data, or a 400 saying what is wrong."""
-    serializer = serializer_class(data=json_object(request))
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 class MoveInput(serializers.Serializer):
     MOVE_MAX_LENGTH = 20
 
     ply = serializers.IntegerField(min_value=1, help_text="1 for the first move of the game")
-    move = serializers.CharField(max_length=MOVE_MAX_LENGTH, help_text="draw, redeal, L or L+M (RULES.md notation)")
+    move = serializers.CharField(max_length=MOVE_MAX_LENGTH, help_text="draw, redeal, L or L+M (docs/rules.md notation)")
 
 
 def move_input(data: dict) -> dict:
@@ -99,6 +84,11 @@ class DailyOutput(serializers.ModelSerializer):
 
     def get_salt(self, daily) -> str | None:
         return daily.salt if daily_is_over(daily) else None
+
+
+def daily_commitment_output(daily: DailyDeal) -> dict:
+    """A daily deal before its day: nothing but what commits to it."""
+    return {"date": daily.date.isoformat(), "preset": daily.preset, "commitment": daily.commitment}
 
 
 def game_output(game: Game, position: engine.Position) -> dict:

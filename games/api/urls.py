@@ -1,6 +1,6 @@
 from django.urls import path, re_path, register_converter
 
-from . import accounts, fair_play, views
+from . import views
 
 
 class GameIdConverter:
@@ -19,14 +19,9 @@ class GameIdConverter:
 register_converter(GameIdConverter, "game_id")
 
 urlpatterns = [
-    path("accounts/signup/", accounts.SignupView.as_view(), name="signup"),
-    path("accounts/login/", accounts.TokenLoginView.as_view(), name="login"),
-    path("accounts/session/", accounts.SessionLoginView.as_view(), name="session"),
-    path("accounts/token/", accounts.TokenRevokeView.as_view(), name="token"),
-    path("accounts/me/", accounts.MeView.as_view(), name="me"),
     path("daily/", views.DailyTodayView.as_view(), name="daily-today"),
     path("daily/<str:date>/", views.DailyOnDateView.as_view(), name="daily-on-date"),
-    path("daily/<str:date>/<str:preset>/verify/", fair_play.DailyVerifyView.as_view(), name="daily-verify"),
+    path("daily/<str:date>/<str:preset>/verify/", views.DailyVerifyView.as_view(), name="daily-verify"),
     path("games/", views.GameListView.as_view(), name="games"),
     path("games/<game_id:game_id>/", views.GameDetailView.as_view(), name="game"),
     path("games/<game_id:game_id>/moves/", views.GameMoveView.as_view(), name="game-moves"),
@@ -34,7 +29,5 @@ urlpatterns = [
     path("games/<game_id:game_id>/undo/", views.GameUndoView.as_view(), name="game-undo"),
     path("games/<game_id:game_id>/hint/", views.GameHintView.as_view(), name="game-hint"),
     path("games/<game_id:game_id>/log/", views.GameLogView.as_view(), name="game-log"),
-    path("fair-play/flags/", fair_play.FlagListView.as_view(), name="flags"),
-    path("fair-play/flags/<int:flag_id>/review/", fair_play.FlagReviewView.as_view(), name="flag-review"),
     re_path(r"^deals/(?P<number>[^/]+)/?$", views.DealView.as_view(), name="deal"),
 ]

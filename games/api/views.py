@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
-import engine
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -12,42 +9,76 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import engine
+from pyramid_site.api.errors import Invalid, NotFound
+from pyramid_site.api.inputs import json_object, valid_input
+from pyramid_site.api.pagination import page_parameters, page_schema, paged
+from pyramid_site.api.params import date_value
+from pyramid_site.api.schema import ERROR
+from pyramid_site.clock import utc_today
+
 from .. import selectors, services
-from ..daily import utc_today
+from ..daily import commitment
 from ..engine_glue import game_position
-from ..errors import Invalid, NotFound
 from ..models import Deal
 from ..tasks import solve_deal_soon
-from .serializers import (DailyOutput, DealOutput, GameStartInput, MoveInput, MoveOutput, game_output, json_object,
-                          move_input, valid_input)
+from .serializers import (
+    DailyOutput,
+    DealOutput,
+    GameStartInput,
+    MoveInput,
+    MoveOutput,
+    daily_commitment_output,
+    game_output,
+    move_input,
+)
 
 GAME = OpenApiResponse(OpenApiTypes.OBJECT, description="the game with the player's view of its position")
-ERROR = OpenApiResponse(OpenApiTypes.OBJECT, description='{"code": "...", "message": "..."}')
+DAILY_PAGE = page_schema()
+
+
+def _dailies(request, day):
+    """A page of the day's daily deals: only their commitments before the day."""
+    shape = daily_commitment_output if day > utc_today() else (lambda daily: DailyOutput(daily).data)
+    return paged(request, selectors.daily_deals_on(date=day, user=request.user), shape)
 
 
 class DailyTodayView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=DailyOutput(many=True), summary="Today's daily deals (UTC)")
+    @extend_schema(parameters=page_parameters(), responses={200: DAILY_PAGE, 400: ERROR},
+                   summary="Today's daily deals (UTC)")
     def get(self, request):
-        return Response(DailyOutput(selectors.daily_deals_on(date=utc_today(), user=request.user), many=True).data)
+        return _dailies(request, utc_today())
 
 
 class DailyOnDateView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=DailyOutput(many=True), summary="The daily deals of a day; only commitments before it",
-                   operation_id="daily_on_date")
+    @extend_schema(parameters=page_parameters(), responses={200: DAILY_PAGE, 400: ERROR},
+                   summary="The daily deals of a day; only commitments before it", operation_id="daily_on_date")
     def get(self, request, date: str):
-        try:
-            day = dt.date.fromisoformat(date)
-        except ValueError:
-            raise Invalid(f"{date!r} is not a date: write YYYY-MM-DD", code="bad_date") from None
-        dailies = selectors.daily_deals_on(date=day, user=request.user)
-        if day > utc_today():
-            return Response([{"date": d.date.isoformat(), "preset": d.preset, "commitment": d.commitment}
-                             for d in dailies])
-        return Response(DailyOutput(dailies, many=True).data)
+        return _dailies(request, date_value(date))
+
+
+class DailyVerifyView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, 400: ERROR, 404: ERROR},
+                   summary="Check a daily deal against its commitment (the salt and the deal once the day is over)")
+    def get(self, request, date: str, preset: str):
+        daily = selectors.daily_deal(date=date_value(date), preset=preset)
+        body = {"date": daily.date.isoformat(), "preset": daily.preset, "commitment": daily.commitment,
+                "revealed": selectors.daily_is_over(daily)}
+        if not body["revealed"]:
+            return Response(body | {"message": "the salt and the deal are shown when the day is over (UTC)"})
+        deal_text = daily.deal.text
+        return Response(body | {
+            "salt": daily.salt, "number": daily.deal.number, "deal_text": deal_text,
+            "commitment_matches": commitment(deal_text, daily.salt) == daily.commitment,
+            "number_gives_text": engine.deal_from_number(daily.deal.number).text == deal_text,
+            "check": f"printf '%s' '{deal_text}|{daily.salt}' | sha256sum",
+        })
 
 
 class GameListView(APIView):

@@ -1,13 +1,12 @@
 """Every write of the game service: one transaction each, keyword-only arguments."""
 
-from .accounts import account_signup, token_for, token_revoke
-from .audit import RecheckReport, flag_review, ranked_day_recheck
 from .daily import daily_deal_prepare, daily_deal_settle, daily_slots_open
 from .deals import deal_get_or_create, deal_solve
-from .play import MoveOutcome, game_hint, game_resign, game_start, game_undo, move_submit
+from .play import MoveOutcome, game_hint, game_resign, game_start, game_undo, move_submit, ranked_game_start
+from .sequences import Proven, candidate_number, proven_deal, sequence_register, sequence_settle, sequence_step
 
 __all__ = [
-    "MoveOutcome", "RecheckReport", "account_signup", "daily_deal_prepare", "daily_deal_settle", "daily_slots_open",
-    "deal_get_or_create", "deal_solve", "flag_review", "game_hint", "game_resign", "game_start", "game_undo",
-    "move_submit", "ranked_day_recheck", "token_for", "token_revoke",
+    "MoveOutcome", "Proven", "candidate_number", "daily_deal_prepare", "daily_deal_settle", "daily_slots_open",
+    "deal_get_or_create", "deal_solve", "game_hint", "game_resign", "game_start", "game_undo", "move_submit",
+    "proven_deal", "ranked_game_start", "sequence_register", "sequence_settle", "sequence_step",
 ]

@@ -1,9 +1,6 @@
-"""Daily deals: the first candidate of a day proved winnable becomes that day's deal.
-
-Candidates come in a fixed order (attempt 0, 1, ...) and verdicts are written once, so any number
-of runs, interrupted or simultaneous, settle on the same deal; the unique (date, preset) constraint
-keeps it to one row.
-"""
+"""Daily deals: each featured preset's deal of a UTC day is the first candidate of its proven deal
+sequence (purpose ``daily``, key ``DATE|PRESET``); the unique (date, preset) constraint keeps it to
+one row however many runs settle it at once."""
 
 from __future__ import annotations
 
@@ -14,11 +11,16 @@ from django.conf import settings
 
 import engine
 
-from ..daily import commitment, daily_number, new_salt
+from ..daily import commitment, new_salt
 from ..models import DailyDeal, Deal
-from .deals import deal_get_or_create, deal_solve
+from .sequences import Proven, proven_deal, sequence_settle
 
 log = logging.getLogger(__name__)
+PURPOSE = "daily"
+
+
+def daily_key(date: dt.date, preset: str) -> str:
+    return f"{date.isoformat()}|{preset}"
 
 
 def daily_slots_open(*, today: dt.date, days: int | None = None, presets: list[str] | None = None):
@@ -36,27 +38,30 @@ def daily_deal_prepare(*, date: dt.date, preset: str) -> DailyDeal | Deal | None
     daily = DailyDeal.objects.filter(date=date, preset=preset).select_related("deal").first()
     if daily:
         return daily
-    rules = engine.preset(preset)
-    for attempt in range(settings.PYRAMID_DAILY_MAX_ATTEMPTS):
-        deal = deal_get_or_create(number=daily_number(settings.PYRAMID_DAILY_SECRET, date, preset, attempt), rules=rules)
-        if deal.status == Deal.Status.PENDING:
-            return deal
-        if deal.status == Deal.Status.WINNABLE:
-            salt = new_salt()
-            daily, _ = DailyDeal.objects.get_or_create(
-                date=date,
-                preset=preset,
-                defaults={"deal": deal, "attempt": attempt, "salt": salt, "commitment": commitment(deal.text, salt)},
-            )
-            return daily
-    log.error("no winnable daily deal for %s %s in %d attempts", date, preset, settings.PYRAMID_DAILY_MAX_ATTEMPTS)
-    return None
+    found = proven_deal(secret=settings.PYRAMID_DAILY_SECRET, purpose=PURPOSE, key=daily_key(date, preset),
+                        rules=engine.preset(preset), max_attempts=settings.PYRAMID_DAILY_MAX_ATTEMPTS)
+    if isinstance(found, Proven):
+        salt = new_salt()
+        daily, _ = DailyDeal.objects.get_or_create(
+            date=date, preset=preset,
+            defaults={"deal": found.deal, "attempt": found.attempt, "salt": salt,
+                      "commitment": commitment(found.deal.text, salt)},
+        )
+        return daily
+    if found is None:
+        log.error("no winnable daily deal for %s %s in %d attempts", date, preset,
+                  settings.PYRAMID_DAILY_MAX_ATTEMPTS)
+    return found
+
+
+def daily_sequence_step(key: str) -> Deal | None:
+    """The step of the ``daily`` sequences (see ``sequences``)."""
+    date, preset = key.split("|", 1)
+    result = daily_deal_prepare(date=dt.date.fromisoformat(date), preset=preset)
+    return result if isinstance(result, Deal) else None
 
 
 def daily_deal_settle(*, date: dt.date, preset: str, budget_seconds: float | None = None) -> DailyDeal | None:
     """Solve candidates in this process until the day has its deal (the operators' command)."""
-    result = daily_deal_prepare(date=date, preset=preset)
-    while isinstance(result, Deal):
-        deal_solve(deal_id=result.pk, budget_seconds=budget_seconds)
-        result = daily_deal_prepare(date=date, preset=preset)
-    return result
+    sequence_settle(purpose=PURPOSE, key=daily_key(date, preset), budget_seconds=budget_seconds)
+    return DailyDeal.objects.filter(date=date, preset=preset).select_related("deal").first()

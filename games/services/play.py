@@ -15,15 +15,15 @@ from django.utils import timezone
 import engine
 from engine.solver import Hint
 from engine.solver import hint as solver_hint
-
-from leaderboards.services.results import result_record
+from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
+from pyramid_site.clock import utc_today
 from pyramid_site.db import prepared_cursor
 
-from ..daily import utc_today
 from ..engine_glue import engine_deal, engine_rules, game_position, start_position
-from ..errors import Conflict, Forbidden, IllegalMoveError, Invalid, NotFound, game_not_found
-from ..models import DailyDeal, Game, Move
+from ..errors import IllegalMoveError, game_not_found
+from ..models import DailyDeal, Deal, Game, Move
 from ..selectors import game_of_player
+from ..signals import game_finished
 from .deals import deal_get_or_create
 
 
@@ -38,7 +38,7 @@ def game_over(game: Game) -> Conflict:
     return Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
 
 
-def _new_game(*, player, deal, mode: str, daily: DailyDeal | None = None) -> Game:
+def _new_game(*, player, deal: Deal, mode: str, daily: DailyDeal | None = None) -> Game:
     position = start_position(deal)
     now = timezone.now()
     return Game.objects.create(
@@ -60,13 +60,7 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
                 f"with rules {daily.preset}",
                 code="daily_over",
             )
-        try:
-            with transaction.atomic():
-                return _new_game(player=player, deal=daily.deal, daily=daily, mode=Game.Mode.RANKED)
-        except IntegrityError:
-            game = Game.objects.filter(player=player, deal=daily.deal, mode=Game.Mode.RANKED).first()
-            raise Conflict("you have already played this daily deal", code="already_played",
-                           game=game.pk if game else None) from None
+        return ranked_game_start(player=player, deal=daily.deal, daily=daily)
     try:
         parsed_rules = engine.Rules.parse(rules or "classic")
     except engine.RulesError as exc:
@@ -78,6 +72,24 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
     with transaction.atomic():
         deal = deal_get_or_create(number=number, rules=parsed_rules)
         return _new_game(player=player, deal=deal, mode=Game.Mode.PRACTICE)
+
+
+def ranked_game_start(*, player, deal: Deal, daily: DailyDeal | None = None) -> Game:
+    """A ranked game of ``deal`` (a daily deal's, or a tournament's): once per player and deal."""
+    try:
+        with transaction.atomic():
+            return _new_game(player=player, deal=deal, daily=daily, mode=Game.Mode.RANKED)
+    except IntegrityError:
+        game = Game.objects.filter(player=player, deal=deal, mode=Game.Mode.RANKED).first()
+        what = "this daily deal" if daily else "this deal"
+        raise Conflict(f"you have already played {what}", code="already_played",
+                       game=game.pk if game else None) from None
+
+
+def _finished(game: Game, position: engine.Position | None = None) -> None:
+    """Announce a ranked game's end to the apps that score it, inside the caller's transaction."""
+    if game.mode == Game.Mode.RANKED:
+        game_finished.send(sender=Game, game=game, position=position)
 
 
 def _locked_game(game_id: int, player) -> Game:
@@ -125,7 +137,7 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
             with transaction.atomic():
                 written = _write_move(game, read_version, ply, notation)
                 if written:
-                    result_record(game=game, position=position)
+                    _finished(game, position)
         else:
             written = _write_move(game, read_version, ply, notation)
         if written:
@@ -186,7 +198,7 @@ def game_resign(*, game_id: int, player) -> Game:
         game.finished_at = timezone.now()
         game.version += 1
         game.save(update_fields=["status", "finished_at", "version"])
-        result_record(game=game)
+        _finished(game)
         return game
 
 

@@ -8,12 +8,13 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.serializers import valid_input
-from games.errors import Forbidden
+from pyramid_site.api.errors import Forbidden
+from pyramid_site.api.inputs import valid_input
+from pyramid_site.api.pagination import page_parameters, page_schema, paged
+from pyramid_site.api.schema import ERROR
 
 from .. import services
 from ..selectors.clubs import club_for_viewer, clubs_for_viewer, members_of
-from .boards import ERROR
 from .inputs import ClubInput, ClubUpdateInput, JoinInput, RoleInput
 from .output import club_output, member_output
 
@@ -21,11 +22,13 @@ CLUB = OpenApiTypes.OBJECT
 
 
 class ClubListView(APIView):
-    @extend_schema(parameters=[OpenApiParameter("mine", bool, description="only the clubs I am in")],
-                   responses={200: CLUB}, operation_id="clubs_list", summary="Clubs: the public ones and mine")
+    @extend_schema(parameters=[OpenApiParameter("mine", bool, description="only the clubs I am in"),
+                               *page_parameters()],
+                   responses={200: page_schema(), 400: ERROR}, operation_id="clubs_list",
+                   summary="Clubs: the public ones and mine, by name")
     def get(self, request):
         mine = request.query_params.get("mine") in ("1", "true", "yes")
-        return Response([club_output(c, None) for c in clubs_for_viewer(viewer=request.user, mine_only=mine)])
+        return paged(request, clubs_for_viewer(viewer=request.user, mine_only=mine), lambda c: club_output(c, None))
 
     @extend_schema(request=ClubInput, responses={201: CLUB, 400: ERROR, 409: ERROR},
                    summary="Create a club; you become its owner")
@@ -77,13 +80,13 @@ class ClubInviteView(APIView):
 
 
 class ClubMembersView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 403: ERROR, 404: ERROR},
-                   summary="A club's members and their roles (members only)")
+    @extend_schema(parameters=page_parameters(), responses={200: page_schema(), 400: ERROR, 403: ERROR, 404: ERROR},
+                   summary="A club's members and their roles, oldest first (members only)")
     def get(self, request, club_id: int):
         club, membership = club_for_viewer(club_id=club_id, viewer=request.user)
         if membership is None:
             raise Forbidden(f"only members of {club.name} see its members", code="not_member")
-        return Response([member_output(m) for m in members_of(club)])
+        return paged(request, members_of(club), member_output)
 
 
 class ClubMemberView(APIView):

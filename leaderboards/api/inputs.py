@@ -49,18 +49,3 @@ class TournamentUpdateInput(serializers.Serializer):
 
 class TournamentGameInput(serializers.Serializer):
     index = serializers.IntegerField(min_value=0, required=False, help_text="match only: which deal (0 first)")
-
-
-class VoidInput(serializers.Serializer):
-    game = serializers.IntegerField(required=False)
-    player = serializers.IntegerField(required=False)
-    reason = serializers.CharField(max_length=2000)
-
-    def validate(self, data):
-        if ("game" in data) == ("player" in data):
-            raise serializers.ValidationError("give either game or player")
-        return data
-
-
-class LiftInput(serializers.Serializer):
-    reason = serializers.CharField(max_length=2000)

@@ -9,28 +9,33 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.serializers import game_output
-from games.api.serializers import valid_input
 from games.engine_glue import game_position
-from games.errors import Forbidden
+from pyramid_site.api.errors import Forbidden
+from pyramid_site.api.inputs import valid_input
+from pyramid_site.api.pagination import page_parameters, page_schema, paged
+from pyramid_site.api.schema import ERROR
 
 from .. import services
-from ..models import Tournament
-from ..selectors.clubs import (club_for_viewer, my_tournament, standings, standings_are_final,
-                               tournament_for_viewer)
-from .boards import ERROR
+from ..selectors.clubs import (
+    club_for_viewer,
+    club_tournaments,
+    my_tournament,
+    standings,
+    standings_are_final,
+    tournament_for_viewer,
+)
 from .inputs import TournamentGameInput, TournamentInput, TournamentUpdateInput
 from .output import entry_output, my_output, tournament_output
-from .params import int_param
 
 TOURNAMENT = OpenApiTypes.OBJECT
 
 
 class ClubTournamentsView(APIView):
-    @extend_schema(responses={200: TOURNAMENT, 404: ERROR}, summary="A club's tournaments")
+    @extend_schema(parameters=page_parameters(), responses={200: page_schema(), 400: ERROR, 404: ERROR},
+                   summary="A club's tournaments, the latest start first")
     def get(self, request, club_id: int):
         club, membership = club_for_viewer(club_id=club_id, viewer=request.user)
-        tournaments = Tournament.objects.filter(club=club).order_by("-starts_at", "-pk")
-        return Response([tournament_output(t, membership) for t in tournaments])
+        return paged(request, club_tournaments(club), lambda t: tournament_output(t, membership))
 
     @extend_schema(request=TournamentInput, responses={201: TOURNAMENT, 400: ERROR, 403: ERROR, 404: ERROR},
                    summary="Create a tournament (owner and admins); secret deals are prepared by the solver jobs")
@@ -88,7 +93,9 @@ class TournamentGameView(APIView):
 
 
 class StandingsView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 403: ERROR, 404: ERROR},
+    @extend_schema(parameters=page_parameters(default_limit=100, max_limit=1000),
+                   responses={200: page_schema(tournament={"type": "object"}, final={"type": "boolean"}),
+                              400: ERROR, 403: ERROR, 404: ERROR},
                    summary="Standings: live to the club's members, final to everyone who sees the club after the end")
     def get(self, request, tournament_id: int):
         tournament, membership = tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
@@ -96,7 +103,5 @@ class StandingsView(APIView):
         if membership is None and not final:
             raise Forbidden("live standings are for the club's members; everyone sees them after the end",
                             code="not_member")
-        total, entries = standings(tournament=tournament, limit=int_param(request, "limit", 100, 1, 1000),
-                                   offset=int_param(request, "offset", 0, 0, 10**9))
-        return Response({"tournament": tournament_output(tournament, membership), "final": final, "total": total,
-                         "standings": [entry_output(e) for e in entries]})
+        return paged(request, standings(tournament=tournament), entry_output, default_limit=100, max_limit=1000,
+                     tournament=tournament_output(tournament, membership), final=final)

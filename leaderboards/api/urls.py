@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import boards, clubs, fair_play, tournaments
+from . import boards, clubs, tournaments
 
 urlpatterns = [
     path("boards/daily/<str:date>/<str:preset>/", boards.DailyBoardView.as_view(), name="board-daily"),
@@ -21,6 +21,4 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/games/", tournaments.TournamentGameView.as_view(), name="tournament-games"),
     path("tournaments/<int:tournament_id>/standings/", tournaments.StandingsView.as_view(),
          name="tournament-standings"),
-    path("fair-play/voids/", fair_play.VoidListView.as_view(), name="voids"),
-    path("fair-play/voids/<int:void_id>/lift/", fair_play.VoidLiftView.as_view(), name="void-lift"),
 ]

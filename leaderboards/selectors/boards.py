@@ -1,4 +1,4 @@
-"""The daily board: one daily deal's results ranked as RULES.md ranks them (cards left, then
+"""The daily board: one daily deal's results ranked as docs/rules.md ranks them (cards left, then
 moves, then time; equal results share a rank), the top of it and a player's own neighbourhood.
 
 Each read is a few short index range scans: the top is the first rows in order of

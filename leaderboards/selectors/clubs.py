@@ -6,8 +6,8 @@ from django.db.models import BooleanField, Case, Count, F, Value, When, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 
-from games.errors import NotFound
 from games.models import Game
+from pyramid_site.api.errors import NotFound
 
 from ..models import Club, Entry, Membership, Tournament
 from .stats import visible_clubs
@@ -30,6 +30,10 @@ def clubs_for_viewer(*, viewer, mine_only: bool = False):
 
 def members_of(club: Club):
     return Membership.objects.filter(club=club).select_related("user").order_by("joined_at", "pk")
+
+
+def club_tournaments(club: Club):
+    return Tournament.objects.filter(club=club).order_by("-starts_at", "-pk")
 
 
 def tournament_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Membership | None]:
@@ -55,13 +59,11 @@ STANDING_FIELDS = ["player_id", "player__username", "score", "games", "cleared",
                    "streak"]
 
 
-def standings(*, tournament: Tournament, limit: int = 100, offset: int = 0) -> tuple[int, list[dict]]:
-    """(players entered, rows from ``offset`` with their rank): plain rows, as many as a page shows."""
-    entries = (Entry.objects.filter(tournament=tournament)
-               .annotate(rank=Window(Rank(), order_by=standing_order(tournament))))
-    total = entries.count()
-    page = list(entries.order_by("rank", "player_id").values("rank", *STANDING_FIELDS)[offset:offset + limit])
-    return total, page
+def standings(*, tournament: Tournament):
+    """The entries in standing order, each a plain row with its rank."""
+    return (Entry.objects.filter(tournament=tournament)
+            .annotate(rank=Window(Rank(), order_by=standing_order(tournament)))
+            .order_by("rank", "player_id").values("rank", *STANDING_FIELDS))
 
 
 def standings_are_final(tournament: Tournament) -> bool:

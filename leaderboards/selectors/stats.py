@@ -16,7 +16,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, F, Min, Q, Sum, Window
 from django.db.models.functions import Rank
 
-from games.daily import utc_today
+from pyramid_site.api.errors import Conflict, NotFound
+from pyramid_site.clock import utc_today
 
 from ..models import Club, Membership, Result
 from ..streaks import Streak, streak_of
@@ -55,21 +56,30 @@ def daily_results(*, preset: str | None = None, first: dt.date | None = None, la
     return results
 
 
-def period_board(*, preset: str | None, first: dt.date | None, last: dt.date | None, club_id: int | None = None,
-                 limit: int = 50, offset: int = 0) -> tuple[int, list[dict]]:
-    """(players on the board, rows from ``offset``), each row with its rank and streaks."""
-    rows = (daily_results(preset=preset, first=first, last=last, club_id=club_id)
+def period_rows(*, preset: str | None, first: dt.date | None, last: dt.date | None, club_id: int | None = None):
+    """Per player, the aggregates of the period and the rank, in board order (rows are dicts)."""
+    return (daily_results(preset=preset, first=first, last=last, club_id=club_id)
             .values("player_id").annotate(**AGGREGATES)
             .annotate(rank=Window(Rank(), order_by=ORDER))
             .order_by("rank", "player_id"))
-    total = rows.count()
-    page = list(rows[offset:offset + limit])
-    names = dict(get_user_model().objects.filter(pk__in=[r["player_id"] for r in page]).values_list("pk", "username"))
-    streaks = streaks_of_players([r["player_id"] for r in page])
-    for row in page:
+
+
+def name_rows(rows: list[dict]) -> None:
+    """Add each shown row's username and streaks (only the page's players are looked up)."""
+    names = dict(get_user_model().objects.filter(pk__in=[r["player_id"] for r in rows]).values_list("pk", "username"))
+    streaks = streaks_of_players([r["player_id"] for r in rows])
+    for row in rows:
         row["username"] = names.get(row["player_id"])
         row["streak"], row["cleared_streak"] = streaks[row["player_id"]]
-    return total, page
+
+
+def period_board(*, preset: str | None, first: dt.date | None, last: dt.date | None, club_id: int | None = None,
+                 limit: int = 50, offset: int = 0) -> tuple[int, list[dict]]:
+    """(players on the board, rows from ``offset``), each row with its rank, name and streaks."""
+    rows = period_rows(preset=preset, first=first, last=last, club_id=club_id)
+    page = list(rows[offset:offset + limit])
+    name_rows(page)
+    return rows.count(), page
 
 
 def streaks_of_players(player_ids, *, today: dt.date | None = None) -> dict[int, tuple[Streak, Streak]]:
@@ -109,8 +119,7 @@ def player_page(*, player, viewer, history_limit: int = 60) -> PlayerPage:
 
 def daily_number(date: dt.date) -> int:
     """The public number of a day's daily deals: 1 on the first day."""
-    first = dt.date.fromisoformat(getattr(settings, "PYRAMID_FIRST_DAILY_DATE", "2025-01-01"))
-    return (date - first).days + 1
+    return (date - settings.PYRAMID_FIRST_DAILY_DATE).days + 1
 
 
 def share_line(result: Result) -> str:
@@ -118,6 +127,21 @@ def share_line(result: Result) -> str:
     outcome = "cleared" if result.won else f"{result.cards_left} card{'s' if result.cards_left != 1 else ''} left"
     par = f" (par {result.par_moves})" if result.par_moves is not None else ""
     return f"Pyramid #{daily_number(result.date)} {result.preset}: {outcome}, {result.moves} moves{par}"
+
+
+def share_of(*, game) -> str:
+    """The share line of a finished daily game (the caller has checked the game is the viewer's)."""
+    result = Result.objects.filter(game=game, daily__isnull=False).first()
+    if result is None:
+        raise Conflict("only a finished daily game has a share line", code="not_shareable")
+    return share_line(result)
+
+
+def player_named(username: str):
+    player = get_user_model().objects.filter(username=username).first()
+    if player is None:
+        raise NotFound(f"there is no player {username!r}", code="player_not_found")
+    return player
 
 
 def visible_clubs(viewer):

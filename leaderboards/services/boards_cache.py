@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from games.daily import utc_today
 from games.models import DailyDeal
+from pyramid_site.clock import utc_today
 
 from .. import cache
 from ..selectors.boards import board_rows_for_cache

@@ -8,7 +8,7 @@ import secrets
 
 from django.db import IntegrityError, transaction
 
-from games.errors import Conflict, Forbidden, Invalid, NotFound
+from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
 
 from ..models import Club, Membership
 

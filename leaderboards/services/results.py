@@ -11,7 +11,8 @@ from games.engine_glue import game_position
 from games.models import Game
 
 from .. import cache
-from ..models import Result, Void
+from ..fair_play.models import Void
+from ..models import Result
 from .board_counts import board_count_move, counted
 from .standings import entries_refresh_for_result
 
@@ -64,6 +65,11 @@ def result_record(*, game: Game, position: engine.Position | None = None) -> Res
     # the cache follows PostgreSQL only once the result is committed (the caller's transaction too)
     transaction.on_commit(lambda: cache.result_changed(result))
     return result
+
+
+def result_on_game_finished(sender, *, game: Game, position: engine.Position | None, **kwargs) -> None:
+    """The receiver of ``games.signals.game_finished``: the result lands with the game's last write."""
+    result_record(game=game, position=position)
 
 
 def results_rebuild(*, batch_size: int = 2000) -> int:

@@ -4,8 +4,6 @@ and the solver proves winnable (or on the day's daily deal), joined by members u
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import hmac
 import logging
 
 from django.conf import settings
@@ -13,11 +11,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import engine
-from games.errors import Conflict, Forbidden, Invalid, NotFound
+from games import services as game_services
 from games.models import DailyDeal, Deal, Game
-# modules, not names: the game service imports this app when a game finishes
-from games.services import deals as game_deals
-from games.services import play as game_play
+from games.services import proven_deal
+from games.tasks import settle_sequence
+from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
 
 from ..models import Club, Entry, Tournament, TournamentDeal
 from .clubs import manager_of, membership_of
@@ -26,13 +24,8 @@ from .standings import entry_refresh, standings_rebuild
 log = logging.getLogger(__name__)
 MATCH_DEALS = 6  # a Par Pyramid match is six deals
 ARENA_DEALS = 30
-
-
-def tournament_number(secret: str, tournament_id: int, index: int, attempt: int) -> int:
-    """``HMAC-SHA256(secret, "pyramid-tournament|ID|INDEX|ATTEMPT")`` as a 64-bit number, like the
-    daily deals: nobody without the server's secret can compute a tournament's deals."""
-    message = f"pyramid-tournament|{tournament_id}|{index}|{attempt}".encode()
-    return int.from_bytes(hmac.new(secret.encode(), message, hashlib.sha256).digest()[:8], "big")
+# a tournament's deal INDEX is the first winnable candidate of the proven deal sequence with key "ID|INDEX"
+PURPOSE = "tournament"
 
 
 def _window(starts_at: dt.datetime, ends_at: dt.datetime) -> None:
@@ -86,9 +79,7 @@ def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str
         if daily:
             TournamentDeal.objects.create(tournament=tournament, index=0, deal=daily.deal)
         else:
-            from ..tasks import prepare_tournament_deals
-
-            transaction.on_commit(lambda: prepare_tournament_deals.delay(tournament.pk))
+            transaction.on_commit(lambda: settle_sequence.delay(PURPOSE, str(tournament.pk)))
         return tournament
 
 
@@ -104,37 +95,38 @@ def tournament_deals_prepare(*, tournament_id: int) -> Tournament | Deal:
     for index in range(tournament.deal_count):
         if index in taken:
             continue
-        for attempt in range(settings.PYRAMID_DAILY_MAX_ATTEMPTS):
-            number = tournament_number(settings.PYRAMID_DAILY_SECRET, tournament.pk, index, attempt)
-            deal = game_deals.deal_get_or_create(number=number, rules=rules)
-            if deal.status == Deal.Status.PENDING:
-                return deal
-            if deal.status == Deal.Status.WINNABLE:
-                try:
-                    with transaction.atomic():
-                        TournamentDeal.objects.create(tournament=tournament, index=index, deal=deal, attempt=attempt)
-                except IntegrityError:
-                    pass  # another run fixed this slot first
-                break
-        else:
+        found = proven_deal(secret=settings.PYRAMID_TOURNAMENT_SECRET, purpose=PURPOSE, key=f"{tournament.pk}|{index}",
+                            rules=rules, max_attempts=settings.PYRAMID_DAILY_MAX_ATTEMPTS)
+        if isinstance(found, Deal):
+            return found
+        if found is None:
             log.error("tournament %s: no winnable deal for slot %d", tournament.pk, index)
             Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.PREPARING).update(
                 status=Tournament.Status.FAILED)
             tournament.refresh_from_db()
             return tournament
+        try:
+            with transaction.atomic():
+                TournamentDeal.objects.create(tournament=tournament, index=index, deal=found.deal,
+                                              attempt=found.attempt)
+        except IntegrityError:
+            pass  # another run fixed this slot first
     Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.PREPARING).update(
         status=Tournament.Status.READY)
     tournament.refresh_from_db()
     return tournament
 
 
+def tournament_sequence_step(key: str) -> Deal | None:
+    """The step of the ``tournament`` sequences (``games.services.sequences``): key is the tournament's id."""
+    result = tournament_deals_prepare(tournament_id=int(key))
+    return result if isinstance(result, Deal) else None
+
+
 def tournament_deals_settle(*, tournament_id: int, budget_seconds: float | None = None) -> Tournament:
     """Solve candidates in this process until the tournament's deals are fixed (operators, tests)."""
-    result = tournament_deals_prepare(tournament_id=tournament_id)
-    while isinstance(result, Deal):
-        game_deals.deal_solve(deal_id=result.pk, budget_seconds=budget_seconds)
-        result = tournament_deals_prepare(tournament_id=tournament_id)
-    return result
+    game_services.sequence_settle(purpose=PURPOSE, key=str(tournament_id), budget_seconds=budget_seconds)
+    return Tournament.objects.get(pk=tournament_id)
 
 
 def _tournament_formanager_of(actor, tournament_id: int) -> Tournament:
@@ -225,12 +217,8 @@ def tournament_game_start(*, user, tournament_id: int, index: int | None = None)
         slot = open_deals[0]
         if tournament.source == Tournament.Source.DAILY:
             daily = DailyDeal.objects.get(deal=slot.deal, preset=tournament.preset)
-            return game_play.game_start(player=user, daily_id=daily.pk)
-        try:
-            with transaction.atomic():
-                return game_play._new_game(player=user, deal=slot.deal, mode=Game.Mode.RANKED)
-        except IntegrityError:
-            raise Conflict("you have already played this deal", code="already_played") from None
+            return game_services.game_start(player=user, daily_id=daily.pk)
+        return game_services.ranked_game_start(player=user, deal=slot.deal)
 
 
 def tournament_delete(*, actor, tournament_id: int) -> None:

@@ -1,4 +1,4 @@
-"""Golden tests: hand-built positions from the rule pages in ../shared/seeds/."""
+"""Golden tests: hand-built positions from the rule pages described in docs/rules.md."""
 
 import random
 
@@ -16,7 +16,7 @@ def removal_strings(position):
     return {str(m) for m in position.legal_moves() if m.is_removal}
 
 
-def test_seed_004_worked_example():
+def test_english_rule_page_worked_example():
     # 6♠ and 9♣ end the bottom row over the 4♥; the 7♦ turns up, then 5♣, K♣, and later a 4
     deal = build_deal(
         {20: "4H", 21: "AC", 22: "AD", 23: "2C", 24: "2D", 25: "3C", 26: "6S", 27: "9C"},

@@ -13,9 +13,8 @@ from games.models import Game
 from leaderboards.models import Result
 from leaderboards.selectors.boards import daily_board
 from leaderboards.services import board_counts_rebuild
-from tests.service.factories import UserFactory
-
-from .conftest import make_daily
+from pyramid_site.clock import utc_today
+from tests.support import UserFactory, make_daily
 
 pytestmark = pytest.mark.django_db
 DAY = itertools.count(1)
@@ -25,12 +24,10 @@ results_strategy = st.lists(st.tuples(st.integers(0, 3), st.integers(30, 32), st
                             min_size=1, max_size=14)
 
 
-
-
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(keys=results_strategy, limit=st.integers(1, 6), around=st.integers(0, 3))
 def test_ranks_agree_with_counting(db, keys, limit, around):
-    daily = make_daily(date=timezone.now().date() - dt.timedelta(days=next(DAY)), number=next(DAY) + 10**6)
+    daily = make_daily(date=utc_today() - dt.timedelta(days=next(DAY)), number=next(DAY) + 10**6)
     now = timezone.now()
     rows = []
     for cards_left, moves, ms in keys:

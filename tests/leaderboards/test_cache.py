@@ -9,12 +9,12 @@ from django.core.management import call_command
 
 from games import services as game_services
 from leaderboards import cache, services
+from leaderboards.fair_play.services import game_void
 from leaderboards.models import Result
 from leaderboards.selectors.boards import daily_board
 from leaderboards.services.board_counts import board_count_move, counted
 from leaderboards.tasks import rebuild_board_cache
-
-from .conftest import daily_game, make_daily
+from tests.support import daily_game, make_daily
 
 pytestmark = pytest.mark.django_db
 TEST_REDIS = "redis://127.0.0.1:6379/13"
@@ -84,7 +84,7 @@ def test_finished_games_and_voids_reach_the_cached_board(users, redis_board, win
     board = daily_board(daily=daily, player=users[0])
     assert board.source == "redis" and ranks(board) == {users[1].pk: 1, users[0].pk: 2}
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_void(game_id=winner.pk, reason="test")
+        game_void(game_id=winner.pk, reason="test")
     board = daily_board(daily=daily, player=users[0])
     assert board.source == "redis" and ranks(board) == {users[0].pk: 1} and board.me.rank == 1
 

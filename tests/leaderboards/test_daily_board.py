@@ -1,4 +1,4 @@
-"""The daily board: ranks as RULES.md ranks (cards left, moves, time; ties share), par, my own
+"""The daily board: ranks as docs/rules.md ranks (cards left, moves, time; ties share), par, my own
 rank and neighbours, only finished server-validated ranked games, over the API."""
 
 import datetime as dt
@@ -10,9 +10,7 @@ from games.models import Game
 from leaderboards.api.output import over_par_text
 from leaderboards.models import Result
 from leaderboards.selectors.boards import daily_board
-from tests.service.factories import UserFactory
-
-from .conftest import PAR, client_for, daily_game, make_daily, result_of
+from tests.support import PAR, UserFactory, client_for, daily_game, make_daily, result_of
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +105,7 @@ def test_board_needs_an_account(db):
 
 
 def test_share_line_is_spoiler_free(player, winning_line, settings):
-    settings.PYRAMID_FIRST_DAILY_DATE = "2025-01-01"
+    settings.PYRAMID_FIRST_DAILY_DATE = dt.date(2025, 1, 1)
     daily = make_daily()
     game = daily_game(player, daily)
     number = (daily.date - dt.date(2025, 1, 1)).days + 1

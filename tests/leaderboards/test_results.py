@@ -7,8 +7,7 @@ from games import services as game_services
 from games.engine_glue import game_position
 from leaderboards import services
 from leaderboards.models import Result
-
-from .conftest import PAR, daily_game, make_daily, result_of
+from tests.support import PAR, daily_game, make_daily, result_of
 
 pytestmark = pytest.mark.django_db
 

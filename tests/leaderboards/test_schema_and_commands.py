@@ -1,14 +1,13 @@
-"""The OpenAPI schema lists every leaderboards endpoint with its errors; the operators' commands."""
+"""The OpenAPI schema lists every leaderboards endpoint with its errors; the operators' board command
+(the ``void`` command is tested with the voids, in tests/fair_play/)."""
 
 import io
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import call_command
 
-from leaderboards.models import Result, Void
-from tests.service.factories import UserFactory
-
-from .conftest import client_for, daily_game, make_daily
+from leaderboards.models import Result
+from tests.support import client_for, daily_game, make_daily
 
 pytestmark = pytest.mark.django_db
 
@@ -27,19 +26,6 @@ def test_schema_lists_the_leaderboards_api(player):
         assert any(code.startswith("4") for code in operation["responses"]), f"{method} {path} lists no error"
     ids = [op["operationId"] for ops in paths.values() for op in ops.values() if isinstance(op, dict)]
     assert len(ids) == len(set(ids))
-
-
-def test_void_command(player, winning_line):
-    game = daily_game(player, make_daily(), 4)
-    out = io.StringIO()
-    call_command("void", "--game", str(game.pk), "--reason", "shared account", stdout=out)
-    assert "recorded" in out.getvalue() and Result.objects.get(game=game).voided
-    with pytest.raises(CommandError, match="already_void"):
-        call_command("void", "--game", str(game.pk), "--reason", "again")
-    call_command("void", "--lift", str(Void.objects.get().pk), "--reason", "cleared up", stdout=out)
-    assert not Result.objects.get(game=game).voided
-    call_command("void", "--player", str(UserFactory().pk), "--reason", "bot", stdout=out)
-    assert Void.objects.filter(player__isnull=False).count() == 1
 
 
 def test_rebuild_command_restores_lost_results(player, winning_line):

@@ -6,12 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.daily import utc_today
 from leaderboards.selectors.stats import period_board, week_of
 from leaderboards.streaks import streak_of
-from tests.service.factories import UserFactory
-
-from .conftest import PAR, client_for, daily_game, make_daily, result_of
+from pyramid_site.clock import utc_today
+from tests.support import PAR, UserFactory, client_for, daily_game, make_daily, result_of
 
 TODAY = dt.date(2026, 6, 10)
 
@@ -84,13 +82,16 @@ def test_weekly_board_api_and_its_window(week):
     first, last = week_of(today)
     assert body["first"] == first.isoformat() and body["last"] == last.isoformat()
     played_this_week = sum(1 for d in dailies if first <= d.date <= last)
-    assert body["rows"][0]["player"]["username"] == "ann"
-    assert body["rows"][0]["played"] == played_this_week
-    assert body["rows"][0]["best"] == {"cards_left": 0, "moves_when_won": PAR}
+    assert body["preset"] == "one-look" and body["count"] == 3
+    assert body["results"][0]["player"]["username"] == "ann"
+    assert body["results"][0]["played"] == played_this_week
+    assert body["results"][0]["best"] == {"cards_left": 0, "moves_when_won": PAR}
     old = client_for(cid).get("/api/boards/weekly/?preset=one-look&week=2020-01-01").json()
-    assert old["total"] == 0 and old["rows"] == []
+    assert old["count"] == 0 and old["results"] == []
     assert client_for(cid).get("/api/boards/weekly/?week=soon").json()["code"] == "bad_date"
-    assert client_for(cid).get("/api/boards/all-time/?preset=one-look&limit=1&offset=1").json()["rows"][0]["rank"] == 2
+    second = client_for(cid).get("/api/boards/all-time/?preset=one-look&limit=1&offset=1").json()
+    assert second["count"] == 3 and [row["rank"] for row in second["results"]] == [2]
+    assert second["next"] is not None and second["previous"] is not None
 
 
 def test_player_page(week):

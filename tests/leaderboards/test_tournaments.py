@@ -13,18 +13,39 @@ from hypothesis import strategies as st
 from games import services as game_services
 from games.engine_glue import game_position
 from games.models import Deal, Game
+from games.services import sequences
 from games.services.deals import deal_get_or_create
+from games.services.sequences import candidate_number
+from games.tasks import settle_sequence
 from leaderboards import services
 from leaderboards.models import Entry, Tournament, TournamentDeal
 from leaderboards.scoring import arena_tally
 from leaderboards.services.standings import standings_rebuild
-from tests.service.factories import UserFactory
-
-from .conftest import WINNABLE_ONE_LOOK, client_for, make_daily, play, result_of, winnable_deal
+from tests.support import (WINNABLE_ONE_LOOK, UserFactory, client_for, make_daily, play, result_of,
+                           winnable_deal)
 
 pytestmark = pytest.mark.django_db
 HOUR = dt.timedelta(hours=1)
-PYRAMID_CARDS = 28  # what a deal not played counts under goal: pyramid (RULES.md)
+PYRAMID_CARDS = 28  # what a deal not played counts under goal: pyramid (docs/rules.md)
+QUICK_LOSS = 1633359478595935829  # a one-look deal the solver proves unwinnable in milliseconds
+
+
+@pytest.fixture
+def tournament_candidates(monkeypatch):
+    """Point the tournaments' candidate deal numbers, attempt by attempt, at chosen deals (later attempts
+    keep their real numbers): a test's outcome then does not hang on its tournament's id, which the
+    real numbers are derived from."""
+    real = sequences.candidate_number
+
+    def point(numbers: list[int]) -> None:
+        def candidate(*, secret: str, purpose: str, key: str, attempt: int) -> int:
+            if purpose == "tournament" and attempt < len(numbers):
+                return numbers[attempt]
+            return real(secret=secret, purpose=purpose, key=key, attempt=attempt)
+
+        monkeypatch.setattr(sequences, "candidate_number", candidate)
+
+    return point
 
 
 @pytest.fixture
@@ -78,10 +99,13 @@ def test_match_plain_standings(club, users, winning_line):
     assert a.cards_left == result_of(won).cards_left + result_of(lost).cards_left + PYRAMID_CARDS
     assert a.moves == result_of(won).moves + result_of(lost).moves
     body = client_for(users[4]).get(f"/api/tournaments/{cup.pk}/standings/").json()
-    assert body["final"] is False and body["total"] == 3
-    assert [row["player"]["id"] for row in body["standings"]] == [users[2].pk, users[3].pk, users[4].pk]
-    assert [row["rank"] for row in body["standings"]] == [1, 2, 3]
-    assert body["standings"][2]["cards_left"] == 3 * PYRAMID_CARDS and body["standings"][2]["games"] == 0
+    assert body["final"] is False and body["count"] == 3 and body["tournament"]["id"] == cup.pk
+    assert [row["player"]["id"] for row in body["results"]] == [users[2].pk, users[3].pk, users[4].pk]
+    assert [row["rank"] for row in body["results"]] == [1, 2, 3]
+    assert body["results"][2]["cards_left"] == 3 * PYRAMID_CARDS and body["results"][2]["games"] == 0
+    # a page further down keeps the ranks of the whole table
+    page = client_for(users[4]).get(f"/api/tournaments/{cup.pk}/standings/?limit=1&offset=2").json()
+    assert page["count"] == 3 and [(r["player"]["id"], r["rank"]) for r in page["results"]] == [(users[4].pk, 3)]
 
 
 def test_match_par_scoring_uses_the_engine_match_score(club, users, winning_line):
@@ -95,7 +119,7 @@ def test_match_par_scoring_uses_the_engine_match_score(club, users, winning_line
     assert entry(cup, users[2]).score == engine.match_score(game_position(won)) - 52
     assert entry(cup, users[3]).score == engine.match_score(game_position(other)) - 52
     assert engine.match_score(game_position(won)) > 0
-    ranks = client_for(users[2]).get(f"/api/tournaments/{cup.pk}/standings/").json()["standings"]
+    ranks = client_for(users[2]).get(f"/api/tournaments/{cup.pk}/standings/").json()["results"]
     assert [r["player"]["id"] for r in ranks] == [users[2].pk, users[3].pk]
 
 
@@ -176,7 +200,7 @@ def test_window_and_membership_rules(club, users):
     assert client_for(users[3]).post(f"/api/tournaments/{cup.pk}/join/").json()["code"] == "tournament_over"
     assert api.post(f"/api/tournaments/{cup.pk}/games/").json()["code"] == "tournament_over"
     final = client_for(users[7]).get(f"/api/tournaments/{cup.pk}/standings/").json()
-    assert final["final"] is True and final["standings"][0]["player"]["id"] == users[2].pk
+    assert final["final"] is True and final["results"][0]["player"]["id"] == users[2].pk
     preparing = create(users[0], club)
     services.tournament_join(user=users[2], tournament_id=preparing.pk)
     assert api.post(f"/api/tournaments/{preparing.pk}/games/").json()["code"] == "not_ready"
@@ -235,49 +259,50 @@ def test_only_managers_create_change_and_delete(club, users):
     assert client_for(users[2]).delete(f"/api/tournaments/{tid}/").status_code == 403
     assert client_for(users[0]).delete(f"/api/tournaments/{tid}/").status_code == 204
     assert client_for(users[0]).get(f"/api/tournaments/{tid}/").json()["code"] == "tournament_not_found"
-    assert [t["name"] for t in client_for(users[2]).get(url).json()] == []
+    assert client_for(users[2]).get(url).json()["results"] == []
 
 
-def test_preparation_picks_secret_numbers_and_proves_them_with_the_solver(club, users, settings, monkeypatch):
+def test_preparation_picks_secret_numbers_and_proves_them_with_the_solver(club, users, settings,
+                                                                         tournament_candidates):
     """The real solver settles each candidate; the first winnable one in the fixed order is kept.
-    The candidate numbers come from the secret (checked first); the test then points attempts 0
-    and 1 at a quick loss and a deal known to be winnable, so the solver proves both in seconds."""
-    from leaderboards.services import tournaments
-
+    The candidate numbers come from the tournaments' secret (checked first); the test then points
+    attempts 0 and 1 at a quick loss and the deal known to be winnable, so the solver proves both in
+    seconds."""
     settings.PYRAMID_DAILY_MAX_ATTEMPTS = 3
     cup = create(users[0], club, deal_count=1)
-    first = tournaments.tournament_deals_prepare(tournament_id=cup.pk)
-    assert first.number == tournaments.tournament_number("pyramid-test-secret", cup.pk, 0, 0)
-    assert tournaments.tournament_number("another-secret", cup.pk, 0, 0) != first.number
-    real = tournaments.tournament_number
-    # attempt 0: a number of this secret that the solver proves unwinnable in well under a second
-    quick_loss = real("pyramid-test-secret", 1, 0, 3)
-    monkeypatch.setattr(tournaments, "tournament_number",
-                        lambda secret, tid, index, attempt: (quick_loss, WINNABLE_ONE_LOOK)[attempt] if attempt < 2
-                        else real(secret, tid, index, attempt))
+    first = services.tournament_deals_prepare(tournament_id=cup.pk)
+    assert first.number == candidate_number(secret=settings.PYRAMID_TOURNAMENT_SECRET, purpose="tournament",
+                                            key=f"{cup.pk}|0", attempt=0)
+    # the tournaments' own secret, not the daily deals'
+    assert first.number != candidate_number(secret=settings.PYRAMID_DAILY_SECRET, purpose="tournament",
+                                            key=f"{cup.pk}|0", attempt=0)
+    tournament_candidates([QUICK_LOSS, WINNABLE_ONE_LOOK])
     settings.PYRAMID_SOLVE_BUDGET_SECONDS = 60.0
-    from leaderboards.tasks import prepare_tournament_deals
-
-    prepare_tournament_deals.delay(cup.pk)  # in-process: solve, look again, solve, look again
+    settle_sequence.delay("tournament", str(cup.pk))  # in-process: solve, look again, solve, look again
     cup.refresh_from_db()
-    assert Deal.objects.get(number=quick_loss, rules=cup.rules).status == "unwinnable"
+    assert Deal.objects.get(number=QUICK_LOSS, rules=cup.rules).status == "unwinnable"
     slot = cup.deals.get()
     assert cup.status == "ready" and slot.attempt == 1 and slot.deal.number == WINNABLE_ONE_LOOK
     assert slot.deal.status == "winnable"
 
 
-def test_preparation_fails_when_no_candidate_is_winnable(club, users, settings):
-    settings.PYRAMID_DAILY_MAX_ATTEMPTS = 1
+def test_preparation_fails_when_no_candidate_is_winnable(club, users, settings, tournament_candidates):
+    settings.PYRAMID_DAILY_MAX_ATTEMPTS = 2
+    tournament_candidates([QUICK_LOSS, 0])  # both proved unwinnable by the solver, whatever the tournament's id
     cup = create(users[0], club, deal_count=1)
-    result = services.tournament_deals_settle(tournament_id=cup.pk, budget_seconds=0.5)
+    result = services.tournament_deals_settle(tournament_id=cup.pk)
     assert result.status == "failed" and not cup.deals.exists()
+    verdicts = dict(Deal.objects.filter(rules=cup.rules).values_list("number", "status"))
+    assert verdicts == {QUICK_LOSS: "unwinnable", 0: "unwinnable"}
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
 @pytest.mark.django_db(transaction=True)
-def test_games_finishing_at_once_all_land_in_the_standings(winning_line, settings):
-    # committed for real here, so creation starts the preparation job: let it give up at once
-    settings.PYRAMID_DAILY_MAX_ATTEMPTS, settings.PYRAMID_SOLVE_BUDGET_SECONDS = 1, 0.01
+def test_games_finishing_at_once_all_land_in_the_standings(winning_line, settings, tournament_candidates):
+    # committed for real here, so creation starts the preparation job: let it fail at once on a quick
+    # loss (``ready`` then fixes the deals), whatever the tournament's id
+    settings.PYRAMID_DAILY_MAX_ATTEMPTS = 1
+    tournament_candidates([QUICK_LOSS])
     owner = UserFactory()
     club = services.club_create(user=owner, name="Busy")
     players = [UserFactory() for _ in range(4)]

@@ -9,14 +9,25 @@ import subprocess
 import engine
 import pytest
 
-from games.daily import commitment, daily_number, utc_today
+from games.daily import commitment
 from games.models import Game, Move
+from games.services.sequences import candidate_number
 from leaderboards.models import Result
-from tests.leaderboards.conftest import WINNABLE_ONE_LOOK, client_for, daily_game, make_daily
+from pyramid_site.clock import utc_today
+from tests.support import WINNABLE_ONE_LOOK, client_for, daily_game, make_daily
 
 pytestmark = pytest.mark.django_db
-TODAY = utc_today()
 DAY = dt.timedelta(days=1)
+
+
+@pytest.fixture
+def today() -> dt.date:
+    """Today (UTC), when the test runs: a run may cross midnight."""
+    return utc_today()
+
+
+def daily_number(secret: str, date: dt.date, preset: str, attempt: int) -> int:
+    return candidate_number(secret=secret, purpose="daily", key=f"{date.isoformat()}|{preset}", attempt=attempt)
 
 
 def face_down_stock(deal_text: str, shown: int = 29) -> set[str]:
@@ -43,18 +54,20 @@ def test_no_answer_shows_the_face_down_stock(users, winning_line):
         assert quoted_cards(body) <= quoted_cards(engine.player_view(position))
         assert body["deal"]["number"] is None
     for answer in (api.get(f"/api/games/{started['id']}/"), api.get("/api/daily/"),
-                   api.get(f"/api/daily/{TODAY}/"), api.get(f"/api/daily/{TODAY}/one-look/verify/"),
+                   api.get(f"/api/daily/{daily.date}/"), api.get(f"/api/daily/{daily.date}/one-look/verify/"),
                    api.get(f"/api/games/{started['id']}/log/")):
         assert answer.status_code == 200
         assert daily.deal.text not in answer.content.decode() and str(daily.deal.number) not in answer.content.decode()
 
 
-def test_future_days_show_only_their_commitment(users):
+def test_future_days_show_only_their_commitment(users, today):
     api = client_for(users[0])
     for offset in (1, 2, 6):
-        daily = make_daily(date=TODAY + offset * DAY)
+        daily = make_daily(date=today + offset * DAY)
         listed = api.get(f"/api/daily/{daily.date}/").json()
-        assert listed == [{"date": daily.date.isoformat(), "preset": "one-look", "commitment": daily.commitment}]
+        assert listed["count"] == 1
+        assert listed["results"] == [{"date": daily.date.isoformat(), "preset": "one-look",
+                                      "commitment": daily.commitment}]
         verify = api.get(f"/api/daily/{daily.date}/one-look/verify/").json()
         assert verify["revealed"] is False and verify["commitment"] == daily.commitment
         assert not {"salt", "number", "deal_text"} & verify.keys()
@@ -75,32 +88,33 @@ def test_a_ranked_game_cannot_pick_its_deal_or_its_clock(users):
     game = api.post("/api/games/", {"daily": daily.pk, "rules": "relaxed"}, format="json")
     assert game.status_code == 400
     game = api.post("/api/games/", {"daily": daily.pk, "started_at": "2000-01-01T00:00:00Z"}, format="json").json()
-    assert Game.objects.get(pk=game["id"]).started_at.date() == TODAY
+    assert Game.objects.get(pk=game["id"]).started_at.date() == daily.date
     moved = api.post(f"/api/games/{game['id']}/moves/",
                      {"ply": 1, "move": "draw", "created_at": "2000-01-01T00:00:00Z", "duration_ms": 1}, format="json")
-    assert moved.status_code == 201 and Move.objects.get().created_at.date() == TODAY
+    assert moved.status_code == 201 and Move.objects.get().created_at.date() == daily.date
     api.post(f"/api/games/{game['id']}/resign/", {"finished_at": "2000-01-01T00:00:00Z"}, format="json")
     result = Result.objects.get()
     stored = Game.objects.get(pk=game["id"])
     assert result.duration_ms == int((stored.finished_at - stored.started_at).total_seconds() * 1000)
 
 
-def test_the_number_of_a_day_cannot_be_guessed_without_the_secret(settings):
+def test_the_number_of_a_day_cannot_be_guessed_without_the_secret(settings, today):
     """The derivation is public; the secret is not. Guesses with a wrong secret, the public Django key,
-    a nearby day or attempt, or no secret at all, all miss the real number."""
-    real = daily_number(settings.PYRAMID_DAILY_SECRET, TODAY + DAY, "one-look", 0)
-    guesses = {daily_number(secret, TODAY + DAY, "one-look", 0)
-               for secret in ("", "pyramid", "pyramid-test-secre", settings.SECRET_KEY, "PYRAMID-TEST-SECRET")}
-    guesses |= {daily_number(settings.PYRAMID_DAILY_SECRET, TODAY + DAY * k, "one-look", a)
+    the tournaments' secret, a nearby day or attempt, or no secret at all, all miss the real number."""
+    real = daily_number(settings.PYRAMID_DAILY_SECRET, today + DAY, "one-look", 0)
+    guesses = {daily_number(secret, today + DAY, "one-look", 0)
+               for secret in ("", "pyramid", "pyramid-test-secre", settings.SECRET_KEY, "PYRAMID-TEST-SECRET",
+                              settings.PYRAMID_TOURNAMENT_SECRET)}
+    guesses |= {daily_number(settings.PYRAMID_DAILY_SECRET, today + DAY * k, "one-look", a)
                 for k in (0, 2) for a in (0, 1)}
-    guesses |= {daily_number(settings.PYRAMID_DAILY_SECRET, TODAY + DAY, "classic", 0)}
-    assert real not in guesses and len(guesses) == 10
+    guesses |= {daily_number(settings.PYRAMID_DAILY_SECRET, today + DAY, "classic", 0)}
+    assert real not in guesses and len(guesses) == 11
 
 
-def test_the_commitment_gives_nothing_away(users):
+def test_the_commitment_gives_nothing_away(users, today):
     """Without the salt even the true deal text does not match its commitment, so a reader cannot
     test candidate deals against it; each day's salt is fresh, 128 random bits."""
-    tomorrow, after = make_daily(date=TODAY + DAY), make_daily(date=TODAY + 2 * DAY)
+    tomorrow, after = make_daily(date=today + DAY), make_daily(date=today + 2 * DAY)
     text = tomorrow.deal.text
     assert tomorrow.commitment not in {hashlib.sha256(text.encode()).hexdigest(), commitment(text, ""),
                                        commitment(str(tomorrow.deal.number), "")}
@@ -109,8 +123,8 @@ def test_the_commitment_gives_nothing_away(users):
     assert len(tomorrow.salt) == 32 and int(tomorrow.salt, 16) >= 0 and tomorrow.salt != after.salt
 
 
-def test_after_the_day_anyone_checks_the_commitment_in_one_line(users, winning_line):
-    yesterday = make_daily(date=TODAY - DAY)
+def test_after_the_day_anyone_checks_the_commitment_in_one_line(users, winning_line, today):
+    yesterday = make_daily(date=today - DAY)
     game = daily_game(users[0], yesterday)
     anonymous = client_for(None)
     body = anonymous.get(f"/api/daily/{yesterday.date}/one-look/verify/").json()
@@ -126,7 +140,7 @@ def test_after_the_day_anyone_checks_the_commitment_in_one_line(users, winning_l
     assert replayed.ok and replayed.position.status == "won" == game.status
 
 
-def test_verify_refusals():
+def test_verify_refusals(today):
     api = client_for(None)
     assert api.get("/api/daily/2030-02-30/one-look/verify/").json()["code"] == "bad_date"
-    assert api.get(f"/api/daily/{TODAY}/no-such/verify/").json()["code"] == "daily_not_found"
+    assert api.get(f"/api/daily/{today}/no-such/verify/").json()["code"] == "daily_not_found"

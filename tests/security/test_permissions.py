@@ -7,11 +7,11 @@ import pytest
 from django.utils import timezone
 
 from games import services as game_services
-from games.daily import utc_today
 from games.models import Game, Move
 from leaderboards import services
 from leaderboards.models import Membership, Tournament, TournamentDeal, Void
-from tests.leaderboards.conftest import client_for, daily_game, make_daily, winnable_deal
+from pyramid_site.clock import utc_today
+from tests.support import client_for, daily_game, make_daily, winnable_deal
 
 pytestmark = pytest.mark.django_db
 HOUR = dt.timedelta(hours=1)
@@ -94,7 +94,7 @@ def test_a_private_club_is_invisible_from_outside(users, private_club):
         "delete": outsider.delete(f"/api/tournaments/{cup}/"),
     }
     assert {n: code_of(a)[0] for n, a in cup_answers.items()} == {n: 404 for n in cup_answers}
-    assert private_club.pk not in [c["id"] for c in outsider.get("/api/clubs/").json()]
+    assert private_club.pk not in [c["id"] for c in outsider.get("/api/clubs/").json()["results"]]
     assert Membership.objects.filter(club_id=club).count() == 3 and Tournament.objects.get(pk=cup).name == "Cup"
     assert client_for(users[2]).get(f"/api/tournaments/{cup}/").status_code == 200
 

@@ -11,8 +11,7 @@ from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 
 from pyramid_site.wsgi import application
-from tests.leaderboards.conftest import make_daily
-from tests.service.factories import UserFactory
+from tests.support import UserFactory, make_daily
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
 

@@ -1,4 +1,15 @@
-"""A real browser (Debian's Chromium, headless, driven by Playwright) against the live service."""
+"""A real browser (Debian's Chromium, headless, driven by Playwright) against the live service.
+
+The tests take screenshots as they go. They write them to ``tests/web/screenshots/`` (ignored by git), so
+that a test run changes no tracked file. To refresh the README's pictures in ``docs/screenshots/``, run
+the same tests with ``PYRAMID_REFRESH_SCREENSHOTS=1``, from the repository's root:
+
+    PYRAMID_REFRESH_SCREENSHOTS=1 bash .ci/run tests/web
+
+(or, with the services already up and the environment of ``.ci/run`` exported,
+``PYRAMID_REFRESH_SCREENSHOTS=1 .venv/bin/python -m pytest tests/web``), then look at the pictures and
+commit them.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +17,24 @@ import os
 import shutil
 from pathlib import Path
 
+import engine
 import pytest
 from django.core.cache import cache
 
+from games.daily import commitment, new_salt
+from games.models import DailyDeal, Deal
+from games.services.deals import deal_get_or_create, deal_solve
+from pyramid_site.clock import utc_today
+
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# where screenshots go: an ignored folder, or the README's pictures when they are being refreshed
+REFRESH_SCREENSHOTS = os.environ.get("PYRAMID_REFRESH_SCREENSHOTS", "").strip().lower() in ("1", "true", "yes")
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS = DOCS_SCREENSHOTS if REFRESH_SCREENSHOTS else Path(__file__).resolve().parent / "screenshots"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+DEAL_NUMBER = 3  # a classic deal the depth-first search wins at once
+CLASSIC = engine.preset("classic")
 
 
 @pytest.fixture(scope="module")
@@ -60,3 +82,18 @@ def page(browser, site):
 def screenshot(page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / name), full_page=True, type="jpeg", quality=85)
+
+
+@pytest.fixture
+def daily_line(db) -> list[str]:
+    """Today's classic daily deal (DEAL_NUMBER), solved as the daily job solves it; its line is a
+    fewest-moves win, which the engine confirms by replaying it."""
+    deal = deal_solve(deal_id=deal_get_or_create(number=DEAL_NUMBER, rules=CLASSIC).pk)
+    line = deal.solution.split()
+    replayed = engine.replay(engine.deal_from_number(DEAL_NUMBER), CLASSIC, line)
+    assert replayed.failed_at is None and replayed.position.status == engine.WON
+    assert deal.status == Deal.Status.WINNABLE and len(line) == deal.par_moves
+    salt = new_salt()
+    DailyDeal.objects.create(date=utc_today(), preset="classic", deal=deal, attempt=0, salt=salt,
+                             commitment=commitment(deal.text, salt))
+    return line

@@ -9,8 +9,9 @@ import engine
 from playwright.sync_api import Page, expect
 
 
-def winning_line(position: engine.Position, *, max_positions: int = 200_000) -> list[str] | None:
-    """A winning line by depth-first search, removals before draws; not the shortest one."""
+def find_winning_line(position: engine.Position, *, max_positions: int = 200_000) -> list[str] | None:
+    """A winning line of ``position``, found by depth-first search, removals before draws; not the
+    shortest one (unlike the solver's). Not the ``winning_line`` fixture of tests/conftest.py."""
     seen: set = set()
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 10_000))

@@ -8,10 +8,10 @@ import re
 from playwright.sync_api import expect
 
 from .helpers import sign_up
-from .test_play import daily_line  # noqa: F401  (today's daily deal, which the tournament is played on)
 
 
-def test_club_and_tournament_created_and_joined_by_a_second_player(browser, site, daily_line):  # noqa: F811
+def test_club_and_tournament_created_and_joined_by_a_second_player(browser, site, daily_line):
+    # daily_line: today's daily deal, which the tournament is played on
     owner_context = browser.new_context(base_url=site)
     owner = owner_context.new_page()
     sign_up(owner, "club-owner")

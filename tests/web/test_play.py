@@ -7,37 +7,19 @@ import datetime as dt
 import re
 
 import engine
-import pytest
 from playwright.sync_api import expect
 
-from games.daily import commitment, new_salt, utc_today
+from games.daily import commitment, new_salt
 from games.models import DailyDeal, Deal
-from games.services.deals import deal_get_or_create, deal_solve
+from games.services.deals import deal_get_or_create
+from pyramid_site.clock import utc_today
 
-from .conftest import DESKTOP, PHONE, screenshot
-from .helpers import card, has_class, play_move, sign_up, wait_for_moves, walk_focus_to, winning_line
-
-DEAL_NUMBER = 3  # a classic deal the depth-first search wins at once
-CLASSIC = engine.preset("classic")
+from .conftest import CLASSIC, DEAL_NUMBER, DESKTOP, PHONE, screenshot
+from .helpers import card, find_winning_line, has_class, play_move, sign_up, wait_for_moves, walk_focus_to
 
 
 def start_position() -> engine.Position:
     return engine.Position.start(engine.deal_from_number(DEAL_NUMBER), CLASSIC)
-
-
-@pytest.fixture
-def daily_line(db) -> list[str]:
-    """Today's classic daily deal, solved as the daily job solves it; its line is a fewest-moves win, which
-    the engine confirms by replaying it."""
-    deal = deal_solve(deal_id=deal_get_or_create(number=DEAL_NUMBER, rules=CLASSIC).pk)
-    line = deal.solution.split()
-    replayed = engine.replay(engine.deal_from_number(DEAL_NUMBER), CLASSIC, line)
-    assert replayed.failed_at is None and replayed.position.status == engine.WON
-    assert deal.status == Deal.Status.WINNABLE and len(line) == deal.par_moves
-    salt = new_salt()
-    DailyDeal.objects.create(date=utc_today(), preset="classic", deal=deal, attempt=0, salt=salt,
-                             commitment=commitment(deal.text, salt))
-    return line
 
 
 def test_sign_up_and_win_the_daily_deal(page, daily_line):
@@ -126,7 +108,7 @@ def test_practice_with_hint_undo_refusals_and_reload(page):
     # a picked card outlines exactly the partners the legal moves allow
     page.locator(".board").click(position={"x": 2, "y": 2})
     page.keyboard.press("Escape")
-    line = winning_line(position)
+    line = find_winning_line(position)
     first_pair = next(m for m in line if "+" in m)
     # play up to the first pair so the coach has something to show
     for ply, move in enumerate(line[: line.index(first_pair)], start=1):

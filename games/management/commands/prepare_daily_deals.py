@@ -4,7 +4,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from games import services
-from games.daily import utc_today
+from pyramid_site.clock import utc_today
 
 
 class Command(BaseCommand):

@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.errors import ServiceError
-from leaderboards import services
+from leaderboards.fair_play import services
+from pyramid_site.api.errors import ServiceError
 
 
 class Command(BaseCommand):

@@ -49,7 +49,7 @@ export async function boardsPage(root, kind = "daily", date = todayUtc(), preset
           ["Par", (r) => r.par_text ?? "—"], ["Time", (r) => clock(r.seconds)]], { mine: me })}`;
     } else {
       const data = await api("GET", `boards/${kind}/?preset=${encodeURIComponent(preset)}`);
-      board.innerHTML = rowsTable(data.rows, [["Rank", (r) => r.rank], ["Player", playerLink], ["Played", (r) => r.played],
+      board.innerHTML = rowsTable(data.results, [["Rank", (r) => r.rank], ["Player", playerLink], ["Played", (r) => r.played],
         ["Cleared", (r) => r.cleared], ["Cards left", (r) => r.cards_left_total], ["At par", (r) => r.at_par],
         ["Streak", (r) => r.streak.current]], { mine: me });
     }
@@ -128,7 +128,7 @@ export async function clubsPage(root) {
   submit("#club-create", (d) => api("POST", "clubs/", { name: d.name, description: d.description, is_private: !!d.is_private }));
   submit("#club-join", (d) => api("POST", "clubs/join/", { invite_code: d.invite_code.trim() }));
   try {
-    const clubs = await api("GET", "clubs/");
+    const clubs = (await api("GET", "clubs/?limit=200")).results;
     const list = root.querySelector("#club-list");
     list.classList.remove("loading");
     list.innerHTML = rowsTable(clubs, [["Club", (c) => html`<a href="#/clubs/${c.id}">${c.name}</a>`],
@@ -202,8 +202,8 @@ export async function clubPage(root, clubId) {
     }
   });
   const [tournaments, members] = await Promise.all([
-    api("GET", `clubs/${clubId}/tournaments/`).catch((error) => error),
-    club.my_role ? api("GET", `clubs/${clubId}/members/`).catch((error) => error) : null,
+    api("GET", `clubs/${clubId}/tournaments/?limit=200`).then((page) => page.results).catch((error) => error),
+    club.my_role ? api("GET", `clubs/${clubId}/members/?limit=200`).then((page) => page.results).catch((error) => error) : null,
   ]);
   const t = root.querySelector("#tournaments");
   t.innerHTML = tournaments instanceof Error ? html`${tournaments.message}` : rowsTable(tournaments, [
@@ -222,9 +222,9 @@ export async function clubPage(root, clubId) {
 export async function tournamentsPage(root) {
   root.innerHTML = html`<section><h1>Tournaments</h1><p class="page-message" hidden></p><div id="list" class="loading">Loading…</div></section>`;
   try {
-    const clubs = await api("GET", "clubs/?mine=1");
+    const clubs = (await api("GET", "clubs/?mine=1&limit=200")).results;
     const lists = await Promise.all(clubs.map((c) => api("GET", `clubs/${c.id}/tournaments/`)
-      .then((ts) => ts.map((t) => ({ ...t, clubName: c.name })))));
+      .then((page) => page.results.map((t) => ({ ...t, clubName: c.name })))));
     const all = lists.flat();
     const list = root.querySelector("#list");
     list.classList.remove("loading");
@@ -298,7 +298,7 @@ export class TournamentPage {
     try {
       const data = await api("GET", `tournaments/${this.id}/standings/`);
       this.root.querySelector("#standings-kind").textContent = data.final ? "(final)" : "(live)";
-      el.innerHTML = rowsTable(data.standings, [["Rank", (r) => r.rank ?? "—"], ["Player", playerLink],
+      el.innerHTML = rowsTable(data.results, [["Rank", (r) => r.rank ?? "—"], ["Player", playerLink],
         ["Score", (r) => r.score], ["Games", (r) => r.games], ["Cleared", (r) => r.cleared],
         ["Cards left", (r) => r.cards_left], ["Moves", (r) => r.moves]], { mine: currentUser()?.username });
     } catch (error) {

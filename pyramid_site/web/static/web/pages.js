@@ -53,7 +53,7 @@ export async function home(root) {
     root.querySelector("#continue").innerHTML = html`<p><a href="#/game/${last}">Continue your last game</a></p>`;
   }
   try {
-    const dailies = await api("GET", "daily/");
+    const dailies = (await api("GET", "daily/")).results;
     const list = root.querySelector("#dailies");
     list.innerHTML = dailies.length ? "" : "<li>Today's deals are still being prepared.</li>";
     for (const daily of dailies) list.append(dailyItem(daily, user));
@@ -74,7 +74,7 @@ export async function home(root) {
   const coming = root.querySelector("#coming");
   const days = [1, 2, 3, 4, 5, 6].map((n) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(),
     today.getUTCDate() + n)).toISOString().slice(0, 10));
-  const answers = await Promise.all(days.map((day) => api("GET", `daily/${day}/`).catch(() => [])));
+  const answers = await Promise.all(days.map((day) => api("GET", `daily/${day}/`).then((page) => page.results).catch(() => [])));
   for (const rows of answers) {
     for (const row of rows) {
       const li = document.createElement("li");

@@ -1,0 +1,103 @@
+"""Fair play in the API, for operators (staff): void a game or a player with a reason, lift a void,
+list the re-check's flags and record their review."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAdminUser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from pyramid_site.api.inputs import valid_input
+from pyramid_site.api.pagination import page_parameters, page_schema, paged
+from pyramid_site.api.schema import ERROR
+
+from . import selectors, services
+from .models import Flag, Void
+
+
+class VoidInput(serializers.Serializer):
+    game = serializers.IntegerField(required=False)
+    player = serializers.IntegerField(required=False)
+    reason = serializers.CharField(max_length=2000)
+
+    def validate(self, data):
+        if ("game" in data) == ("player" in data):
+            raise serializers.ValidationError("give either game or player")
+        return data
+
+
+class LiftInput(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000)
+
+
+class ReviewInput(serializers.Serializer):
+    note = serializers.CharField(max_length=2000)
+
+
+def void_output(void: Void) -> dict:
+    return {"id": void.pk, "game": void.game_id, "player": void.player_id, "reason": void.reason,
+            "voided_by": void.voided_by_id, "created_at": void.created_at, "lifted_at": void.lifted_at,
+            "lifted_by": void.lifted_by_id, "lift_reason": void.lift_reason}
+
+
+def flag_output(flag: Flag) -> dict:
+    return {"id": flag.pk, "game": flag.game_id, "kind": flag.kind, "detail": flag.detail,
+            "created_at": flag.created_at, "reviewed_at": flag.reviewed_at, "reviewed_by": flag.reviewed_by_id,
+            "review_note": flag.review_note}
+
+
+class VoidListView(APIView):
+    permission_classes = [IsAdminUser]
+
+    @extend_schema(parameters=page_parameters(), responses={200: page_schema(), 400: ERROR, 403: ERROR},
+                   summary="The fair-play audit record, newest first")
+    def get(self, request):
+        return paged(request, selectors.voids(), void_output)
+
+    @extend_schema(request=VoidInput, responses={201: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 404: ERROR,
+                                                 409: ERROR},
+                   summary="Void a game or a player: every board and standing is recomputed without it")
+    def post(self, request):
+        data = valid_input(VoidInput, request)
+        if "game" in data:
+            void = services.game_void(game_id=data["game"], reason=data["reason"], by=request.user)
+        else:
+            void = services.player_void(player_id=data["player"], reason=data["reason"], by=request.user)
+        return Response(void_output(void), status=status.HTTP_201_CREATED)
+
+
+class VoidLiftView(APIView):
+    permission_classes = [IsAdminUser]
+
+    @extend_schema(request=LiftInput, responses={200: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 404: ERROR,
+                                                 409: ERROR},
+                   summary="Lift a void: what it took off the boards comes back")
+    def post(self, request, void_id: int):
+        void = services.void_lift(void_id=void_id, reason=valid_input(LiftInput, request)["reason"], by=request.user)
+        return Response(void_output(void))
+
+
+class FlagListView(APIView):
+    permission_classes = [IsAdminUser]
+
+    @extend_schema(parameters=[*page_parameters(), OpenApiParameter("open", bool, description="only flags not yet "
+                                                                                               "reviewed")],
+                   responses={200: page_schema(), 400: ERROR, 403: ERROR},
+                   summary="Games the daily re-check flagged for review, newest first")
+    def get(self, request):
+        open_only = request.query_params.get("open") in ("1", "true")
+        return paged(request, selectors.flags(open_only=open_only), flag_output)
+
+
+class FlagReviewView(APIView):
+    permission_classes = [IsAdminUser]
+
+    @extend_schema(request=ReviewInput, responses={200: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 404: ERROR,
+                                                   409: ERROR},
+                   summary="Record the review of a flag (void the game separately to take it off the boards)")
+    def post(self, request, flag_id: int):
+        flag = services.flag_review(flag_id=flag_id, note=valid_input(ReviewInput, request)["note"], by=request.user)
+        return Response(flag_output(flag))

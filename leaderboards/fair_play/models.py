@@ -1,0 +1,69 @@
+"""The fair-play audit record: voids (an operator's decision) and flags (the re-check's findings)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Void(models.Model):
+    """The audit record of a fair-play decision: a game or a whole player taken off every board."""
+
+    game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="voids")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="voids")
+    reason = models.TextField()
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="voids_made")
+    created_at = models.DateTimeField(auto_now_add=True)
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="voids_lifted")
+    lift_reason = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(game__isnull=True, player__isnull=False) | Q(game__isnull=False, player__isnull=True),
+                                   name="void_game_xor_player"),
+            models.CheckConstraint(condition=~Q(reason=""), name="void_has_reason"),
+            models.UniqueConstraint(fields=["game"], condition=Q(lifted_at__isnull=True, game__isnull=False),
+                                    name="void_one_active_per_game"),
+            models.UniqueConstraint(fields=["player"], condition=Q(lifted_at__isnull=True, player__isnull=False),
+                                    name="void_one_active_per_player"),
+        ]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        target = f"game {self.game_id}" if self.game_id else f"player {self.player_id}"
+        return f"void of {target}: {self.reason}"
+
+
+class Flag(models.Model):
+    """A game put up for an operator's review by the re-check job: never a penalty by itself. An
+    operator who agrees voids the game (a :class:`Void`); either way the review is recorded here."""
+
+    class Kind(models.TextChoices):
+        RESULT_MISMATCH = "result_mismatch"  # the move log, replayed, does not give the stored result
+        SUSPICIOUS = "suspicious"  # the documented fair-play rule (README, "Fair play") fired
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="flags")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    detail = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    reviewed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="flags_reviewed")
+    review_note = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            # one flag of a kind per game: the re-check job is safe to run again
+            models.UniqueConstraint(fields=["game", "kind"], name="flag_once_per_game_kind"),
+            models.CheckConstraint(condition=Q(kind__in=["result_mismatch", "suspicious"]), name="flag_kind_valid"),
+            models.CheckConstraint(condition=~Q(detail=""), name="flag_has_detail"),
+        ]
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} flag of game {self.game_id}: {self.detail}"

@@ -1,0 +1,125 @@
+"""The fair-play re-check of a day's ranked games: each finished game's move log is replayed through
+the engine and compared with the stored game and its result; games that trip the suspicious-play
+rule are flagged for an operator's review. Flags are findings, never penalties: only a void (by an
+operator) takes a result off the boards.
+
+The suspicious-play rule (README, "Fair play"): a ranked game won in exactly the deal's par, so that
+every move from the first was on a shortest winning line, with at least
+``PYRAMID_FLAG_MIN_MOVES`` moves whose server-stamped intervals vary less than
+``PYRAMID_FLAG_EVEN_CV`` (standard deviation over mean): a person thinks longer at some moves than
+at others; a program replaying a solver's line does not.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import statistics
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Prefetch, Q
+
+import engine
+from engine.solver import WINNABLE, solve
+from games.engine_glue import engine_deal, engine_rules, start_position
+from games.models import Game, Move
+
+from .models import Flag
+
+
+@dataclass(slots=True)
+class RecheckReport:
+    date: dt.date
+    games: int = 0
+    mismatched: list[int] = field(default_factory=list)  # game ids whose stored result differs
+    suspicious: list[int] = field(default_factory=list)
+    flags_new: int = 0  # flags written by this run (a second run writes none)
+
+
+def _ranked_games_of(date: dt.date):
+    """The finished ranked games of a UTC day: its daily games, and tournament games finished that day."""
+    return (Game.objects.filter(mode=Game.Mode.RANKED).exclude(status=Game.Status.PLAYING)
+            .filter(Q(daily__date=date) | Q(daily__isnull=True, finished_at__date=date))
+            # the log and the result come in a few queries per chunk, not two per game
+            .select_related("deal", "daily", "result")
+            .prefetch_related(Prefetch("log", queryset=Move.objects.order_by("ply"))).order_by("pk"))
+
+
+def result_differences(game: Game, notations: list[str]) -> list[str]:
+    """What the stored game and its result say that the replayed move log does not (empty: all agree)."""
+    replayed = engine.replay(engine_deal(game.deal.text), engine_rules(game.deal.rules), notations)
+    if not replayed.ok:
+        return [f"move {replayed.failed_at + 1} ({notations[replayed.failed_at]}) is illegal: {replayed.reason}"]
+    position = replayed.position
+    score = engine.score(position)
+    status = Game.Status.RESIGNED if game.status == Game.Status.RESIGNED else position.status
+    expected = {"state": position.dumps(), "moves": position.moves, "cards_left": position.cards_left,
+                "status": status}
+    differences = [f"game {name} is {getattr(game, name)!r}, the log gives {value!r}"
+                   for name, value in expected.items() if getattr(game, name) != value]
+    result = getattr(game, "result", None)
+    if result is None:
+        return differences + ["the game has no result"]
+    expected_result = {"cards_left": position.cards_left, "pyramid_left": score.pyramid_left,
+                       "moves": position.moves, "won": status == Game.Status.WON,
+                       "cleared": score.pyramid_left == 0, "match_score": score.match_score}
+    return differences + [f"result {name} is {getattr(result, name)!r}, the log gives {value!r}"
+                          for name, value in expected_result.items() if getattr(result, name) != value]
+
+
+def _par_moves(game: Game) -> int | None:
+    if game.deal.par_moves is not None:
+        return game.deal.par_moves
+    solution = solve(start_position(game.deal), budget_seconds=settings.PYRAMID_SOLVE_BUDGET_SECONDS)
+    return solution.par_moves if solution.verdict == WINNABLE else None
+
+
+def move_intervals(game: Game, stamps: list[dt.datetime]) -> list[float]:
+    """Seconds before each move, by the server's clock: from the start of the game, then from the move before."""
+    times = [game.started_at, *stamps]
+    return [(later - earlier).total_seconds() for earlier, later in zip(times, times[1:])]
+
+
+def suspicion(game: Game, stamps: list[dt.datetime]) -> str | None:
+    """Why the suspicious-play rule fires for this game, or None when it does not."""
+    if game.status != Game.Status.WON or game.moves < settings.PYRAMID_FLAG_MIN_MOVES:
+        return None
+    par = _par_moves(game)
+    if par is None or game.moves != par:
+        return None
+    intervals = move_intervals(game, stamps)
+    mean = statistics.fmean(intervals)
+    spread = statistics.pstdev(intervals) / mean if mean > 0 else 0.0
+    if spread >= settings.PYRAMID_FLAG_EVEN_CV:
+        return None
+    return (f"won in par ({par} moves, every move on a shortest winning line) with even move times: "
+            f"mean {mean:.2f} s, spread {spread:.2f} (under {settings.PYRAMID_FLAG_EVEN_CV})")
+
+
+def _flag(game: Game, kind: str, detail: str) -> bool:
+    """Record a flag unless the game has one of this kind already; True when this call wrote it."""
+    try:
+        with transaction.atomic():
+            _, created = Flag.objects.get_or_create(game=game, kind=kind, defaults={"detail": detail})
+    except IntegrityError:  # a simultaneous run wrote it first
+        return False
+    return created
+
+
+def ranked_day_recheck(*, date: dt.date) -> RecheckReport:
+    """Replay every finished ranked game of ``date`` and flag what differs or looks like a program.
+    Safe to run again: a game keeps at most one flag of each kind."""
+    report = RecheckReport(date=date)
+    for game in _ranked_games_of(date).iterator(chunk_size=500):
+        report.games += 1
+        log = [(move.notation, move.created_at) for move in game.log.all()]
+        differences = result_differences(game, [notation for notation, _ in log])
+        if differences:
+            report.mismatched.append(game.pk)
+            report.flags_new += _flag(game, Flag.Kind.RESULT_MISMATCH, "; ".join(differences))
+        why = suspicion(game, [stamp for _, stamp in log])
+        if why:
+            report.suspicious.append(game.pk)
+            report.flags_new += _flag(game, Flag.Kind.SUSPICIOUS, why)
+    return report

@@ -1,0 +1,114 @@
+"""Fair play's writes: an operator voids a game or a player, with a reason kept in a :class:`Void`
+record, and every board and standing is recomputed without it (lifting the void brings it back);
+an operator records the review of a re-check's :class:`Flag`."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games.models import Game
+from pyramid_site.api.errors import Conflict, Invalid, NotFound
+
+from .. import cache
+from ..models import Result
+from ..services.board_counts import board_count_move, counted
+from ..services.standings import entries_refresh_for_result
+from .models import Flag, Void
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise Invalid("say why: a void needs a reason, kept in the audit record", code="reason_required")
+    return reason
+
+
+def _apply(results, *, voided: bool) -> int:
+    """Set the flag on these results (locked) and recompute what they feed."""
+    changed = list(results.select_for_update().order_by("pk"))
+    for result in changed:
+        before = counted(result)
+        Result.objects.filter(pk=result.pk).update(voided=voided)
+        result.voided = voided
+        board_count_move(before, counted(result))
+        entries_refresh_for_result(result)
+        cache.result_changed(result)
+    return len(changed)
+
+
+def _still_voided(results):
+    """Of these results, the ones another active void still covers."""
+    active = Void.objects.filter(lifted_at__isnull=True)
+    return results.filter(Q(game_id__in=active.filter(game__isnull=False).values("game_id"))
+                          | Q(player_id__in=active.filter(player__isnull=False).values("player_id")))
+
+
+def _record(void: Void, what: str) -> Void:
+    """Save the audit record; one active void per game or player (a unique constraint)."""
+    try:
+        with transaction.atomic():
+            void.save()
+    except IntegrityError:
+        raise Conflict(f"{what} is already void", code="already_void") from None
+    return void
+
+
+def game_void(*, game_id: int, reason: str, by=None) -> Void:
+    reason = _reason(reason)
+    with transaction.atomic():
+        player_id = Game.objects.filter(pk=game_id).values_list("player_id", flat=True).first()
+        if player_id is None:
+            raise NotFound(f"there is no game {game_id}", code="game_not_found")
+        # result_record takes the player's row lock before it looks for voids, so the game's
+        # result is either already written (and voided here) or written later and sees this void
+        get_user_model().objects.select_for_update().filter(pk=player_id).exists()
+        void = _record(Void(game_id=game_id, reason=reason, voided_by=by), f"game {game_id}")
+        _apply(Result.objects.filter(game_id=game_id), voided=True)
+        return void
+
+
+def player_void(*, player_id: int, reason: str, by=None) -> Void:
+    reason = _reason(reason)
+    with transaction.atomic():
+        # serialises with result_record, which takes the same lock before it looks for voids
+        if not get_user_model().objects.select_for_update().filter(pk=player_id).exists():
+            raise NotFound(f"there is no player {player_id}", code="player_not_found")
+        void = _record(Void(player_id=player_id, reason=reason, voided_by=by), f"player {player_id}")
+        _apply(Result.objects.filter(player_id=player_id), voided=True)
+        return void
+
+
+def void_lift(*, void_id: int, reason: str, by=None) -> Void:
+    """Restore what a void took away (unless another active void still covers it)."""
+    reason = _reason(reason)
+    with transaction.atomic():
+        void = Void.objects.select_for_update().filter(pk=void_id).first()
+        if void is None:
+            raise NotFound(f"there is no void {void_id}", code="void_not_found")
+        if void.lifted_at is not None:
+            raise Conflict(f"void {void_id} was already lifted", code="already_lifted")
+        void.lifted_at, void.lifted_by, void.lift_reason = timezone.now(), by, reason
+        void.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
+        covered = Result.objects.filter(game_id=void.game_id) if void.game_id else Result.objects.filter(
+            player_id=void.player_id)
+        _apply(covered.exclude(pk__in=_still_voided(covered).values("pk")), voided=False)
+        return void
+
+
+def flag_review(*, flag_id: int, note: str, by=None) -> Flag:
+    """An operator's verdict on a flag, kept with it (to take the result off the boards, void the game)."""
+    note = (note or "").strip()
+    if not note:
+        raise Invalid("say what the review found: a note is kept in the audit record", code="note_required")
+    with transaction.atomic():
+        flag = Flag.objects.select_for_update().filter(pk=flag_id).first()
+        if flag is None:
+            raise NotFound(f"there is no flag {flag_id}", code="flag_not_found")
+        if flag.reviewed_at is not None:
+            raise Conflict(f"flag {flag_id} was already reviewed", code="already_reviewed")
+        flag.reviewed_at, flag.reviewed_by, flag.review_note = timezone.now(), by, note
+        flag.save(update_fields=["reviewed_at", "reviewed_by", "review_note"])
+        return flag

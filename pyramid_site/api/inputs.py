@@ -1,0 +1,19 @@
+"""Request bodies: a JSON object, checked by an input serializer, or a 400 saying what is wrong."""
+
+from __future__ import annotations
+
+from .errors import Invalid
+
+
+def json_object(request) -> dict:
+    """The request's body, refused unless it is a JSON object."""
+    if not isinstance(request.data, dict):
+        raise Invalid("the body must be a JSON object", code="malformed_body")
+    return request.data
+
+
+def valid_input(serializer_class, request) -> dict:
+    """The body checked by the input serializer: its validated data, or a 400 saying what is wrong."""
+    serializer = serializer_class(data=json_object(request))
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data

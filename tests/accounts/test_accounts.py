@@ -1,0 +1,117 @@
+"""Accounts: sign up, token and session log-in, who am I, throttles; passwords stored hashed by Django;
+tokens that are revoked stop working at once, and revoking touches only one's own."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import identify_hasher
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from pyramid_site.api.authentication import CachedTokenAuthentication
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "a-long-pass-phrase"
+
+
+def signup(client, username="alice", password=PASSWORD):
+    return client.post("/api/accounts/signup/", {"username": username, "password": password}, format="json")
+
+
+def test_signup_gives_a_token_that_works():
+    client = APIClient()
+    response = signup(client)
+    assert response.status_code == 201
+    token = response.json()["token"]
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    me = client.get("/api/accounts/me/")
+    assert me.status_code == 200 and me.json()["username"] == "alice"
+
+
+def test_signup_refusals():
+    client = APIClient()
+    signup(client)
+    taken = signup(client, username="ALICE")
+    assert taken.status_code == 409 and taken.json()["code"] == "username_taken"
+    weak = signup(client, username="bob", password="123")
+    assert weak.status_code == 400 and weak.json()["code"] == "invalid" and "password" in weak.json()["fields"]
+    bad_name = signup(client, username="no spaces allowed")
+    assert bad_name.status_code == 400 and "username" in bad_name.json()["fields"]
+
+
+def test_token_login():
+    client = APIClient()
+    token = signup(client).json()["token"]
+    response = client.post("/api/accounts/login/", {"username": "alice", "password": "a-long-pass-phrase"}, format="json")
+    assert response.status_code == 200 and response.json()["token"] == token
+    wrong = client.post("/api/accounts/login/", {"username": "alice", "password": "nope"}, format="json")
+    assert wrong.status_code == 401 and wrong.json()["code"] == "bad_credentials"
+
+
+def test_session_login_for_the_web_page():
+    client = APIClient()
+    signup(client)
+    response = client.post("/api/accounts/session/", {"username": "alice", "password": "a-long-pass-phrase"},
+                           format="json")
+    assert response.status_code == 200
+    assert client.get("/api/accounts/me/").json()["username"] == "alice"
+    client.delete("/api/accounts/session/")
+    # token authentication comes first, so no credentials at all is a 401 (with WWW-Authenticate)
+    after = client.get("/api/accounts/me/")
+    assert after.status_code == 401 and after.json()["code"] == "not_authenticated"
+    assert after["WWW-Authenticate"] == "Token"
+
+
+def test_login_is_throttled(settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK,
+                               "DEFAULT_THROTTLE_RATES": {"login": "3/min", "signup": "2/min"}}
+    from rest_framework.throttling import ScopedRateThrottle
+
+    ScopedRateThrottle.THROTTLE_RATES = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    try:
+        client = APIClient()
+        codes = [client.post("/api/accounts/login/", {"username": "x", "password": "y"}, format="json").status_code
+                 for _ in range(4)]
+        assert codes == [401, 401, 401, 429]
+        throttled = client.post("/api/accounts/login/", {"username": "x", "password": "y"}, format="json").json()
+        assert throttled["code"] == "throttled" and throttled["retry_after_seconds"] > 0
+        codes = [signup(client, username=f"user{i}").status_code for i in range(3)]
+        assert codes == [201, 201, 429]
+    finally:
+        from rest_framework.settings import api_settings
+
+        ScopedRateThrottle.THROTTLE_RATES = api_settings.DEFAULT_THROTTLE_RATES
+
+
+def test_passwords_are_stored_hashed_by_django(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]  # Django's default
+    assert signup(APIClient(), "hashed").status_code == 201
+    user = get_user_model().objects.get(username="hashed")
+    assert PASSWORD not in user.password and identify_hasher(user.password).algorithm == "pbkdf2_sha256"
+    assert user.check_password(PASSWORD) and not user.check_password(PASSWORD.upper())
+
+
+def test_a_revoked_token_stops_working_at_once(settings):
+    settings.PYRAMID_TOKEN_CACHE_SECONDS = 300  # the process remembers tokens: revoking must forget it too
+    key = signup(APIClient(), "revoker").json()["token"]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    assert client.get("/api/accounts/me/").status_code == 200
+    assert key in CachedTokenAuthentication._known
+    assert client.delete("/api/accounts/token/").status_code == 204
+    refused = client.get("/api/accounts/me/")
+    assert refused.status_code == 401 and refused.json()["code"] == "authentication_failed"
+    assert not Token.objects.filter(key=key).exists() and key not in CachedTokenAuthentication._known
+    assert client.delete("/api/accounts/token/").status_code == 401
+    fresh = APIClient().post("/api/accounts/login/", {"username": "revoker", "password": PASSWORD}, format="json")
+    assert fresh.status_code == 200 and fresh.json()["token"] != key
+    client.credentials(HTTP_AUTHORIZATION=f"Token {fresh.json()['token']}")
+    assert client.get("/api/accounts/me/").json()["username"] == "revoker"
+
+
+def test_revoking_touches_only_ones_own_token():
+    mine, theirs = (signup(APIClient(), name).json()["token"] for name in ("mine", "theirs"))
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {mine}")
+    assert client.delete("/api/accounts/token/").status_code == 204
+    assert Token.objects.filter(key=theirs).exists()
+    assert APIClient().delete("/api/accounts/token/").status_code == 401

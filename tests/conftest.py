@@ -1,0 +1,100 @@
+"""Fixtures every folder of the service tests may use (the helpers behind them are in ``tests/support.py``).
+
+A folder turns on what it needs in its own conftest: ``service_settings`` (the tests' settings) and the
+after-test checks ``logs_replay_check`` and ``board_counts_check``. A test that edits rows behind the
+services' back on purpose (the fair-play re-check's doctored results) is marked
+``rows_edited_behind_the_services`` and skips those checks.
+"""
+
+from __future__ import annotations
+
+import engine
+import pytest
+
+from pyramid_site.celery import app as celery_app
+
+from .support import (PAR, TEST_DAILY_SECRET, TEST_TOURNAMENT_SECRET, WINNABLE_ONE_LOOK, WINNING_LINE, UserFactory,
+                      check_board_counts, check_logs_replay, client_for, database_for_check)
+
+EDITED_BEHIND = "rows_edited_behind_the_services"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", f"{EDITED_BEHIND}: the test changes rows behind the services on purpose; "
+                                       "the after-test invariant checks are skipped")
+
+
+@pytest.fixture
+def service_settings(settings):
+    """Tasks in-process, a private cache (throttle counts), the Redis board cache off unless a test
+    turns it on, known secrets, quick test-only password hashes, small solver budgets."""
+    from django.core.cache import cache
+
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.PYRAMID_BOARD_REDIS_URL = ""
+    settings.PYRAMID_DAILY_SECRET = TEST_DAILY_SECRET
+    settings.PYRAMID_TOURNAMENT_SECRET = TEST_TOURNAMENT_SECRET
+    settings.PYRAMID_SOLVE_BUDGET_SECONDS = 10.0
+    settings.PYRAMID_HINT_BUDGET_SECONDS = 5.0
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # a test of hashing sets its own
+    cache.clear()
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield settings
+    celery_app.conf.task_always_eager = eager
+
+
+def _checked_after(request) -> bool:
+    return database_for_check(request) and request.node.get_closest_marker(EDITED_BEHIND) is None
+
+
+@pytest.fixture
+def logs_replay_check(request):
+    """After the test, if it touched the database: every game's move log replays to its stored state."""
+    check = _checked_after(request)
+    yield
+    if check:
+        check_logs_replay()
+
+
+@pytest.fixture
+def board_counts_check(request):
+    """After the test, if it touched the database: every daily board's counts add up to its results."""
+    check = _checked_after(request)
+    yield
+    if check:
+        check_board_counts()
+
+
+@pytest.fixture(scope="session")
+def winning_line() -> list[str]:
+    """WINNING_LINE, proved by the engine to win WINNABLE_ONE_LOOK under one-look in PAR moves."""
+    replayed = engine.replay(engine.deal_from_number(WINNABLE_ONE_LOOK), engine.preset("one-look"), WINNING_LINE)
+    assert replayed.ok and replayed.position.status == "won" and replayed.position.moves == PAR
+    return list(WINNING_LINE)
+
+
+@pytest.fixture
+def player(db):
+    return UserFactory()
+
+
+@pytest.fixture
+def other_player(db):
+    return UserFactory()
+
+
+@pytest.fixture
+def users(db):
+    return [UserFactory() for _ in range(8)]
+
+
+@pytest.fixture
+def staff(db):
+    return UserFactory(is_staff=True)
+
+
+@pytest.fixture
+def api(player):
+    """An API client logged in as ``player``."""
+    return client_for(player)

@@ -1,0 +1,134 @@
+"""Fair play: voiding a game or a player takes it off every board and standing, with an audit
+record; lifting the void brings it back. Over the API (staff only) and the operators' ``void`` command."""
+
+import io
+import threading
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from games import services as game_services
+from leaderboards.fair_play import services
+from leaderboards.fair_play.models import Void
+from leaderboards.models import Result
+from leaderboards.selectors.boards import daily_board
+from leaderboards.selectors.stats import period_board
+from pyramid_site.api.errors import Conflict, Invalid, NotFound
+from tests.support import UserFactory, client_for, daily_game, make_daily
+
+pytestmark = pytest.mark.django_db
+
+
+def board_players(daily):
+    return [row.result.player_id for row in daily_board(daily=daily, use_cache=False).top]
+
+
+def test_void_game_then_lift(users, staff, winning_line):
+    daily = make_daily()
+    cheat = daily_game(users[0], daily)
+    daily_game(users[1], daily, 10)
+    assert board_players(daily)[0] == users[0].pk
+    void = services.game_void(game_id=cheat.pk, reason="solver-assisted", by=staff)
+    assert board_players(daily) == [users[1].pk]
+    assert daily_board(daily=daily, use_cache=False).top[0].rank == 1
+    assert Void.objects.get().reason == "solver-assisted" and void.voided_by == staff
+    services.void_lift(void_id=void.pk, reason="appeal upheld", by=staff)
+    assert board_players(daily) == [users[0].pk, users[1].pk]
+    void.refresh_from_db()
+    assert void.lifted_by == staff and void.lift_reason == "appeal upheld" and void.lifted_at
+
+
+def test_void_player_covers_past_and_future_games(users, staff, winning_line):
+    daily, other_daily = make_daily(), make_daily(preset="strict", number=99)
+    daily_game(users[0], daily)
+    services.player_void(player_id=users[0].pk, reason="multiple accounts", by=staff)
+    later = game_services.game_start(player=users[0], daily_id=other_daily.pk)
+    game_services.game_resign(game_id=later.pk, player=users[0])
+    assert Result.objects.filter(player=users[0], voided=False).count() == 0
+    assert period_board(preset=None, first=None, last=None)[0] == 0
+    # a game void lifted while the player's void stands keeps the game off the boards
+    game_void = services.game_void(game_id=later.pk, reason="also this one")
+    services.void_lift(void_id=game_void.pk, reason="covered by the player void")
+    assert Result.objects.get(game=later).voided
+
+
+def test_void_errors(users, winning_line):
+    game = daily_game(users[0], make_daily(), 3)
+    with pytest.raises(Invalid) as info:
+        services.game_void(game_id=game.pk, reason="  ")
+    assert info.value.code == "reason_required"
+    services.game_void(game_id=game.pk, reason="x")
+    with pytest.raises(Conflict) as info:
+        services.game_void(game_id=game.pk, reason="again")
+    assert info.value.code == "already_void"
+    with pytest.raises(NotFound) as info:
+        services.player_void(player_id=10**9, reason="x")
+    assert info.value.code == "player_not_found"
+    assert Void.objects.count() == 1
+
+
+def test_fair_play_api(users, staff, winning_line):
+    game = daily_game(users[0], make_daily(), 3)
+    assert client_for(users[1]).post("/api/fair-play/voids/", {"game": game.pk, "reason": "x"}).status_code == 403
+    api = client_for(staff)
+    assert api.post("/api/fair-play/voids/", {"reason": "x"}, format="json").json()["code"] == "invalid"
+    assert api.post("/api/fair-play/voids/", {"game": game.pk}, format="json").status_code == 400
+    assert api.post("/api/fair-play/voids/", {"game": 10**9, "reason": "x"}).json()["code"] == "game_not_found"
+    created = api.post("/api/fair-play/voids/", {"game": game.pk, "reason": "bot"}, format="json")
+    assert created.status_code == 201 and created.json()["voided_by"] == staff.pk
+    assert api.post("/api/fair-play/voids/", {"game": game.pk, "reason": "bot"}).status_code == 409
+    listed = api.get("/api/fair-play/voids/").json()
+    assert listed["count"] == 1 and [v["reason"] for v in listed["results"]] == ["bot"]
+    lift = f"/api/fair-play/voids/{created.json()['id']}/lift/"
+    assert api.post(lift, {}, format="json").status_code == 400
+    assert api.post(lift, {"reason": "ok"}).json()["lifted_by"] == staff.pk
+    assert api.post(lift, {"reason": "ok"}).json()["code"] == "already_lifted"
+    assert api.post("/api/fair-play/voids/999999/lift/", {"reason": "ok"}).json()["code"] == "void_not_found"
+
+
+def test_void_command(player, winning_line):
+    game = daily_game(player, make_daily(), 4)
+    out = io.StringIO()
+    call_command("void", "--game", str(game.pk), "--reason", "shared account", stdout=out)
+    assert "recorded" in out.getvalue() and Result.objects.get(game=game).voided
+    with pytest.raises(CommandError, match="already_void"):
+        call_command("void", "--game", str(game.pk), "--reason", "again")
+    call_command("void", "--lift", str(Void.objects.get().pk), "--reason", "cleared up", stdout=out)
+    assert not Result.objects.get(game=game).voided
+    call_command("void", "--player", str(UserFactory().pk), "--reason", "bot", stdout=out)
+    assert Void.objects.filter(player__isnull=False).count() == 1
+
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_void_player_racing_finishing_games_leaves_nothing_on_the_board(winning_line):
+    """A player's games finishing while the operator voids the player: whichever commits first,
+    no result of theirs stays on the board."""
+    cheat = UserFactory()
+    dailies = [make_daily(), make_daily(preset="strict", number=99), make_daily(preset="classic", number=98)]
+    games = [game_services.game_start(player=cheat, daily_id=d.pk) for d in dailies]
+    barrier = threading.Barrier(len(games) + 1)
+    errors = []
+
+    def run(action):
+        try:
+            barrier.wait()
+            action()
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(lambda g=g: game_services.game_resign(game_id=g.pk, player=cheat),))
+               for g in games]
+    threads.append(threading.Thread(target=run, args=(
+        lambda: services.player_void(player_id=cheat.pk, reason="race"),)))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert Result.objects.filter(player=cheat).count() == 3
+    assert not Result.objects.filter(player=cheat, voided=False).exists()

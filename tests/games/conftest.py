@@ -1,0 +1,7 @@
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _games_tests(service_settings, logs_replay_check):
+    """The tests' settings; after each test, every game's log replays to its stored state."""
+    yield

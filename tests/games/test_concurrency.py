@@ -1,0 +1,86 @@
+"""Two requests for the same ply at once, against the real database (row lock on the game)."""
+
+import threading
+
+import pytest
+from django.db import connection, connections
+
+from games.models import Game, Move
+from tests.support import client_for, make_daily
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL's row locks"),
+]
+
+
+def _race(player, game_id, bodies):
+    """Send each body from its own thread, all released at once; return the responses in order."""
+    barrier = threading.Barrier(len(bodies))
+    results = [None] * len(bodies)
+
+    def send(index, body):
+        try:
+            client = client_for(player)
+            barrier.wait()
+            results[index] = client.post(f"/api/games/{game_id}/moves/", body, format="json")
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=send, args=(i, b)) for i, b in enumerate(bodies)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def _practice_game(player):
+    response = client_for(player).post("/api/games/", {"number": 0, "rules": "one-look"}, format="json")
+    return response.json()
+
+
+@pytest.mark.parametrize("round_", range(5))
+def test_same_ply_different_moves_exactly_one_applies(player, round_):
+    game = _practice_game(player)
+    removal = next(m for m in game["position"]["legal_moves"] if m != "draw")
+    responses = _race(player, game["id"], [{"ply": 1, "move": "draw"}, {"ply": 1, "move": removal}])
+    codes = sorted(r.status_code for r in responses)
+    assert codes == [201, 409]
+    loser = next(r for r in responses if r.status_code == 409).json()
+    assert loser["code"] == "wrong_ply" and loser["expected_ply"] == 2
+    winner = next((body for r, body in zip(responses, [{"ply": 1, "move": "draw"}, {"ply": 1, "move": removal}])
+                   if r.status_code == 201))
+    assert list(Move.objects.filter(game_id=game["id"]).values_list("notation", flat=True)) == [winner["move"]]
+    stored = Game.objects.get(pk=game["id"])
+    assert stored.moves == 1 and stored.version == 1
+
+
+def test_same_move_sent_many_times_at_once_applies_once(player):
+    game = _practice_game(player)
+    responses = _race(player, game["id"], [{"ply": 1, "move": "draw"}] * 6)
+    assert sorted(r.status_code for r in responses) == [200] * 5 + [201]
+    assert {r.json()["version"] for r in responses} == {1}
+    assert Move.objects.filter(game_id=game["id"]).count() == 1
+
+
+def test_a_ranked_deal_started_twice_at_once_makes_one_game(player):
+    daily = make_daily()
+    barrier = threading.Barrier(4)
+    codes = []
+
+    def start():
+        try:
+            client = client_for(player)
+            barrier.wait()
+            codes.append(client.post("/api/games/", {"daily": daily.pk}, format="json").status_code)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(codes) == [201, 409, 409, 409]
+    assert Game.objects.filter(player=player, daily=daily).count() == 1

@@ -1,0 +1,137 @@
+"""Helpers of the service tests, shared by every folder that needs them (one module, so that no test
+imports another folder's conftest): test users and API clients, the one deal the tests know to be
+winnable and a line that wins it in par, daily deal rows as the daily job leaves them, finished daily
+games, and the checks of the services' invariants that folders run after each test. The fixtures
+built on these are in ``tests/conftest.py``."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import engine
+import factory
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from games import services as game_services
+from games.daily import commitment, new_salt
+from games.engine_glue import engine_deal, engine_rules
+from games.models import DailyDeal, Deal, Game
+from games.services.deals import deal_get_or_create
+from leaderboards import services as leaderboard_services
+from leaderboards.models import BoardCount, Result
+from pyramid_site.clock import utc_today
+
+# The secrets the tests' settings use (tests/conftest.py): two different ones, so that a test can tell
+# which secret a number was derived from.
+TEST_DAILY_SECRET = "pyramid-test-secret"
+TEST_TOURNAMENT_SECRET = "pyramid-test-tournament-secret"
+
+# A one-look deal and a line that wins it in par (33 moves), found by the solver; the session fixture
+# ``winning_line`` proves the line with the engine, and tests/games/test_daily.py checks that the
+# solver's par is PAR, before any test relies on either.
+WINNABLE_ONE_LOOK = 1116761698452426220
+WINNING_LINE = ("23+26 draw draw draw 22+S 16+S 24+S 17+21 draw S S draw draw 11+S draw draw 15+S 10+25 6+27 "
+                "20+S 18+S 12 7 19+S 13+14 8+9 4+5 draw 3+S 1+2 draw draw 0+S").split()
+PAR = 33
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"player{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.org")
+    password = factory.PostGenerationMethodCall("set_password", "a-long-pass-phrase")
+
+
+def client_for(user) -> APIClient:
+    """An API client logged in as ``user`` (anonymous for None)."""
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def winnable_deal() -> Deal:
+    """The row of WINNABLE_ONE_LOOK as the solver job leaves it (the job itself is tested in
+    tests/games/test_daily.py): winnable, par PAR."""
+    rules = engine.preset("one-look")
+    deal, _ = Deal.objects.get_or_create(number=WINNABLE_ONE_LOOK, rules=rules.to_text(), defaults={
+        "preset": rules.name, "text": engine.deal_from_number(WINNABLE_ONE_LOOK).text, "status": Deal.Status.WINNABLE,
+        "par_moves": PAR, "best_cards_left": 0, "best_moves": PAR, "solution": " ".join(WINNING_LINE),
+        "solved_at": timezone.now()})
+    return deal
+
+
+def make_daily(*, date: dt.date | None = None, preset: str = "one-look", number: int = WINNABLE_ONE_LOOK) -> DailyDeal:
+    """A daily deal row (today's unless ``date``), committed to with a fresh salt. Its deal is the
+    proved winnable one by default; any other deal is as the solver has not seen it yet (pending)."""
+    if (number, preset) == (WINNABLE_ONE_LOOK, "one-look"):
+        deal = winnable_deal()
+    else:
+        deal = deal_get_or_create(number=number, rules=engine.preset(preset))
+    salt = new_salt()
+    return DailyDeal.objects.create(date=date or utc_today(), preset=preset, deal=deal, attempt=0, salt=salt,
+                                    commitment=commitment(deal.text, salt))
+
+
+def play(game: Game, moves: list[str], *, resign: bool = True, seconds: float | None = None) -> Game:
+    """Play ``moves`` through the game service, then resign unless the game is over; with
+    ``seconds``, the game's server clock is set to that duration and its result rewritten."""
+    for ply, move in enumerate(moves, start=game.moves + 1):
+        game_services.move_submit(game_id=game.pk, player=game.player, ply=ply, move=move)
+    game.refresh_from_db()
+    if resign and not game.is_over:
+        game = game_services.game_resign(game_id=game.pk, player=game.player)
+    if seconds is not None:
+        Game.objects.filter(pk=game.pk).update(started_at=game.finished_at - dt.timedelta(seconds=seconds))
+        game.refresh_from_db()
+        leaderboard_services.result_record(game=game)
+    return game
+
+
+def daily_game(player, daily: DailyDeal, moves: int | None = None, *, seconds: float | None = None,
+               line: list[str] = WINNING_LINE) -> Game:
+    """A finished ranked game of ``player`` on ``daily``: the first ``moves`` moves of ``line`` (all of
+    it, a win, by default), then resigned. Started as the game service starts it on the daily deal's
+    own day, whatever the day is now (so a past day's game can be made too)."""
+    game = game_services.ranked_game_start(player=player, deal=daily.deal, daily=daily)
+    return play(game, list(line[:moves] if moves is not None else line), seconds=seconds)
+
+
+def result_of(game: Game) -> Result:
+    return Result.objects.get(game=game)
+
+
+def database_for_check(request) -> bool:
+    """For a check that runs after the test: set the test's database up first, so that it is still
+    there when the check runs. Whether the test touches a database at all."""
+    uses = next((name for name in ("transactional_db", "db") if name in request.fixturenames), None)
+    if uses:
+        request.getfixturevalue(uses)
+    return uses is not None or request.node.get_closest_marker("django_db") is not None
+
+
+def check_logs_replay() -> None:
+    """Each game's move log, replayed through the engine, gives exactly the stored state."""
+    for game in Game.objects.select_related("deal"):
+        log = list(game.log.order_by("ply").values_list("ply", "notation"))
+        assert [ply for ply, _ in log] == list(range(1, len(log) + 1)), f"game {game.pk} has gaps in its plies"
+        replayed = engine.replay(engine_deal(game.deal.text), engine_rules(game.deal.rules), [n for _, n in log])
+        assert replayed.ok, f"game {game.pk}: move {replayed.failed_at} fails: {replayed.reason}"
+        assert replayed.position.dumps() == game.state, f"game {game.pk}: log does not replay to its state"
+        assert replayed.position.cards_left == game.cards_left and len(log) == game.moves
+        if game.status != Game.Status.RESIGNED:
+            assert replayed.position.status == game.status
+
+
+def check_board_counts() -> None:
+    """Each daily board's counts are exactly what its results add up to (the services keep them in step)."""
+    counts = {(c.daily_id, c.cards_left, c.moves): c.results for c in BoardCount.objects.all() if c.results}
+    expected: dict = {}
+    for key in Result.objects.filter(daily__isnull=False, voided=False).values_list("daily_id", "cards_left", "moves"):
+        expected[key] = expected.get(key, 0) + 1
+    assert counts == expected
