@@ -29,15 +29,6 @@ def location_text(loc: int) -> str:
     return "S" if loc == STOCK else "W"
 
 
-def location_words(loc: int) -> str:
-    """A location as a player would say it: ``position 12``, ``reserve R3``, ``the waste top``."""
-    if loc < PYRAMID_SIZE:
-        return f"position {loc}"
-    if loc < STOCK:
-        return f"reserve card R{loc - RESERVE_BASE}"
-    return "the stock top" if loc == STOCK else "the waste top"
-
-
 def parse_location(token: str) -> int:
     text = token.strip().upper()
     if text.isascii() and text.isdigit():

@@ -26,7 +26,6 @@ from .moves import (
     WASTE,
     Move,
     king_move,
-    location_words,
     pair_move,
     parse_move,
 )
@@ -191,19 +190,38 @@ class Position:
         """A pyramid card is free when both cards that cover it are gone."""
         return bool(self.pyramid >> p & 1) and not self.pyramid & COVER_MASK[p]
 
+    def card_words(self, loc: int) -> str:
+        """The card at ``loc`` as a player names it: ``7♣`` in the pyramid (the card dealt there, even
+        once it is gone), ``the reserve's 5♦``, ``the waste's 4♣``, and ``the stock's 9♥`` only while
+        the rules turn the stock top face up. A face-down stock card is never named."""
+        board = self.board
+        if loc < PYRAMID_SIZE:
+            return card_pretty(board.pyramid_cards[loc])
+        if loc < STOCK:
+            i = loc - RESERVE_BASE
+            if i >= len(board.reserve_cards):
+                return "a reserve card"  # these rules deal none
+            return f"the reserve's {card_pretty(board.reserve_cards[i])}"
+        card = None if loc == STOCK and not board.rules.stock_live else self.card_at(loc)
+        where = "the stock's" if loc == STOCK else "the waste's"
+        return f"{where} {card_pretty(card)}" if card is not None else f"{where} top card"
+
     def _unavailable(self, loc: int, partner: int = -1) -> str | None:
-        """Why the card at ``loc`` cannot be taken (paired with ``partner``), or None if it can."""
+        """Why the card at ``loc`` cannot be taken (paired with ``partner``), or None if it can.
+
+        The reasons name the cards as a player sees them: pyramid cards are face up, so a covered
+        card and the cards lying on it are named; a face-down stock card never is."""
         rules = self.board.rules
         if loc < PYRAMID_SIZE:
             if not self.pyramid >> loc & 1:
-                return f"position {loc} is empty: its card is already gone"
+                return f"{self.card_words(loc)} is already gone from the pyramid"
             covering = self.pyramid & COVER_MASK[loc]
             if not covering:
                 return None
             if rules.covered_pairs and partner >= 0 and covering == 1 << partner:
                 return None  # lies under its partner alone: the covered_pairs option allows the pair
-            names = " and ".join(str(q) for q in COVERED_BY[loc] if covering >> q & 1)
-            reason = f"position {loc} is covered by {names}"
+            names = " and ".join(self.card_words(q) for q in COVERED_BY[loc] if covering >> q & 1)
+            reason = f"{self.card_words(loc)} is covered by {names}"
             if partner in COVERED_BY[loc]:
                 if rules.covered_pairs:
                     reason += ", and a card pairs with the card it covers only when nothing else covers it"
@@ -214,18 +232,23 @@ class Position:
             if not rules.reserve:
                 return "there is no reserve under these rules"
             i = loc - RESERVE_BASE
-            return None if self.reserve >> i & 1 else f"reserve card R{i} is already gone"
+            return None if self.reserve >> i & 1 else f"{self.card_words(loc)} is already gone"
         if loc == STOCK:
             if not rules.stock_live:
                 return "the stock top is face down under these rules: draw to turn it"
             return None if self.stock_top_index() >= 0 else "the stock is empty"
         if not rules.waste_live:
+            if self.pointer:
+                return f"{self.card_words(WASTE)} cannot be taken: the waste top is dead under these rules"
             return "the waste top is dead under these rules"
         return None if self.pointer else "the waste is empty"
 
     # --- legality ----------------------------------------------------------------------------------------
     def why_illegal(self, move: Move) -> str | None:
-        """The reason ``move`` is illegal here, in a player's words, or None when it is legal."""
+        """The reason ``move`` is illegal here, in a player's words, or None when it is legal.
+
+        Cards are named as a player sees them (``7♣ is covered by Q♦ and 2♠``), never by location
+        number, and a face-down stock card is never named."""
         if self.is_won:
             return "the deal is already won"
         kind = move.kind
@@ -241,7 +264,7 @@ class Position:
         card = self.card_at(first)
         if second < 0:
             if card_value(card) != KING:
-                return f"{location_words(first)} holds {card_pretty(card)}, not a king: only a king goes alone"
+                return f"{self.card_words(first)} is not a king: only a king goes alone"
             return None
         reason = self._unavailable(second, first)
         if reason:
@@ -249,8 +272,7 @@ class Position:
         other = self.card_at(second)
         total = card_value(card) + card_value(other)
         if total != TARGET:
-            return (f"{card_pretty(card)} + {card_pretty(other)}: {card_value(card)} + {card_value(other)} "
-                    f"is {total}, not 13")
+            return f"{card_pretty(card)} + {card_pretty(other)} make {total}, not 13"
         return None
 
     def _why_not_turn(self, kind: str) -> str | None:
@@ -265,7 +287,8 @@ class Position:
                 return "the stock and the waste are both empty"
             return f"the stock is empty: redeal to start pass {self.pass_no + 1}"
         if not stock_empty:
-            return f"the stock still has {self.stock_count} cards: redeal only when it is empty"
+            count = self.stock_count
+            return f"the stock still has {count} card{'s' * (count != 1)}: redeal only when it is empty"
         if not rules.pass_left(self.pass_no):
             return f"no pass is left: these rules allow {rules.passes} pass{'es' * (rules.passes > 1)}"
         if not self.pointer:

@@ -8,12 +8,37 @@ preset with overrides (``classic;passes=unlimited``) and JSON.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 
 from .errors import RulesError
 
 OPTION_ORDER = ("passes", "draw", "stock_top", "waste_top", "goal", "covered_pairs", "reserve")
 UNLIMITED = 0  # stored value of passes=unlimited: a number, so the rule set stays a flat record
+
+# The bounds of every option (docs/rules.md, section 3). The solver's core checks the same ones.
+MAX_PASSES = 9
+DRAWS = (1, 3)  # no draw 2: the stuck rule and the regrouping of docs/rules.md are written for 1 and 3
+RESERVES = (0, 7)
+WORDS = {"stock_top": ("hidden", "live"), "waste_top": ("live", "dead"), "goal": ("pyramid", "all")}
+ALLOWED = {
+    "passes": f"a whole number from 1 to {MAX_PASSES}, or unlimited",
+    "draw": " or ".join(map(str, DRAWS)),
+    "reserve": " or ".join(map(str, RESERVES)),
+    "covered_pairs": "yes or no",
+    **{key: " or ".join(words) for key, words in WORDS.items()},
+}
+_NUMBER = re.compile(r"[+-]?[0-9]{1,20}")  # ASCII digits only (int() would take "1_0" and other scripts' digits)
+
+
+def _shown(value) -> str:
+    """A refused value as the message quotes it: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _refuse(key: str, value) -> RulesError:
+    return RulesError(f"{key} must be {ALLOWED[key]}; got {_shown(value)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,20 +52,18 @@ class Rules:
     reserve: int = 0  # 0 | 7
 
     def __post_init__(self) -> None:
-        if isinstance(self.passes, bool) or not isinstance(self.passes, int) or self.passes < 0:
-            raise RulesError(f"passes must be a whole number of at least 1, or unlimited; got {self.passes!r}")
-        if self.draw not in (1, 3) or isinstance(self.draw, bool):
-            raise RulesError(f"draw must be 1 or 3; got {self.draw!r}")
-        if self.stock_top not in ("hidden", "live"):
-            raise RulesError(f"stock_top must be hidden or live; got {self.stock_top!r}")
-        if self.waste_top not in ("live", "dead"):
-            raise RulesError(f"waste_top must be live or dead; got {self.waste_top!r}")
-        if self.goal not in ("pyramid", "all"):
-            raise RulesError(f"goal must be pyramid or all; got {self.goal!r}")
+        # every constructor (parse, from_options, JSON, Rules(...) itself) passes here
+        if type(self.passes) is not int or not (self.passes == UNLIMITED or 1 <= self.passes <= MAX_PASSES):
+            raise _refuse("passes", self.passes)
+        if type(self.draw) is not int or self.draw not in DRAWS:
+            raise _refuse("draw", self.draw)
+        for key, words in WORDS.items():
+            if not isinstance(getattr(self, key), str) or getattr(self, key) not in words:
+                raise _refuse(key, getattr(self, key))
         if not isinstance(self.covered_pairs, bool):
-            raise RulesError(f"covered_pairs must be yes or no; got {self.covered_pairs!r}")
-        if self.reserve not in (0, 7) or isinstance(self.reserve, bool):
-            raise RulesError(f"reserve must be 0 or 7; got {self.reserve!r}")
+            raise _refuse("covered_pairs", self.covered_pairs)
+        if type(self.reserve) is not int or self.reserve not in RESERVES:
+            raise _refuse("reserve", self.reserve)
         if self.draw == 3 and self.stock_top == "live":
             raise RulesError(
                 "draw 3 with stock_top live is not a valid rule set: with three cards turned at once "
@@ -106,7 +129,7 @@ class Rules:
         for key, raw in options.items():
             key = str(key).strip().lower().replace("-", "_")
             if key not in OPTION_ORDER:
-                raise RulesError(f"unknown option {key!r}; the options are {', '.join(OPTION_ORDER)}")
+                raise RulesError(f"unknown option {_shown(key)}; the options are {', '.join(OPTION_ORDER)}")
             values[key] = _option_value(key, raw)
         return replace(base or cls(), **values)
 
@@ -125,6 +148,8 @@ class Rules:
                 data = json.loads(text)
             except json.JSONDecodeError as exc:
                 raise RulesError(f"rule set JSON is malformed: {exc.msg}") from None
+            except (RecursionError, ValueError):  # nested too deep; a number too long to convert
+                raise RulesError("rule set JSON is malformed: nested too deep or a number too long") from None
             if not isinstance(data, dict):
                 raise RulesError("rule set JSON must be an object of options")
             return cls.from_options(data)
@@ -136,7 +161,7 @@ class Rules:
                 continue
             if "=" not in part:
                 if base is not None or options:
-                    raise RulesError(f"{part!r} is not an option: write key=value, and a preset name only first")
+                    raise RulesError(f"{_shown(part)} is not an option: write key=value, and a preset name only first")
                 base = preset(part)
                 continue
             key, _, value = part.partition("=")
@@ -145,29 +170,32 @@ class Rules:
 
 
 def _option_value(key: str, raw):
+    """One option's value from text or a Python/JSON value; out of its bounds is refused here, with
+    the bounds in the message (``Rules`` checks them again, for rules built directly)."""
     if key == "covered_pairs":
         if isinstance(raw, bool):
             return raw
-        text = str(raw).strip().lower()
+        text = str(raw).strip().lower() if isinstance(raw, str) else None
         if text in ("yes", "true"):
             return True
         if text in ("no", "false"):
             return False
-        raise RulesError(f"covered_pairs must be yes or no; got {raw!r}")
+        raise _refuse(key, raw)
     if key in ("passes", "draw", "reserve"):
-        if key == "passes" and str(raw).strip().lower() == "unlimited":
+        if key == "passes" and isinstance(raw, str) and raw.strip().lower() == "unlimited":
             return UNLIMITED
-        if isinstance(raw, bool):
-            raise RulesError(f"{key} must be a number; got {raw!r}")
-        try:
-            value = int(str(raw).strip())
-        except ValueError:
-            raise RulesError(f"{key} must be a number; got {raw!r}") from None
-        if key == "passes" and value < 1:
-            raise RulesError(f"passes must be at least 1, or unlimited; got {raw!r}")
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            value = raw
+        elif isinstance(raw, str) and _NUMBER.fullmatch(raw.strip()):
+            value = int(raw.strip())
+        else:
+            raise _refuse(key, raw)
+        # passes=0 is refused: 0 is only how unlimited is stored, never how it is written
+        if not (1 <= value <= MAX_PASSES if key == "passes" else value in (DRAWS if key == "draw" else RESERVES)):
+            raise _refuse(key, value)
         return value
     if not isinstance(raw, str):
-        raise RulesError(f"{key} must be a word; got {raw!r}")
+        raise _refuse(key, raw)
     return raw.strip().lower()
 
 
@@ -189,4 +217,4 @@ def preset(name: str) -> Rules:
     try:
         return PRESETS[name.strip().lower()]
     except KeyError:
-        raise RulesError(f"unknown preset {name!r}; the presets are {', '.join(PRESETS)}") from None
+        raise RulesError(f"unknown preset {_shown(name)}; the presets are {', '.join(PRESETS)}") from None

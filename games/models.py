@@ -32,6 +32,10 @@ class Deal(models.Model):
     solve_seconds = models.FloatField(null=True, blank=True)
     solve_nodes = models.BigIntegerField(null=True, blank=True)
     solved_at = models.DateTimeField(null=True, blank=True)
+    failure = models.TextField(blank=True, help_text="why the solver gave no verdict (the verdict is then unknown)")
+    # a daily deal's number stays secret until its day is over, a tournament deal's until the tournament
+    # is: under every rule set, since the number alone gives the cards away
+    secret_until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -54,6 +58,7 @@ class Deal(models.Model):
                 condition=Q(difficulty__isnull=True) | Q(difficulty__gte=1, difficulty__lte=5),
                 name="deal_difficulty_range",
             ),
+            models.CheckConstraint(condition=Q(failure="") | Q(status="unknown"), name="deal_failure_is_unknown"),
         ]
 
     def __str__(self) -> str:
@@ -95,6 +100,7 @@ class Game(models.Model):
         WON = "won"
         STUCK = "stuck"
         RESIGNED = "resigned"
+        CLOSED = "closed"  # a ranked game still playing when its window ended, closed by the server as it stood
 
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games")
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="games")
@@ -108,6 +114,8 @@ class Game(models.Model):
     hint_count = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # a ranked game's window: its daily deal's day, or its tournament; no move is taken from then on
+    closes_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="bumped by every write")
 
     class Meta:
@@ -117,8 +125,12 @@ class Game(models.Model):
             ),
             models.CheckConstraint(condition=Q(mode__in=["ranked", "practice"]), name="game_mode_valid"),
             models.CheckConstraint(
-                condition=Q(status__in=["playing", "won", "stuck", "resigned"]), name="game_status_valid"
+                condition=Q(status__in=["playing", "won", "stuck", "resigned", "closed"]), name="game_status_valid"
             ),
+            models.CheckConstraint(condition=Q(mode="ranked") | Q(closes_at__isnull=True),
+                                   name="game_practice_never_closes"),
+            models.CheckConstraint(condition=~Q(status="closed") | Q(finished_at=F("closes_at")),
+                                   name="game_closed_at_its_window_end"),
             models.CheckConstraint(
                 condition=Q(status="playing", finished_at__isnull=True)
                 | (~Q(status="playing") & Q(finished_at__isnull=False)),
@@ -134,7 +146,12 @@ class Game(models.Model):
                 name="game_finishes_after_start",
             ),
         ]
-        indexes = [models.Index(fields=["player", "-started_at"])]
+        indexes = [
+            models.Index(fields=["player", "-started_at"]),
+            # the games the closing job looks for: ranked, still playing, their window over
+            models.Index(fields=["closes_at"], condition=Q(status="playing", closes_at__isnull=False),
+                         name="game_open_window"),
+        ]
 
     def __str__(self) -> str:
         return f"game {self.pk} of {self.deal} by {self.player_id}"

@@ -6,7 +6,9 @@ import datetime as dt
 from functools import cache
 
 from django.db import connection
+from django.utils import timezone
 
+import engine
 from pyramid_site.api.errors import NotFound
 from pyramid_site.clock import utc_today
 from pyramid_site.db import prepared_cursor
@@ -38,9 +40,41 @@ def daily_is_over(daily: DailyDeal | None) -> bool:
     return daily is not None and daily.date < utc_today()
 
 
-def deal_is_public(deal: Deal) -> bool:
-    """A deal chosen for a day that is not over stays secret: its number gives away the stock."""
-    return not deal.daily_deals.filter(date__gte=utc_today()).exists()
+def deal_number_is_secret(number: int) -> bool:
+    """Whether a daily or tournament deal of this number is still secret, under any rule set: the number
+    alone gives every card away, the face-down stock included."""
+    return Deal.objects.filter(number=number, secret_until__gt=timezone.now()).exists()
+
+
+def practice_deal(*, number: int, rules: engine.Rules) -> Deal | None:
+    """The stored deal of this number under these rules (None when nobody has asked for it to be solved);
+    404 while the number is secret."""
+    if deal_number_is_secret(number):
+        raise NotFound(f"there is no practice deal {number}", code="deal_not_found")
+    return Deal.objects.filter(number=number, rules=rules.to_text()).first()
+
+
+def window_is_over(game: Game) -> bool:
+    """A ranked game's window (its day, its tournament) has ended: its deal and its log are public."""
+    return game.closes_at is not None and game.closes_at <= timezone.now()
+
+
+def game_is_visible(game: Game, user) -> bool:
+    """The one rule for reading a game (the game, its log): its player always; anyone else only a ranked
+    game whose window is over. Anything else is answered as if it did not exist."""
+    return game.player_id == getattr(user, "pk", None) or (game.mode == Game.Mode.RANKED and window_is_over(game))
+
+
+def game_for_viewer(*, game_id: int, user) -> Game:
+    if user is not None and user.is_authenticated:
+        try:
+            return game_of_player(game_id=game_id, player=user)
+        except NotFound:
+            pass
+    game = Game.objects.select_related("deal", "daily").filter(pk=game_id).first()
+    if game is None or not game_is_visible(game, user):
+        raise NotFound(f"there is no game {game_id} that you may see", code="game_not_found")
+    return game
 
 
 def game_of_player(*, game_id: int, player) -> Game:
@@ -103,11 +137,6 @@ def _game_of_player_row(game_id: int, player_id: int) -> Game | None:
 
 
 def game_log(*, game_id: int, user) -> tuple[Game, list[Move]]:
-    """A game's move log: anyone's practice game, a daily game once its day is over, and always
-    one's own."""
-    game = Game.objects.select_related("deal", "daily").filter(pk=game_id).first()
-    # a ranked game outside the daily deals is a tournament game: its log would give the deal away
-    if game is None or not (game.player_id == user.pk or game.mode == Game.Mode.PRACTICE
-                            or daily_is_over(game.daily)):
-        raise NotFound(f"there is no game {game_id} whose log you may see", code="game_not_found")
+    """A game's move log, to whoever may see the game (``game_is_visible``)."""
+    game = game_for_viewer(game_id=game_id, user=user)
     return game, list(game.log.order_by("ply"))

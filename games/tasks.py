@@ -41,3 +41,9 @@ def prepare_daily_deals() -> int:
     for date, preset in slots:
         settle_sequence.delay(DAILY, daily_key(date, preset))
     return len(slots)
+
+
+@shared_task
+def close_expired_games() -> int:
+    """Beat job (every minute): close the ranked games still playing whose day or tournament is over."""
+    return services.games_close_expired()

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.functions import Upper
 
 from .fair_play.models import Flag, Void  # noqa: F401  (models of this app, kept in their own room)
 
@@ -94,7 +95,11 @@ class Club(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.CheckConstraint(condition=~Q(name=""), name="club_has_name")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(name=""), name="club_has_name"),
+            # names are kept NFKC-normalised (pyramid_site.api.names); "Owls" and "OWLS" are one name
+            models.UniqueConstraint(Upper("name"), name="club_name_unique_whatever_case"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -209,3 +214,24 @@ class Entry(models.Model):
             models.Index(fields=["tournament", "-score", "cards_left", "moves", "duration_ms"],
                          name="entry_standing_score"),
         ]
+
+
+class WindowChange(models.Model):
+    """The audit record of a tournament's window moved: who, when, from and to (shown with the standings)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="window_changes")
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="window_changes")
+    changed_at = models.DateTimeField(auto_now_add=True)
+    starts_from = models.DateTimeField()
+    starts_to = models.DateTimeField()
+    ends_from = models.DateTimeField()
+    ends_to = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=~(Q(starts_from=F("starts_to")) & Q(ends_from=F("ends_to"))),
+                                   name="window_change_changes_something"),
+            models.CheckConstraint(condition=Q(ends_to__gt=F("starts_to")), name="window_change_ends_after_start"),
+        ]
+        ordering = ["tournament", "changed_at", "pk"]

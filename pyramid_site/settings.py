@@ -29,8 +29,12 @@ SECURE_SSL_REDIRECT = HTTPS
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000) if HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = HTTPS
-# the TLS-terminating proxy in front says the request came over HTTPS
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_PROXY") else None
+# Behind a TLS-terminating proxy: it says the request came over HTTPS, and the client's address is the one
+# the nearest of DJANGO_PROXY_COUNT trusted proxies put in X-Forwarded-For. Otherwise both headers are
+# ignored and the address is the socket's, so nobody dodges a throttle by sending a header.
+BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY")
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
+PROXY_COUNT = env_int("DJANGO_PROXY_COUNT", 1 if BEHIND_PROXY else 0, low=0, high=10)
 SECURE_REDIRECT_EXEMPT = [r"^health/$"]  # the load balancer's plain-HTTP probe
 
 INSTALLED_APPS = [
@@ -44,12 +48,14 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "pyramid_site.accounts",
     "games",
     "leaderboards",
     "pyramid_site.web",
 ]
 
 MIDDLEWARE = [
+    "pyramid_site.requests.RequestIdMiddleware",  # first: every answer and log line carries the request's id
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # the web page's scripts and styles, also under gunicorn
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -58,6 +64,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "games.middleware.DailyDealsReadyMiddleware",  # no beat (no Redis): the daily deals prepare themselves
 ]
 
 ROOT_URLCONF = "pyramid_site.urls"
@@ -128,9 +135,14 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "pyramid_site.api.exceptions.exception_handler",
+    # JSON bodies only, bounded before they are parsed (pyramid_site/api/parsers.py)
+    "DEFAULT_PARSER_CLASSES": ["pyramid_site.api.parsers.BoundedJSONParser"],
+    "NUM_PROXIES": PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "signup": env_str("PYRAMID_THROTTLE_SIGNUP", "20/hour"),
         "login": env_str("PYRAMID_THROTTLE_LOGIN", "30/min"),
+        "hint": env_str("PYRAMID_THROTTLE_HINT", "300/hour"),  # per account
+        "solve": env_str("PYRAMID_THROTTLE_SOLVE", "60/hour"),  # practice deals solved on request, per account
     },
 }
 
@@ -142,6 +154,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "pyramid_site.api.schema.add_links"],
 }
 
 # --- Celery ---------------------------------------------------------------------------------------
@@ -179,6 +192,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "leaderboards.tasks.rebuild_board_cache",
         "schedule": env_float("PYRAMID_BOARD_CACHE_REBUILD_EVERY_SECONDS", 3600.0, low=1.0),
     },
+    # ranked games still playing when their day or tournament ended are closed as they stand
+    "close-expired-games": {
+        "task": "games.tasks.close_expired_games",
+        "schedule": env_float("PYRAMID_CLOSE_GAMES_EVERY_SECONDS", 60.0, low=1.0),
+    },
     # yesterday's ranked games replayed and checked; a second run the same day changes nothing
     "recheck-ranked-day": {
         "task": "leaderboards.fair_play.tasks.recheck_ranked_day",
@@ -203,6 +221,10 @@ PYRAMID_DAILY_DAYS_AHEAD = env_int("PYRAMID_DAILY_DAYS_AHEAD", 7, low=1, high=36
 PYRAMID_DAILY_MAX_ATTEMPTS = env_int("PYRAMID_DAILY_MAX_ATTEMPTS", 40, low=1, high=10_000)
 # Day number 1 of the share line ("Pyramid #N")
 PYRAMID_FIRST_DAILY_DATE = env_date("PYRAMID_FIRST_DAILY_DATE", dt.date(2025, 1, 1))
+# With no beat to prepare them (no Redis), the first request of a day settles today's and tomorrow's daily
+# deals in the web process, each candidate solved within this budget
+PYRAMID_DAILY_AUTO_PREPARE = env_bool("PYRAMID_DAILY_AUTO_PREPARE", default=not REDIS_URL)
+PYRAMID_DAILY_AUTO_BUDGET_SECONDS = env_float("PYRAMID_DAILY_AUTO_BUDGET_SECONDS", 5.0, low=0.1)
 # Solver time per deal in the Celery task, and per hint
 PYRAMID_SOLVE_BUDGET_SECONDS = env_float("PYRAMID_SOLVE_BUDGET_SECONDS", 60.0, low=0.1)
 PYRAMID_HINT_BUDGET_SECONDS = env_float("PYRAMID_HINT_BUDGET_SECONDS", 3.0, low=0.1)
@@ -217,9 +239,17 @@ PYRAMID_FLAG_EVEN_CV = env_float("PYRAMID_FLAG_EVEN_CV", 0.25)
 # Where the daily boards' Redis copies live: REDIS_URL unless set; set and empty turns the cache off
 PYRAMID_BOARD_REDIS_URL = env_str("PYRAMID_BOARD_REDIS_URL", REDIS_URL)
 
+# A request body the API reads at most, and how deep its JSON may nest
+PYRAMID_API_MAX_BODY_BYTES = env_int("PYRAMID_API_MAX_BODY_BYTES", 65_536, low=1024)
+PYRAMID_API_MAX_JSON_DEPTH = env_int("PYRAMID_API_MAX_JSON_DEPTH", 32, low=2, high=1000)
+# a refused CSRF check answers in the API's JSON shape
+CSRF_FAILURE_VIEW = "pyramid_site.requests.csrf_failure"
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "pyramid_site.requests.RequestIdFilter"}},
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["request_id"], "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }

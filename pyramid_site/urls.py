@@ -9,16 +9,23 @@ def health(request):
     return JsonResponse({"ok": True})
 
 
-def not_found(request, exception=None):
-    """Unknown addresses answer in the API's error shape (with DEBUG off; DEBUG shows Django's page)."""
-    return JsonResponse({"code": "not_found", "message": f"there is nothing at {request.path}"}, status=404)
+def api_root(request):
+    """Where a client starts: the schema and the first addresses it needs."""
+    return JsonResponse({"schema": "/api/schema/", "docs": "/api/docs/", "daily": "/api/daily/",
+                         "games": "/api/games/", "signup": "/api/accounts/signup/", "login": "/api/accounts/login/",
+                         "boards": "/api/boards/all-time/", "clubs": "/api/clubs/"})
 
 
-handler404 = not_found
+# the answers Django gives itself are in the API's error shape too (with DEBUG off; DEBUG shows its pages)
+handler400 = "pyramid_site.requests.bad_request"
+handler403 = "pyramid_site.requests.forbidden"
+handler404 = "pyramid_site.requests.not_found"
+handler500 = "pyramid_site.requests.server_error"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("health/", health, name="health"),
+    path("api/", api_root, name="api-root"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),

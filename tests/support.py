@@ -6,7 +6,11 @@ built on these are in ``tests/conftest.py``."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import time
+import types
+from unittest import mock
 
 import engine
 import factory
@@ -18,10 +22,10 @@ from games import services as game_services
 from games.daily import commitment, new_salt
 from games.engine_glue import engine_deal, engine_rules
 from games.models import DailyDeal, Deal, Game
-from games.services.deals import deal_get_or_create
+from games.services.deals import deal_get_or_create, deal_keep_secret
 from leaderboards import services as leaderboard_services
 from leaderboards.models import BoardCount, Result
-from pyramid_site.clock import utc_today
+from pyramid_site.clock import day_end, utc_today
 
 # The secrets the tests' settings use (tests/conftest.py): two different ones, so that a test can tell
 # which secret a number was derived from.
@@ -74,8 +78,39 @@ def make_daily(*, date: dt.date | None = None, preset: str = "one-look", number:
     else:
         deal = deal_get_or_create(number=number, rules=engine.preset(preset))
     salt = new_salt()
-    return DailyDeal.objects.create(date=date or utc_today(), preset=preset, deal=deal, attempt=0, salt=salt,
-                                    commitment=commitment(deal.text, salt))
+    daily = DailyDeal.objects.create(date=date or utc_today(), preset=preset, deal=deal, attempt=0, salt=salt,
+                                     commitment=commitment(deal.text, salt))
+    deal_keep_secret(deal_id=deal.pk, until=day_end(daily.date))  # as the daily job does: secret all its day
+    deal.refresh_from_db()
+    return daily
+
+
+@contextlib.contextmanager
+def clock_at(moment: dt.datetime):
+    """Inside the block the service's clock starts at ``moment`` and runs on at its real pace: both the
+    moment (``django.utils.timezone.now``, which every service, every ``auto_now`` field and every window
+    check reads) and the day (``pyramid_site.clock.utc_today``). A past day's games are played during
+    that day, as they were; a window's end is passed as time passes, with no row edited."""
+    started = time.monotonic()
+
+    def now() -> dt.datetime:
+        return moment + dt.timedelta(seconds=time.monotonic() - started)
+
+    class Datetime:  # what pyramid_site.clock reads of the datetime class
+        combine = staticmethod(dt.datetime.combine)
+
+        @staticmethod
+        def now(tz=None):
+            return now().astimezone(tz)
+
+    moved = types.SimpleNamespace(datetime=Datetime, time=dt.time, timedelta=dt.timedelta, timezone=dt.timezone)
+    with mock.patch("django.utils.timezone.now", now), mock.patch("pyramid_site.clock.dt", moved):
+        yield
+
+
+def during(date: dt.date) -> dt.datetime:
+    """Noon UTC of ``date``: a moment in the middle of that daily deal's day."""
+    return dt.datetime.combine(date, dt.time(12), tzinfo=dt.timezone.utc)
 
 
 def play(game: Game, moves: list[str], *, resign: bool = True, seconds: float | None = None) -> Game:
@@ -97,9 +132,13 @@ def daily_game(player, daily: DailyDeal, moves: int | None = None, *, seconds: f
                line: list[str] = WINNING_LINE) -> Game:
     """A finished ranked game of ``player`` on ``daily``: the first ``moves`` moves of ``line`` (all of
     it, a win, by default), then resigned. Started as the game service starts it on the daily deal's
-    own day, whatever the day is now (so a past day's game can be made too)."""
-    game = game_services.ranked_game_start(player=player, deal=daily.deal, daily=daily)
-    return play(game, list(line[:moves] if moves is not None else line), seconds=seconds)
+    own day, whatever the day is now: a past day's game is played at noon of its day (``clock_at``), so
+    its times are that day's and its window is over now, as it would be."""
+    over = day_end(daily.date) <= dt.datetime.now(dt.timezone.utc)
+    with clock_at(during(daily.date)) if over else contextlib.nullcontext():
+        game = game_services.ranked_game_start(player=player, deal=daily.deal, daily=daily,
+                                               closes_at=day_end(daily.date))
+        return play(game, list(line[:moves] if moves is not None else line), seconds=seconds)
 
 
 def result_of(game: Game) -> Result:
@@ -124,7 +163,9 @@ def check_logs_replay() -> None:
         assert replayed.ok, f"game {game.pk}: move {replayed.failed_at} fails: {replayed.reason}"
         assert replayed.position.dumps() == game.state, f"game {game.pk}: log does not replay to its state"
         assert replayed.position.cards_left == game.cards_left and len(log) == game.moves
-        if game.status != Game.Status.RESIGNED:
+        if game.status in (Game.Status.RESIGNED, Game.Status.CLOSED):  # ended by the player or the clock
+            assert replayed.position.status == Game.Status.PLAYING, f"game {game.pk} ended on a finished position"
+        else:
             assert replayed.position.status == game.status
 
 

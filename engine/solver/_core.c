@@ -30,9 +30,20 @@
  *   moves_bound      the relaxation's removals plus the moves that bring up the pile cards it uses.
  *   draw dominance   a position reachable by draws from one of the same cards found at no greater
  *                    cost is skipped (frontier_dominated).
+ *
+ * Inputs and memory:
+ *   Every argument of configure() and solve() is checked (range and consistency) before anything
+ *   trusts it; a bad one raises ValueError (TypeError for a value that is no integer), never a
+ *   crash. The bounds are the engine's (docs/rules.md, sections 2 and 3): draw 1 or 3, passes 0
+ *   (unlimited) to MAX_PASSES, 0 or 7 reserve cards, a real deck.
+ *   Every allocation of a solve goes through mem_alloc/mem_realloc/mem_free with its site: a failed
+ *   one (real, or made to fail by the test hook _fail_alloc_after) marks the solve, every search
+ *   unwinds and frees what it holds, and solve() raises MemoryError. The same accounting counts the
+ *   blocks held, so a test sees a leak as a count above zero after the solve (_allocations).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +54,9 @@
 #define STOCK_LOC 35
 #define WASTE_LOC 36
 #define RESERVE_LOC 28
+/* successors() of one position: with at most 7 free pyramid and 7 reserve cards (14 available), 14
+ * kings, 91 pairs, 14 covered pairs, and per pile configuration (at most 50) two pile cards with a
+ * partner each and S+W: under 1,600 */
 #define MAX_KIDS 2048
 #define MOVE_DRAW 0
 #define MOVE_REDEAL 1
@@ -84,44 +98,243 @@ static int shape_add(uint32_t mask) {
     return nshapes++;
 }
 
+/* --- checked arguments --------------------------------------------------------------------------- */
+/* An integer argument in [lo, hi] into *out; ValueError naming it, its value and the range otherwise
+ * (TypeError when it is no integer at all). */
+static int int_arg(PyObject *obj, const char *name, long long lo, long long hi, long long *out) {
+    PyObject *num = PyNumber_Index(obj);
+    if (!num) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.80s", name, Py_TYPE(obj)->tp_name);
+        }
+        return 0;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(num, &overflow);
+    Py_DECREF(num);
+    if (v == -1 && PyErr_Occurred()) return 0;
+    if (overflow) {
+        PyErr_Format(PyExc_ValueError, "%s must be from %lld to %lld; got a number out of that range", name, lo, hi);
+        return 0;
+    }
+    if (v < lo || v > hi) {
+        PyErr_Format(PyExc_ValueError, "%s must be from %lld to %lld; got %lld", name, lo, hi, v);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+/* An integer argument that must be one of two values. */
+static int pair_arg(PyObject *obj, const char *name, long long one, long long other, long long *out) {
+    if (!int_arg(obj, name, LLONG_MIN, LLONG_MAX, out)) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "%s must be %lld or %lld; got a number out of range", name, one, other);
+        }
+        return 0;
+    }
+    if (*out != one && *out != other) {
+        PyErr_Format(PyExc_ValueError, "%s must be %lld or %lld; got %lld", name, one, other, *out);
+        return 0;
+    }
+    return 1;
+}
+
+/* Solves running now (they let go of the GIL): configure() must not change the tables under them. */
+static int solves_running = 0;
+
+#define FULL_PYRAMID ((1u << NPOS) - 1)
+#define MAX_FREE 7 /* free cards of any shape: the bounds of successors() rest on it */
+
+/* Everything table leads to from p: table[p], what table gives for each of those, and so on. */
+static uint32_t closure(const uint32_t *table, int p) {
+    uint32_t mask = 0, todo = table[p];
+    while (todo) {
+        int q = __builtin_ctz(todo);
+        todo &= todo - 1;
+        if (mask >> q & 1) continue;
+        mask |= 1u << q;
+        todo |= table[q] & ~mask;
+    }
+    return mask;
+}
+
+/* configure(cover, covers, below, above): the pyramid geometry of engine/layout.py, 28 masks each.
+ * Checked before use: 28-bit masks, covers the transpose of cover, below and above their closures,
+ * no position under itself, at most two cards directly under any card; then the shapes a game can
+ * reach are worked out (at most NSHAPES_MAX, each with at most MAX_FREE free cards). On any refusal
+ * the core is left unconfigured and solve() refuses until a good configure(). */
 static PyObject *core_configure(PyObject *self, PyObject *args) {
     PyObject *seqs[4];
+    static const char *names[4] = {"cover", "covers", "below", "above"};
     if (!PyArg_ParseTuple(args, "OOOO", &seqs[0], &seqs[1], &seqs[2], &seqs[3])) return NULL;
-    uint32_t *dest[4] = {cover_mask, covers_mask, below_mask, above_mask};
+    if (solves_running) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() while a solve runs: the geometry is in use");
+        return NULL;
+    }
+    nshapes = 0; /* unconfigured until every check has passed and every shape is in */
+    uint32_t given[4][NPOS];
     for (int k = 0; k < 4; k++) {
-        PyObject *fast = PySequence_Fast(seqs[k], "masks must be a sequence");
+        PyObject *fast = PySequence_Fast(seqs[k], "each mask table must be a sequence");
         if (!fast) return NULL;
         if (PySequence_Fast_GET_SIZE(fast) != NPOS) {
+            PyErr_Format(PyExc_ValueError, "the %s mask table needs %d entries; got %zd", names[k], NPOS,
+                         PySequence_Fast_GET_SIZE(fast));
             Py_DECREF(fast);
-            PyErr_SetString(PyExc_ValueError, "each mask table needs 28 entries");
             return NULL;
         }
-        for (int p = 0; p < NPOS; p++) dest[k][p] = (uint32_t)PyLong_AsUnsignedLong(PySequence_Fast_GET_ITEM(fast, p));
+        for (int p = 0; p < NPOS; p++) {
+            long long v;
+            char name[32];
+            snprintf(name, sizeof name, "%s[%d]", names[k], p);
+            if (!int_arg(PySequence_Fast_GET_ITEM(fast, p), name, 0, FULL_PYRAMID, &v)) {
+                Py_DECREF(fast);
+                return NULL;
+            }
+            given[k][p] = (uint32_t)v;
+        }
         Py_DECREF(fast);
-        if (PyErr_Occurred()) return NULL;
     }
+    const char *wrong = NULL;
+    for (int p = 0; p < NPOS && !wrong; p++) {
+        uint32_t covers = 0;
+        for (int q = 0; q < NPOS; q++)
+            if (given[0][q] >> p & 1) covers |= 1u << q;
+        uint32_t below = closure(given[0], p);
+        if (covers != given[1][p]) wrong = "covers is not the transpose of cover";
+        else if (__builtin_popcount(covers) > 2) wrong = "a card lies directly on more than two cards";
+        else if (below >> p & 1) wrong = "a position lies under itself";
+        else if (below != given[2][p]) wrong = "below is not the closure of cover";
+        else if (closure(given[1], p) != given[3][p]) wrong = "above is not the closure of covers";
+    }
+    if (wrong) {
+        PyErr_Format(PyExc_ValueError, "not a pyramid geometry: %s", wrong);
+        return NULL;
+    }
+    memcpy(cover_mask, given[0], sizeof cover_mask);
+    memcpy(covers_mask, given[1], sizeof covers_mask);
+    memcpy(below_mask, given[2], sizeof below_mask);
+    memcpy(above_mask, given[3], sizeof above_mask);
     /* every shape a game can reach, from the full pyramid by removing free cards */
-    nshapes = 0;
     for (int i = 0; i < SHAPE_TABLE; i++) shape_table_index[i] = -1;
-    shape_add((1u << NPOS) - 1);
+    shape_add(FULL_PYRAMID);
     for (int s = 0; s < nshapes; s++) {
         uint32_t m = shape_mask[s], free = 0;
         for (int p = 0; p < NPOS; p++)
             if ((m >> p & 1) && !(m & cover_mask[p])) free |= 1u << p;
         shape_free[s] = free;
-        for (int p = 0; p < NPOS; p++) {
+        if (__builtin_popcount(free) > MAX_FREE) wrong = "a shape with more than 7 free cards";
+        for (int p = 0; p < NPOS && !wrong; p++) {
             shape_next[s][p] = -1;
             if (free >> p & 1) {
                 int t = shape_add(m & ~(1u << p));
-                if (t < 0) {
-                    PyErr_SetString(PyExc_RuntimeError, "more pyramid shapes than the geometry allows");
-                    return NULL;
-                }
-                shape_next[s][p] = (int16_t)t;
+                if (t < 0) wrong = "more pyramid shapes than the core has room for";
+                else shape_next[s][p] = (int16_t)t;
             }
+        }
+        if (wrong) {
+            nshapes = 0;
+            PyErr_Format(PyExc_ValueError, "not a pyramid geometry: %s", wrong);
+            return NULL;
         }
     }
     return PyLong_FromLong(nshapes);
+}
+
+/* --- memory ------------------------------------------------------------------------------------- */
+/* Where each allocation of a solve is made; the names are what _allocations() reports and what
+ * _fail_alloc_after(n, site) takes. */
+#define ALLOC_SITES(X)                                                                            \
+    X(SITE_RELAX_TABLE, "relax.table")          /* relax_init: the relaxation's table */          \
+    X(SITE_RELAX_GROW, "relax.grow")            /* relax_store: the table doubled */              \
+    X(SITE_STORE_NODES, "store.nodes")          /* store_init: the A* nodes */                    \
+    X(SITE_STORE_INDEX, "store.index")          /* store_init: their index */                     \
+    X(SITE_STORE_INDEX_GROW, "store.index_grow") /* store_grow: the index doubled */              \
+    X(SITE_STORE_NODES_GROW, "store.nodes_grow") /* store_visit: the nodes doubled */             \
+    X(SITE_QUEUE_ITEMS, "queue.items")          /* queue_init: the buckets */                     \
+    X(SITE_QUEUE_LEN, "queue.len")                                                                \
+    X(SITE_QUEUE_CAP, "queue.cap")                                                                \
+    X(SITE_QUEUE_MORE_ITEMS, "queue.more_items") /* queue_push: more buckets */                   \
+    X(SITE_QUEUE_MORE_LEN, "queue.more_len")                                                      \
+    X(SITE_QUEUE_MORE_CAP, "queue.more_cap")                                                      \
+    X(SITE_QUEUE_BUCKET, "queue.bucket")        /* queue_push: one bucket's entries grown */      \
+    X(SITE_ASTAR_KIDS, "astar.kids")            /* astar: the children of one position */         \
+    X(SITE_ASTAR_HASHES, "astar.hashes")                                                          \
+    X(SITE_LINE_PATH, "line.path")              /* spell_line: the nodes of the line */           \
+    X(SITE_LINE_MOVES, "line.moves")            /* spell_line: its moves */                       \
+    X(SITE_SEEN_KEYS, "seen.keys")              /* seen_init: the visited table */                \
+    X(SITE_SEEN_ORDER, "seen.order")                                                              \
+    X(SITE_SEEN_GROW_KEYS, "seen.grow_keys")    /* seen_visit: the table doubled */               \
+    X(SITE_SEEN_GROW_ORDER, "seen.grow_order")                                                    \
+    X(SITE_STACK, "least.stack")                /* least_left: the depth-first stack */           \
+    X(SITE_STACK_GROW, "least.stack_grow")                                                        \
+    X(SITE_FRAME_KIDS, "least.frame_kids")      /* least_left: one depth's children */
+
+#define SITE_ENUM(id, name) id,
+#define SITE_NAME(id, name) name,
+enum { ALLOC_SITES(SITE_ENUM) NSITES };
+static const char *const site_names[NSITES] = {ALLOC_SITES(SITE_NAME)};
+
+/* One solve's allocations: made through mem_alloc/mem_realloc/mem_free only. */
+typedef struct {
+    long long fail_at;            /* the test hook: this allocation (from 0) fails; -1 none */
+    int fail_site;                /* ... counting only this site's allocations; -1 every site */
+    unsigned long long total;     /* allocations asked for */
+    unsigned long long at[NSITES]; /* ... by site */
+    long long held;               /* blocks held now */
+    int failed;                   /* an allocation failed: the solve unwinds and raises MemoryError */
+} Mem;
+
+/* The hook's setting, copied into each solve's Mem when it starts (so a solve on another thread
+ * never sees it change), and the last solve's accounts for _allocations(). */
+static long long hook_fail_at = -1;
+static int hook_fail_site = -1;
+static Mem last_mem;
+
+static int mem_refused(Mem *m, int site) {
+    unsigned long long nth = m->fail_site < 0 ? m->total : m->at[site];
+    m->total++;
+    m->at[site]++;
+    if (m->fail_at >= 0 && (m->fail_site < 0 || m->fail_site == site) && nth == (unsigned long long)m->fail_at) {
+        m->failed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* n items of size bytes, zeroed when zero is set; NULL (and the solve marked) when memory runs out. */
+static void *mem_alloc(Mem *m, int site, size_t n, size_t size, int zero) {
+    if (mem_refused(m, site)) return NULL;
+    void *p = NULL;
+    if (n && size <= SIZE_MAX / n) p = zero ? calloc(n, size) : malloc(n * size);
+    if (!p) {
+        m->failed = 1;
+        return NULL;
+    }
+    m->held++;
+    return p;
+}
+
+/* The block at old resized to n items of size bytes. On failure NULL, the solve marked, and old
+ * left as it was (still held: the caller keeps it and frees it). */
+static void *mem_realloc(Mem *m, int site, void *old, size_t n, size_t size) {
+    if (mem_refused(m, site)) return NULL;
+    void *p = NULL;
+    if (n && size <= SIZE_MAX / n) p = realloc(old, n * size);
+    if (!p) {
+        m->failed = 1;
+        return NULL;
+    }
+    if (!old) m->held++;
+    return p;
+}
+
+static void mem_free(Mem *m, void *p) {
+    if (!p) return;
+    m->held--;
+    free(p);
 }
 
 /* --- one deal under one rule set ------------------------------------------------------------------ */
@@ -135,6 +348,7 @@ typedef struct {
     uint32_t sp_pyr[24], sp_res[24], sp_pile[24];
     uint32_t vm_pyr[14], vm_res[14], vm_pile[14];
     struct Relax *relax; /* the pyramid-alone relaxation's table, filled as the searches ask */
+    Mem *mem;            /* every allocation of the solve */
     /* budgets */
     double deadline;
     uint64_t max_nodes, nodes, stored;
@@ -263,23 +477,27 @@ typedef struct Relax {
 
 #define RELAX_BAG_SHIFT 11
 
-static int relax_init(Relax *rx) {
+static int relax_init(Mem *m, Relax *rx) {
     rx->nslots = 1 << 12;
     rx->count = 0;
-    rx->slots = calloc(rx->nslots, sizeof(RelaxSlot));
+    rx->slots = mem_alloc(m, SITE_RELAX_TABLE, rx->nslots, sizeof(RelaxSlot), 1);
     return rx->slots != NULL;
 }
 
-static void relax_free(Relax *rx) { free(rx->slots); }
+static void relax_free(Mem *m, Relax *rx) {
+    mem_free(m, rx->slots);
+    rx->slots = NULL;
+}
 
 static inline size_t relax_bytes(const Ctx *c) { return c->relax ? c->relax->nslots * sizeof(RelaxSlot) : 0; }
 
 /* Keep the profile under key; its place in the table (good until the next store), or NULL when
  * memory runs out. */
-static const uint8_t *relax_store(Relax *rx, uint64_t key, const uint8_t *profile) {
+static const uint8_t *relax_store(Mem *m, Relax *rx, uint64_t key, const uint8_t *profile) {
     if ((rx->count + 1) * 2 > rx->nslots) {
+        if (m->failed) return NULL; /* memory ran out already: no more tries while the search unwinds */
         size_t nslots = rx->nslots * 2;
-        RelaxSlot *slots = calloc(nslots, sizeof(RelaxSlot));
+        RelaxSlot *slots = mem_alloc(m, SITE_RELAX_GROW, nslots, sizeof(RelaxSlot), 1);
         if (!slots) return NULL;
         for (size_t i = 0; i < rx->nslots; i++) {
             if (!rx->slots[i].key) continue;
@@ -287,7 +505,7 @@ static const uint8_t *relax_store(Relax *rx, uint64_t key, const uint8_t *profil
             while (slots[h].key) h = (h + 1) & (nslots - 1);
             slots[h] = rx->slots[i];
         }
-        free(rx->slots);
+        mem_free(m, rx->slots);
         rx->slots = slots, rx->nslots = nslots;
     }
     size_t h = hash_key(key, rx->nslots);
@@ -346,11 +564,12 @@ static const uint8_t *relax_solve(const Ctx *c, int shape, uint64_t bag) {
         if (bag_has(bag, 13 - v)) RELAX_MOVE(after_p, bag - (1ULL << (3 * (12 - v))), 1);
     }
 #undef RELAX_MOVE
-    return relax_store(rx, key, best);
+    return relax_store(c->mem, rx, key, best);
 }
 
 /* The relaxation's profile for the shape with the bag; when memory runs out, a profile of no
- * removals for every count, which bounds nothing. */
+ * removals for every count, which bounds nothing (and is never wrong) until the search, which sees
+ * the solve marked at its next budget check, unwinds. */
 static const uint8_t *relax_with(const Ctx *c, int shape, uint64_t bag) {
     static const uint8_t no_bound[PROFILE];
     const uint8_t *profile = relax_solve(c, shape, bag);
@@ -483,13 +702,16 @@ static uint64_t remove_cards(const Ctx *c, uint64_t k, int a, int b) {
 
 /* The pile configurations that draws and redeals reach from k and that are worth a removal, in
  * the order they come (configuration i is i moves away): the rest of this pass, then the next pass
- * up to where this one stands. Anything later repeats one of these with fewer passes left. */
+ * up to where this one stands. Anything later repeats one of these with fewer passes left. With a
+ * draw of 1 or 3 cards (solve() takes no other) and at most 24 pile cards that is at most
+ * 1 + 24 + 1 + 24 configurations; PILE_CONFIGS bounds the loop all the same. */
+#define PILE_CONFIGS 64
 static int pile_configs(const Ctx *c, uint64_t k, int *ptrs, int *passes) {
     uint32_t pile = KEY_PILE(k);
     int ptr = KEY_PTR(k), pass = KEY_PASS(k), start = ptr, n = 0, redealt = 0;
     ptrs[n] = ptr;
     passes[n++] = pass;
-    for (;;) {
+    while (n < PILE_CONFIGS) {
         /* A king on top of a live stock goes for one move, as a draw would take, and leaves the
          * waste as it was: every configuration that draws it is worse than removing it. */
         if (c->stock_live && (pile >> ptr) && (c->king_pile >> (ptr + __builtin_ctz(pile >> ptr)) & 1)) break;
@@ -537,7 +759,7 @@ static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves,
         draws[0] = 0;
         return 1;
     }
-    int loc[16], val[16], na = 0;
+    int loc[MAX_FREE + 7], val[MAX_FREE + 7], na = 0; /* configure() checked every shape's free cards */
     for (uint32_t f = free; f; f &= f - 1) {
         int p = __builtin_ctz(f);
         loc[na] = p;
@@ -577,7 +799,7 @@ static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves,
     if (!c->stock_live && !c->waste_live) return n;
     uint32_t have = 0; /* the values of the available pyramid and reserve cards */
     for (int i = 0; i < na; i++) have |= 1u << val[i];
-    int ptrs[64], passes[64];
+    int ptrs[PILE_CONFIGS], passes[PILE_CONFIGS];
     int nc = pile_configs(c, k, ptrs, passes);
     for (int ci = 0; ci < nc; ci++) {
         int ptr = ptrs[ci];
@@ -619,7 +841,7 @@ static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves,
 /* --- budgets --------------------------------------------------------------------------------------- */
 static int over_budget(Ctx *c) {
     if (c->out_of_budget) return 1;
-    if (c->stored > c->max_nodes) c->out_of_budget = 1;
+    if (c->stored > c->max_nodes || c->mem->failed) c->out_of_budget = 1; /* memory: MemoryError at the end */
     else if ((c->nodes & 4095) == 0 && c->deadline > 0 && now_seconds() > c->deadline) c->out_of_budget = 1;
     return c->out_of_budget;
 }
@@ -669,25 +891,26 @@ static inline uint64_t mix_key(uint64_t k) {
 
 static inline uint64_t cards_hash(uint64_t k) { return mix_key(k & ~(PTR_BITS | PASS_BITS)); }
 
-static int store_init(Store *st) {
+/* On failure what was made is kept in st, for store_free (st starts zeroed). */
+static int store_init(Mem *m, Store *st) {
     st->cap = 1 << 14;
     st->count = 0;
-    st->nodes = malloc(st->cap * sizeof(Node));
+    st->nodes = mem_alloc(m, SITE_STORE_NODES, st->cap, sizeof(Node), 0);
     st->nslots = 1 << 15;
-    st->slots = calloc(st->nslots, sizeof(Slot));
+    st->slots = mem_alloc(m, SITE_STORE_INDEX, st->nslots, sizeof(Slot), 1);
     return st->nodes && st->slots;
 }
 
-static void store_free(Store *st) {
-    free(st->nodes);
-    free(st->slots);
+static void store_free(Mem *m, Store *st) {
+    mem_free(m, st->nodes);
+    mem_free(m, st->slots);
     st->nodes = NULL;
     st->slots = NULL;
 }
 
-static int store_grow(Store *st) {
+static int store_grow(Mem *m, Store *st) {
     size_t nslots = st->nslots * 2;
-    Slot *slots = calloc(nslots, sizeof(Slot));
+    Slot *slots = mem_alloc(m, SITE_STORE_INDEX_GROW, nslots, sizeof(Slot), 1);
     if (!slots) return 0;
     for (size_t i = 0; i < st->nslots; i++) {
         if (!st->slots[i].idx) continue;
@@ -695,7 +918,7 @@ static int store_grow(Store *st) {
         while (slots[h].idx) h = (h + 1) & (nslots - 1);
         slots[h] = st->slots[i];
     }
-    free(st->slots);
+    mem_free(m, st->slots);
     st->slots = slots;
     st->nslots = nslots;
     return 1;
@@ -722,7 +945,7 @@ static int draws_between(const Ctx *c, uint32_t pile, int pass1, int ptr1, int p
  * it does as well through the other. */
 static Slot *store_visit(const Ctx *c, Store *st, uint64_t k, uint64_t hash, int g, int *added, int *dominated) {
     *added = *dominated = 0;
-    if ((st->count + 1) * 2 > st->nslots && !store_grow(st)) return NULL;
+    if ((st->count + 1) * 2 > st->nslots && !store_grow(c->mem, st)) return NULL;
     uint64_t cards = k & ~(PTR_BITS | PASS_BITS);
     uint32_t pile = KEY_PILE(k);
     int ptr = KEY_PTR(k), pass = KEY_PASS(k), dominance = c->draw == 1;
@@ -740,7 +963,7 @@ static Slot *store_visit(const Ctx *c, Store *st, uint64_t k, uint64_t hash, int
     }
     if (st->count == st->cap) {
         size_t cap = st->cap * 2;
-        Node *nodes = realloc(st->nodes, cap * sizeof(Node));
+        Node *nodes = mem_realloc(c->mem, SITE_STORE_NODES_GROW, st->nodes, cap, sizeof(Node));
         if (!nodes) return NULL;
         st->nodes = nodes;
         st->cap = cap;
@@ -766,36 +989,50 @@ typedef struct {
     size_t bytes;
 } Queue;
 
-static int queue_init(Queue *q, int nbuckets) {
+/* The three arrays always have nbuckets entries each (items' entries NULL or held): on failure
+ * (q starts zeroed) queue_free frees what was made. */
+static int queue_init(Mem *m, Queue *q, int nbuckets) {
+    q->items = mem_alloc(m, SITE_QUEUE_ITEMS, nbuckets, sizeof(uint32_t *), 1);
+    q->len = mem_alloc(m, SITE_QUEUE_LEN, nbuckets, sizeof(size_t), 1);
+    q->cap = mem_alloc(m, SITE_QUEUE_CAP, nbuckets, sizeof(size_t), 1);
+    if (!q->items || !q->len || !q->cap) return 0;
     q->nbuckets = nbuckets;
-    q->items = calloc(nbuckets, sizeof(uint32_t *));
-    q->len = calloc(nbuckets, sizeof(size_t));
-    q->cap = calloc(nbuckets, sizeof(size_t));
-    return q->items && q->len && q->cap;
+    return 1;
 }
 
-static void queue_free(Queue *q) {
+static void queue_free(Mem *m, Queue *q) {
     if (q->items)
-        for (int i = 0; i < q->nbuckets; i++) free(q->items[i]);
-    free(q->items);
-    free(q->len);
-    free(q->cap);
+        for (int i = 0; i < q->nbuckets; i++) mem_free(m, q->items[i]);
+    mem_free(m, q->items);
+    mem_free(m, q->len);
+    mem_free(m, q->cap);
+    q->items = NULL, q->len = q->cap = NULL, q->nbuckets = 0;
 }
 
-static int queue_push(Queue *q, int f, uint32_t idx) {
+/* Each array is taken over the moment its realloc succeeds (realloc has freed the old block), and
+ * nbuckets moves only once all three have grown, so a failure part way leaves a queue that
+ * queue_free frees exactly once. */
+static int queue_push(Mem *m, Queue *q, int f, uint32_t idx) {
     if (f >= q->nbuckets) {
         int nb = q->nbuckets;
         while (nb <= f) nb *= 2;
-        uint32_t **items = realloc(q->items, nb * sizeof(uint32_t *));
-        size_t *len = realloc(q->len, nb * sizeof(size_t));
-        size_t *cap = realloc(q->cap, nb * sizeof(size_t));
-        if (!items || !len || !cap) return 0;
-        for (int i = q->nbuckets; i < nb; i++) items[i] = NULL, len[i] = cap[i] = 0;
-        q->items = items, q->len = len, q->cap = cap, q->nbuckets = nb;
+        uint32_t **items = mem_realloc(m, SITE_QUEUE_MORE_ITEMS, q->items, nb, sizeof(uint32_t *));
+        if (!items) return 0;
+        for (int i = q->nbuckets; i < nb; i++) items[i] = NULL;
+        q->items = items;
+        size_t *len = mem_realloc(m, SITE_QUEUE_MORE_LEN, q->len, nb, sizeof(size_t));
+        if (!len) return 0;
+        for (int i = q->nbuckets; i < nb; i++) len[i] = 0;
+        q->len = len;
+        size_t *cap = mem_realloc(m, SITE_QUEUE_MORE_CAP, q->cap, nb, sizeof(size_t));
+        if (!cap) return 0;
+        for (int i = q->nbuckets; i < nb; i++) cap[i] = 0;
+        q->cap = cap;
+        q->nbuckets = nb;
     }
     if (q->len[f] == q->cap[f]) {
         size_t cap = q->cap[f] ? q->cap[f] * 2 : 256;
-        uint32_t *items = realloc(q->items[f], cap * sizeof(uint32_t));
+        uint32_t *items = mem_realloc(m, SITE_QUEUE_BUCKET, q->items[f], cap, sizeof(uint32_t));
         if (!items) return 0;
         q->items[f] = items;
         q->bytes += (cap - q->cap[f]) * sizeof(uint32_t);
@@ -940,15 +1177,16 @@ static int at_target(const Ctx *c, uint64_t k, int target, int left_goal) {
     return target == TARGET_WIN ? is_won(c, k) : cards_left(c, k) <= left_goal;
 }
 
-/* The moves from the root to node idx: each node's draws and redeals, then its removal. */
+/* The moves from the root to node idx: each node's draws and redeals, then its removal (g of
+ * them in all); NULL when memory runs out. */
 static uint16_t *spell_line(const Ctx *c, Store *st, uint32_t idx, int *length) {
     int hops = 0;
     for (uint32_t at = idx; at != 0; at = st->nodes[at].parent) hops++;
-    uint32_t *path = malloc((hops + 1) * sizeof(uint32_t));
-    uint16_t *line = malloc((st->nodes[idx].g + 1) * sizeof(uint16_t));
+    uint32_t *path = mem_alloc(c->mem, SITE_LINE_PATH, (size_t)hops + 1, sizeof(uint32_t), 0);
+    uint16_t *line = mem_alloc(c->mem, SITE_LINE_MOVES, (size_t)st->nodes[idx].g + 1, sizeof(uint16_t), 0);
     if (!path || !line) {
-        free(path);
-        free(line);
+        mem_free(c->mem, path);
+        mem_free(c->mem, line);
         return NULL;
     }
     int i = hops;
@@ -977,30 +1215,34 @@ static uint16_t *spell_line(const Ctx *c, Store *st, uint32_t idx, int *length) 
         line[n++] = node->move;
         k = node->key;
     }
-    free(path);
+    mem_free(c->mem, path);
     *length = n;
     return line;
 }
 
+/* out->line is held in c->mem: the caller frees it. Everything else is freed here, on every way
+ * out (each structure starts zeroed, so a failure part way frees exactly what was made). */
 static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult *out) {
-    Store st;
+    Mem *m = c->mem;
+    Store st = {0};
     Queue q = {0};
-    uint64_t *kids = malloc(MAX_KIDS * sizeof(uint64_t)), *hashes = malloc(MAX_KIDS * sizeof(uint64_t));
+    uint64_t *kids = mem_alloc(m, SITE_ASTAR_KIDS, MAX_KIDS, sizeof(uint64_t), 0);
+    uint64_t *hashes = mem_alloc(m, SITE_ASTAR_HASHES, MAX_KIDS, sizeof(uint64_t), 0);
     uint16_t moves[MAX_KIDS];
     uint8_t draws[MAX_KIDS];
     out->found = -1;
     out->moves = 0;
     out->line = NULL;
     int added, dominated;
-    if (!kids || !hashes || !store_init(&st) || !queue_init(&q, 64 * BOUND_BUCKETS)) goto done;
-    store_visit(c, &st, root, cards_hash(root), 0, &added, &dominated);
+    if (!kids || !hashes || !store_init(m, &st) || !queue_init(m, &q, 64 * BOUND_BUCKETS)) goto done;
+    if (!store_visit(c, &st, root, cards_hash(root), 0, &added, &dominated)) goto done;
     int root_h = heuristic(c, root, target, left_goal);
     st.nodes[0].h = (uint8_t)(root_h < UNREACHABLE ? root_h : 255);
     if (root_h >= UNREACHABLE) {
         out->found = 0;
         goto done;
     }
-    if (!queue_push(&q, queue_bucket(root_h, root_h), 0)) goto done;
+    if (!queue_push(m, &q, queue_bucket(root_h, root_h), 0)) goto done;
     /* Buckets by f, and within one f by the bound: of equal f the position nearest its target
      * comes first, which finds the target among them sooner. A child of equal f has a smaller
      * bound, so its bucket can lie below the current one: the scan steps back to it. */
@@ -1061,16 +1303,16 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
             }
             child->h = (uint8_t)h;
             int kid_bucket = queue_bucket(cost + h, h);
-            if (!queue_push(&q, kid_bucket, j)) goto done;
+            if (!queue_push(m, &q, kid_bucket, j)) goto done;
             if (kid_bucket < b) b = kid_bucket;
         }
     }
     out->found = 0;
 done:
-    free(kids);
-    free(hashes);
-    store_free(&st);
-    queue_free(&q);
+    mem_free(m, kids);
+    mem_free(m, hashes);
+    store_free(m, &st);
+    queue_free(m, &q);
 }
 
 /* --- depth-first search for the fewest cards_left ------------------------------------------------ */
@@ -1085,22 +1327,25 @@ typedef struct {
     size_t count, nslots;
 } Seen;
 
-static int seen_init(Seen *sn) {
+/* On failure what was made is kept in sn, for seen_free (sn starts zeroed). */
+static int seen_init(Mem *m, Seen *sn) {
     sn->nslots = 1 << 15;
     sn->count = 0;
-    sn->keys = calloc(sn->nslots, sizeof(uint64_t));
-    sn->order = malloc(sn->nslots * sizeof(uint32_t));
+    sn->keys = mem_alloc(m, SITE_SEEN_KEYS, sn->nslots, sizeof(uint64_t), 1);
+    sn->order = mem_alloc(m, SITE_SEEN_ORDER, sn->nslots, sizeof(uint32_t), 0);
     return sn->keys && sn->order;
 }
 
-static void seen_free(Seen *sn) {
-    free(sn->keys);
-    free(sn->order);
+static void seen_free(Mem *m, Seen *sn) {
+    mem_free(m, sn->keys);
+    mem_free(m, sn->order);
+    sn->keys = NULL;
+    sn->order = NULL;
 }
 
 /* 1 when (key, order) is new or earlier than what was seen (and is now recorded), 0 when dominated,
- * -1 out of memory. */
-static int seen_visit(Seen *sn, uint64_t key, uint32_t order) {
+ * -1 out of memory (the table stays as it was, whole). */
+static int seen_visit(Mem *m, Seen *sn, uint64_t key, uint32_t order) {
     size_t h = hash_key(key, sn->nslots);
     while (sn->keys[h]) {
         if (sn->keys[h] == key + 1) {
@@ -1115,11 +1360,11 @@ static int seen_visit(Seen *sn, uint64_t key, uint32_t order) {
     sn->count++;
     if (sn->count * 2 > sn->nslots) {
         size_t nslots = sn->nslots * 2;
-        uint64_t *keys = calloc(nslots, sizeof(uint64_t));
-        uint32_t *ord = malloc(nslots * sizeof(uint32_t));
+        uint64_t *keys = mem_alloc(m, SITE_SEEN_GROW_KEYS, nslots, sizeof(uint64_t), 1);
+        uint32_t *ord = mem_alloc(m, SITE_SEEN_GROW_ORDER, nslots, sizeof(uint32_t), 0);
         if (!keys || !ord) {
-            free(keys);
-            free(ord);
+            mem_free(m, keys);
+            mem_free(m, ord);
             return -1;
         }
         for (size_t i = 0; i < sn->nslots; i++) {
@@ -1129,8 +1374,8 @@ static int seen_visit(Seen *sn, uint64_t key, uint32_t order) {
             keys[g] = sn->keys[i];
             ord[g] = sn->order[i];
         }
-        free(sn->keys);
-        free(sn->order);
+        mem_free(m, sn->keys);
+        mem_free(m, sn->order);
         sn->keys = keys;
         sn->order = ord;
         sn->nslots = nslots;
@@ -1141,8 +1386,8 @@ static int seen_visit(Seen *sn, uint64_t key, uint32_t order) {
 static int seen_check(const Ctx *c, Seen *sn, uint64_t k) {
     uint64_t cards = k & ((1ULL << 42) - 1);
     uint32_t pass = (uint32_t)KEY_PASS(k), ptr = (uint32_t)KEY_PTR(k);
-    if (c->draw == 1) return seen_visit(sn, cards, pass << 5 | ptr);
-    return seen_visit(sn, cards | (uint64_t)ptr << 42, pass);
+    if (c->draw == 1) return seen_visit(c->mem, sn, cards, pass << 5 | ptr);
+    return seen_visit(c->mem, sn, cards | (uint64_t)ptr << 42, pass);
 }
 
 typedef struct {
@@ -1150,19 +1395,26 @@ typedef struct {
     uint64_t *kids;
 } Frame;
 
-/* The fewest cards_left reachable from root (0: the goal can be reached); -1 on budget. */
+/* Frames the depth-first stack starts with; it doubles as the search goes deeper (a line takes at
+ * most one step a card, 52 in all, so it grows once or twice at most). */
+#define STACK_START 16
+
+/* The fewest cards_left reachable from root (0: the goal can be reached); -1 on budget or memory.
+ * Frees everything it made on every way out. */
 static int least_left(Ctx *c, uint64_t root) {
-    Seen sn;
-    int result = -1, cap = 64, depth = 0;
+    Mem *m = c->mem;
+    Seen sn = {0};
+    int result = -1, cap = STACK_START, depth = 0, with_kids = 0;
     uint16_t moves[MAX_KIDS];
     uint8_t draws[MAX_KIDS];
-    Frame *stack = calloc(cap, sizeof(Frame));
+    Frame *stack = mem_alloc(m, SITE_STACK, cap, sizeof(Frame), 1);
     int best = cards_left(c, root);
-    if (!stack || !seen_init(&sn)) goto done;
+    if (!stack || !seen_init(m, &sn)) goto done;
     if (best == 0 || left_bound(c, root) >= best) { result = best; goto done; }
-    seen_check(c, &sn, root);
-    stack[0].kids = malloc(MAX_KIDS * sizeof(uint64_t));
+    if (seen_check(c, &sn, root) < 0) goto done;
+    stack[0].kids = mem_alloc(m, SITE_FRAME_KIDS, MAX_KIDS, sizeof(uint64_t), 0);
     if (!stack[0].kids) goto done;
+    with_kids = 1;
     stack[0].count = successors(c, root, stack[0].kids, moves, draws);
     c->nodes++;
     while (depth >= 0) {
@@ -1180,47 +1432,55 @@ static int least_left(Ctx *c, uint64_t root) {
         if (!fresh) continue;
         c->nodes++;
         c->stored = sn.count;
-        size_t bytes = sn.nslots * (sizeof(uint64_t) + sizeof(uint32_t)) + (size_t)cap * MAX_KIDS * sizeof(uint64_t) +
-                       relax_bytes(c);
+        size_t bytes = sn.nslots * (sizeof(uint64_t) + sizeof(uint32_t)) + (size_t)cap * sizeof(Frame) +
+                       (size_t)with_kids * MAX_KIDS * sizeof(uint64_t) + relax_bytes(c);
         if (bytes > c->peak_bytes) c->peak_bytes = bytes;
         if (over_budget(c)) goto done;
         if (depth + 1 == cap) {
-            Frame *grown = realloc(stack, 2 * cap * sizeof(Frame));
-            if (!grown) goto done;
+            Frame *grown = mem_realloc(m, SITE_STACK_GROW, stack, (size_t)cap * 2, sizeof(Frame));
+            if (!grown) goto done; /* stack is still held, whole */
             memset(grown + cap, 0, cap * sizeof(Frame));
             stack = grown;
             cap *= 2;
         }
         depth++;
         fr = &stack[depth];
-        if (!fr->kids && !(fr->kids = malloc(MAX_KIDS * sizeof(uint64_t)))) goto done;
+        if (!fr->kids) {
+            if (!(fr->kids = mem_alloc(m, SITE_FRAME_KIDS, MAX_KIDS, sizeof(uint64_t), 0))) goto done;
+            with_kids++;
+        }
         fr->next = 0;
         fr->count = successors(c, kid, fr->kids, moves, draws);
     }
     result = best;
 done:
     if (stack)
-        for (int i = 0; i < cap; i++) free(stack[i].kids);
-    free(stack);
-    seen_free(&sn);
+        for (int i = 0; i < cap; i++) mem_free(m, stack[i].kids);
+    mem_free(m, stack);
+    seen_free(m, &sn);
     return result;
 }
 
 /* --- the entry point ------------------------------------------------------------------------------ */
-static int read_values(PyObject *seq, int *dest, int maxlen, int *len) {
-    PyObject *fast = PySequence_Fast(seq, "values must be a sequence");
+/* The engine's bounds (docs/rules.md, section 3; engine/rules.py). */
+#define MAX_PASSES 9
+#define MAX_NODES_LIMIT 4000000000LL /* node numbers are 32-bit; a search stores a few thousand past it */
+
+/* Card values 1..13, exactly `want` of them (one of two counts when want2 >= 0), into dest. */
+static int read_values(PyObject *seq, const char *name, int *dest, int want, int want2, int *len) {
+    PyObject *fast = PySequence_Fast(seq, "card values must be a sequence");
     if (!fast) return 0;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > maxlen) {
+    if (n != want && n != want2) {
+        if (want2 >= 0) PyErr_Format(PyExc_ValueError, "%s must hold %d or %d card values; got %zd", name, want, want2, n);
+        else PyErr_Format(PyExc_ValueError, "%s must hold %d card values; got %zd", name, want, n);
         Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "too many cards");
         return 0;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v < 1 || v > 13) {
+        long long v;
+        if (!int_arg(PySequence_Fast_GET_ITEM(fast, i), "a card value", 1, 13, &v)) {
             Py_DECREF(fast);
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "card values run from 1 to 13");
             return 0;
         }
         dest[i] = (int)v;
@@ -1233,92 +1493,206 @@ static int read_values(PyObject *seq, int *dest, int maxlen, int *len) {
 static PyObject *line_to_list(const uint16_t *line, int n) {
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
-    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(line[i]));
+    for (int i = 0; i < n; i++) {
+        PyObject *code = PyLong_FromLong(line[i]);
+        if (!code) {
+            Py_DECREF(list); /* the items set so far go with it; the rest are NULL, which it skips */
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, code);
+    }
     return list;
+}
+
+/* Every argument of solve(), checked; ValueError (TypeError for no integer) naming the first bad one. */
+static int solve_args(PyObject *const *a, Ctx *c, int *shape, uint64_t *root, double *budget) {
+    long long v[13];
+    int n28;
+    if (!read_values(a[0], "pyramid_values", c->pv, NPOS, -1, &n28) ||
+        !read_values(a[1], "reserve_values", c->rv, 0, 7, &c->nres) ||
+        !read_values(a[2], "pile_values", c->sv, 24 - c->nres, -1, &c->npile))
+        return 0;
+    int per_value[14] = {0};
+    for (int p = 0; p < NPOS; p++) per_value[c->pv[p]]++;
+    for (int i = 0; i < c->nres; i++) per_value[c->rv[i]]++;
+    for (int j = 0; j < c->npile; j++) per_value[c->sv[j]]++;
+    for (int r = 1; r <= 13; r++)
+        if (per_value[r] != 4) {
+            PyErr_Format(PyExc_ValueError, "the card values are no deck: %d cards of value %d, not 4", per_value[r], r);
+            return 0;
+        }
+    if (!int_arg(a[3], "passes", 0, MAX_PASSES, &v[0]) || !pair_arg(a[4], "draw", 1, 3, &v[1]) ||
+        !int_arg(a[5], "stock_live", 0, 1, &v[2]) || !int_arg(a[6], "waste_live", 0, 1, &v[3]) ||
+        !int_arg(a[7], "goal_all", 0, 1, &v[4]) || !int_arg(a[8], "covered", 0, 1, &v[5]) ||
+        !int_arg(a[9], "pyramid_mask", 0, FULL_PYRAMID, &v[6]) ||
+        !int_arg(a[10], "reserve_mask", 0, (1LL << c->nres) - 1, &v[7]) ||
+        !int_arg(a[11], "pile_mask", 0, (1LL << c->npile) - 1, &v[8]) ||
+        !int_arg(a[12], "pointer", 0, c->npile, &v[9]) ||
+        !int_arg(a[13], "pass_no", v[0] ? 1 : 0, v[0] ? v[0] : LLONG_MAX, &v[10]) ||
+        !int_arg(a[14], "max_nodes", 0, MAX_NODES_LIMIT, &v[11]))
+        return 0;
+    if (v[1] == 3 && v[2]) {
+        PyErr_SetString(PyExc_ValueError, "draw 3 with a live stock top is no rule set");
+        return 0;
+    }
+    *shape = shape_lookup((uint32_t)v[6]);
+    if (*shape < 0) {
+        PyErr_Format(PyExc_ValueError, "pyramid_mask %lld is no shape a game can reach", v[6]);
+        return 0;
+    }
+    int pointer = (int)v[9];
+    if (pointer && !((uint64_t)v[8] >> (pointer - 1) & 1)) {
+        PyErr_Format(PyExc_ValueError, "pointer %d must sit just above the waste top: pile card %d is gone", pointer,
+                     pointer - 1);
+        return 0;
+    }
+    *budget = PyFloat_AsDouble(a[15]);
+    if (*budget == -1.0 && PyErr_Occurred()) return 0;
+    if (!(*budget >= 0)) {
+        PyErr_Format(PyExc_ValueError, "budget_seconds must be 0 (none) or more; got %R", a[15]);
+        return 0;
+    }
+    c->passes = (int)v[0], c->draw = (int)v[1], c->stock_live = (int)v[2], c->waste_live = (int)v[3];
+    c->goal_all = (int)v[4], c->covered = (int)v[5];
+    c->max_nodes = (uint64_t)v[11];
+    *root = make_key(*shape, (uint32_t)v[7], (uint32_t)v[8], pointer, c->passes ? (int)v[10] : 0);
+    return 1;
 }
 
 /* solve(pyramid_values, reserve_values, pile_values, passes, draw, stock_live, waste_live, goal_all,
  *       covered, pyramid_mask, reserve_mask, pile_mask, pointer, pass_no, max_nodes, budget_seconds)
  * -> (status, won, best_left, line, nodes, peak_bytes)
- *    status 0 exact, 1 out of budget; won 1 when the goal can be reached; line: move codes. */
+ *    status 0 exact, 1 out of budget; won 1 when the goal can be reached; line: move codes.
+ * pass_no counts from 1 under limited passes and is ignored (any number from 0) under unlimited
+ * ones (passes 0). MemoryError when memory runs out, after everything is freed. */
 static PyObject *core_solve(PyObject *self, PyObject *args) {
-    PyObject *pyr, *resv, *pilev;
-    int passes, draw, stock_live, waste_live, goal_all, covered, pointer, pass_no;
-    unsigned long pyramid_mask, reserve_mask, pile_mask;
-    unsigned long long max_nodes;
-    double budget;
-    if (!PyArg_ParseTuple(args, "OOOiiiiiikkkiiKd", &pyr, &resv, &pilev, &passes, &draw, &stock_live,
-                          &waste_live, &goal_all, &covered, &pyramid_mask, &reserve_mask, &pile_mask, &pointer,
-                          &pass_no, &max_nodes, &budget))
+    PyObject *a[16];
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOO:solve", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6], &a[7],
+                          &a[8], &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15]))
         return NULL;
     if (!nshapes) {
         PyErr_SetString(PyExc_RuntimeError, "configure() the geometry first");
         return NULL;
     }
-    Ctx *c = calloc(1, sizeof(Ctx));
-    if (!c) return PyErr_NoMemory();
-    int n28;
-    if (!read_values(pyr, c->pv, NPOS, &n28) || !read_values(resv, c->rv, 7, &c->nres) ||
-        !read_values(pilev, c->sv, 24, &c->npile)) {
-        free(c);
-        return NULL;
-    }
-    int shape = shape_lookup((uint32_t)pyramid_mask);
-    if (n28 != NPOS || shape < 0 || pointer < 0 || pointer > c->npile || pass_no < 0 || pass_no > 0xFFFF) {
-        free(c);
-        PyErr_SetString(PyExc_ValueError, "not a position any game can reach");
-        return NULL;
-    }
-    c->passes = passes, c->draw = draw, c->stock_live = stock_live, c->waste_live = waste_live;
-    c->goal_all = goal_all, c->covered = covered;
-    c->max_nodes = max_nodes;
+    Ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    Ctx *c = &ctx;
+    int shape;
+    uint64_t root;
+    double budget;
+    if (!solve_args(a, c, &shape, &root, &budget)) return NULL;
+    Mem mem;
+    memset(&mem, 0, sizeof mem);
+    mem.fail_at = hook_fail_at, mem.fail_site = hook_fail_site;
+    c->mem = &mem;
     ctx_tables(c);
-    Relax relax;
-    if (!goal_all) {
-        if (!relax_init(&relax)) {
-            relax_free(&relax);
-            free(c);
-            return PyErr_NoMemory();
-        }
-        c->relax = &relax;
-    }
-    uint64_t root = make_key(shape, (uint32_t)reserve_mask, (uint32_t)pile_mask, pointer, passes ? pass_no : 0);
-
+    Relax relax = {0};
     SearchResult win = {0}, reach = {0};
     int status = 1, won = 0, best_left = -1;
-    PyObject *line = NULL;
+    if (!c->goal_all) c->relax = &relax;
+    solves_running++;
     Py_BEGIN_ALLOW_THREADS
-    c->deadline = budget > 0 ? now_seconds() + budget : 0;
-    double t0 = now_seconds();
-    int least = least_left(c, root);
-    double t1 = now_seconds();
-    uint64_t n1 = c->nodes;
-    if (least == 0) {
-        astar(c, root, TARGET_WIN, 0, &win);
-        if (win.found == 1) status = 0, won = 1, best_left = 0;
-    } else if (least > 0) {
-        astar(c, root, TARGET_LEFT, least, &reach);
-        if (reach.found == 1) status = 0, best_left = least;
+    if (!c->relax || relax_init(&mem, &relax)) {
+        c->deadline = budget > 0 ? now_seconds() + budget : 0;
+        double t0 = now_seconds();
+        int least = least_left(c, root);
+        double t1 = now_seconds();
+        uint64_t n1 = c->nodes;
+        if (least == 0) {
+            astar(c, root, TARGET_WIN, 0, &win);
+            if (win.found == 1) status = 0, won = 1, best_left = 0;
+        } else if (least > 0) {
+            astar(c, root, TARGET_LEFT, least, &reach);
+            if (reach.found == 1) status = 0, best_left = least;
+        }
+        if (getenv("PYRAMID_CORE_DEBUG"))
+            fprintf(stderr, "least %d: %.3fs %llu nodes; line search %.3fs %llu nodes; relaxation %zu\n", least,
+                    t1 - t0, (unsigned long long)n1, now_seconds() - t1, (unsigned long long)(c->nodes - n1),
+                    relax.count);
     }
-    if (getenv("PYRAMID_CORE_DEBUG"))
-        fprintf(stderr, "least %d: %.3fs %llu nodes; line search %.3fs %llu nodes; relaxation %zu\n", least, t1 - t0,
-                (unsigned long long)n1, now_seconds() - t1, (unsigned long long)(c->nodes - n1),
-                c->relax ? c->relax->count : 0);
     Py_END_ALLOW_THREADS
-    if (status == 0) line = won ? line_to_list(win.line, win.moves) : line_to_list(reach.line, reach.moves);
-    else line = PyList_New(0);
-    free(win.line);
-    free(reach.line);
-    unsigned long long nodes = c->nodes, peak = c->peak_bytes;
-    if (c->relax) relax_free(c->relax);
-    free(c);
+    solves_running--;
+    PyObject *line = NULL;
+    if (!mem.failed) {
+        if (status == 0) line = won ? line_to_list(win.line, win.moves) : line_to_list(reach.line, reach.moves);
+        else line = PyList_New(0);
+    }
+    mem_free(&mem, win.line);
+    mem_free(&mem, reach.line);
+    relax_free(&mem, &relax);
+    last_mem = mem;
+    if (mem.failed) return PyErr_NoMemory();
     if (!line) return NULL;
+    unsigned long long nodes = c->nodes, peak = c->peak_bytes;
     return Py_BuildValue("iiiNKK", status, won, best_left, line, nodes, peak);
+}
+
+/* _fail_alloc_after(n, site=None): a test hook. In every later solve, allocation number n (counted
+ * from 0, over all sites or over the named site's only) fails as if memory had run out; n None or
+ * negative turns it off. Returns None. */
+static PyObject *core_fail_alloc_after(PyObject *self, PyObject *args) {
+    PyObject *n_obj, *site_obj = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O:_fail_alloc_after", &n_obj, &site_obj)) return NULL;
+    long long n = -1;
+    int site = -1;
+    if (n_obj != Py_None && !int_arg(n_obj, "n", LLONG_MIN, LLONG_MAX, &n)) return NULL;
+    if (site_obj != Py_None) {
+        const char *name = PyUnicode_Check(site_obj) ? PyUnicode_AsUTF8(site_obj) : NULL;
+        if (!name) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "site must be a str or None");
+            return NULL;
+        }
+        for (int i = 0; i < NSITES && site < 0; i++)
+            if (!strcmp(name, site_names[i])) site = i;
+        if (site < 0) {
+            PyErr_Format(PyExc_ValueError, "no allocation site %R; see _allocation_sites()", site_obj);
+            return NULL;
+        }
+    }
+    hook_fail_at = n < 0 ? -1 : n;
+    hook_fail_site = n < 0 ? -1 : site;
+    Py_RETURN_NONE;
+}
+
+/* _allocations() -> (allocations by site of the last solve, blocks it still held at its end) */
+static PyObject *core_allocations(PyObject *self, PyObject *unused) {
+    PyObject *sites = PyDict_New();
+    if (!sites) return NULL;
+    for (int i = 0; i < NSITES; i++) {
+        PyObject *count = PyLong_FromUnsignedLongLong(last_mem.at[i]);
+        if (!count || PyDict_SetItemString(sites, site_names[i], count) < 0) {
+            Py_XDECREF(count);
+            Py_DECREF(sites);
+            return NULL;
+        }
+        Py_DECREF(count);
+    }
+    return Py_BuildValue("NL", sites, last_mem.held);
+}
+
+/* _allocation_sites() -> the names of every allocation site, in the order of the source */
+static PyObject *core_allocation_sites(PyObject *self, PyObject *unused) {
+    PyObject *names = PyTuple_New(NSITES);
+    if (!names) return NULL;
+    for (int i = 0; i < NSITES; i++) {
+        PyObject *name = PyUnicode_FromString(site_names[i]);
+        if (!name) {
+            Py_DECREF(names);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(names, i, name);
+    }
+    return names;
 }
 
 static PyMethodDef core_methods[] = {
     {"configure", core_configure, METH_VARARGS, "Set the pyramid geometry: cover, covers, below and above masks."},
     {"solve", core_solve, METH_VARARGS, "Solve one position; see engine/solver/fast.py."},
+    {"_fail_alloc_after", core_fail_alloc_after, METH_VARARGS,
+     "Test hook: allocation n (from 0; of one site when named) of every later solve fails. None turns it off."},
+    {"_allocations", core_allocations, METH_NOARGS,
+     "Test hook: (allocations by site, blocks still held) of the last solve."},
+    {"_allocation_sites", core_allocation_sites, METH_NOARGS, "Test hook: the names of the allocation sites."},
     {NULL, NULL, 0, NULL},
 };
 

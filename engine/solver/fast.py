@@ -4,6 +4,11 @@ This module hands the core the geometry of ``engine.layout`` once, and for each 
 values and options of one position; the core plays the moves of ``engine.position`` on packed
 states. Tests replay every line it returns through the engine and compare its answers with
 ``reference.solve_reference``.
+
+The core checks every argument (ValueError naming the first bad one) and every allocation: when
+memory runs out it frees all it holds and raises MemoryError, which ``solve_fast`` passes on (a
+budget that runs out still gives ``unknown``). Its test hooks (``_fail_alloc_after``, ``_allocations``,
+``_allocation_sites``) are for tests/solver only.
 """
 
 from __future__ import annotations
@@ -17,6 +22,9 @@ from ..moves import DRAW_MOVE, REDEAL_MOVE, king_move, pair_move
 from ..position import Position
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Solution
 
+# what ``_core.configure`` takes: the cover, covers, below and above masks of engine/layout.py
+GEOMETRY = (COVER_MASK, tuple(sum(1 << q for q in qs) for qs in COVERS), BELOW_MASK, ABOVE_MASK)
+
 try:
     # by name: static import graphs (the layering check) cannot see a compiled module, and would read
     # ``from . import _core`` as an import of the package around it
@@ -24,7 +32,7 @@ try:
 except ImportError:  # not built: ``solve`` falls back to the reference search
     _core = None
 else:
-    _core.configure(COVER_MASK, tuple(sum(1 << q for q in qs) for qs in COVERS), BELOW_MASK, ABOVE_MASK)
+    _core.configure(*GEOMETRY)
 
 # Positions the search may store before it answers unknown: about 16 bytes each, plus the index.
 DEFAULT_MAX_NODES = 24_000_000
@@ -46,14 +54,10 @@ def solve_fast(position: Position, *, max_nodes: int | None = None, budget_secon
     return solve_measured(position, max_nodes=max_nodes, budget_seconds=budget_seconds)[0]
 
 
-def solve_measured(position: Position, *, max_nodes: int | None = None,
-                   budget_seconds: float | None = None) -> tuple[Solution, int]:
-    """The solution and the most memory in bytes the search held at once."""
-    if _core is None:
-        raise RuntimeError("the solver's compiled core is not built: run pip install -e .")
-    started = time.perf_counter()
+def core_args(position: Position, *, max_nodes: int | None = None, budget_seconds: float | None = None) -> tuple:
+    """The arguments of ``_core.solve`` for a position (their order and bounds: ``_core.c``)."""
     board, rules = position.board, position.rules
-    status, won, best_left, line, nodes, peak_bytes = _core.solve(
+    return (
         board.values[:28],
         board.values[28:],
         tuple(card_value(c) for c in board.pile_cards),
@@ -67,10 +71,20 @@ def solve_measured(position: Position, *, max_nodes: int | None = None,
         position.reserve,
         position.pile,
         position.pointer,
-        position.pass_no,
+        position.pass_no if rules.passes else 0,  # unlimited: the pass decides nothing, and has no bound
         DEFAULT_MAX_NODES if max_nodes is None else max_nodes,
         budget_seconds or 0.0,
     )
+
+
+def solve_measured(position: Position, *, max_nodes: int | None = None,
+                   budget_seconds: float | None = None) -> tuple[Solution, int]:
+    """The solution and the most memory in bytes the search held at once."""
+    if _core is None:
+        raise RuntimeError("the solver's compiled core is not built: run pip install -e .")
+    started = time.perf_counter()
+    args = core_args(position, max_nodes=max_nodes, budget_seconds=budget_seconds)
+    status, won, best_left, line, nodes, peak_bytes = _core.solve(*args)
     seconds = time.perf_counter() - started
     if status:
         return Solution(UNKNOWN, None, None, None, [], nodes, seconds), peak_bytes

@@ -4,7 +4,9 @@ The move comes from the solver, so following hints plays a best line. The explan
 from the strategy advice of the German and the English rule pages: take kings at once, use the
 waste card before the next draw covers it, pair inside the pyramid before touching the stock,
 uncover as many cards as you can, and spend a pile card on a card that sits on its own partners.
-It never names a face-down stock card.
+It names cards as a player sees them (``Pair 9♥ with the waste's 4♣: it frees 6♠``), never by the
+notation's location numbers (the ``move`` and ``locations`` fields keep those, for clients), and it
+never names a face-down stock card.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..cards import card_pretty, card_value
 from ..layout import COVER_MASK, PYRAMID_SIZE
-from ..moves import STOCK, WASTE, Move, location_text, location_words, parse_move
+from ..moves import STOCK, WASTE, Move, location_text, parse_move
 from ..position import Position
 from .bot import choose, free_partners, newly_free
 from .result import UNWINNABLE, WINNABLE
@@ -67,55 +69,63 @@ def _value_words(value: int) -> str:
     return RANK_WORDS.get(value, str(value))
 
 
-def _uncover_words(position: Position, move: Move) -> str:
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _frees_words(position: Position, move: Move) -> str:
     uncovered = newly_free(position, move)
     if not uncovered:
         return ""
-    cards = [card_pretty(position.board.pyramid_cards[p]) for p in uncovered]
-    listed = cards[0] if len(cards) == 1 else ", ".join(cards[:-1]) + " and " + cards[-1]
-    return f"it uncovers {listed}"
+    return f"it frees {_listed([position.card_words(p) for p in uncovered])}"
 
 
 def explain(position: Position, move: Move) -> str:
-    """Why this move, in a player's words."""
+    """Why this move, in a player's words: cards by name, never by location number."""
     if move.kind == "draw":
         return _explain_draw(position)
     if move.kind == "redeal":
-        return (f"The stock is empty and nothing in view pairs usefully: turn the waste over to start pass "
-                f"{position.pass_no + 1}.")
+        return (f"Redeal: the stock is empty and nothing in view pairs usefully, so turn the waste over to "
+                f"start pass {position.pass_no + 1}.")
     locations = move.locations
-    cards = [position.card_at(loc) for loc in locations]
-    uncover = _uncover_words(position, move)
+    frees = _frees_words(position, move)
     if len(locations) == 1:
-        where = location_words(locations[0])
-        text = f"Take the king at {where} at once: a king never pairs with anything, so keeping it only blocks"
-        return text + (f" the cards under it; {uncover}." if uncover else " the pile under it.")
-    pair = f"{card_pretty(cards[0])} + {card_pretty(cards[1])} make 13"
+        loc = locations[0]
+        king = position.card_words(loc).removeprefix("the ")
+        text = f"Take the {king} at once: a king never pairs with anything, so keeping it only"
+        if loc < PYRAMID_SIZE:
+            return f"{text} blocks the cards under it; {frees}." if frees else f"{text} blocks the cards under it."
+        if loc < STOCK:
+            return f"{text} takes up room in the reserve."
+        return f"{text} blocks the pile under it."
+    first, second = (position.card_words(loc) for loc in locations)
+    pair = f"Pair {first} with {second}"
     reasons = []
-    if uncover:
-        reasons.append(uncover)
+    if frees:
+        reasons.append(frees)
     pyramid_cards = [loc for loc in locations if loc < PYRAMID_SIZE]
     pile_cards = [loc for loc in locations if loc in (STOCK, WASTE)]
     if position.rules.covered_pairs and len(pyramid_cards) == 2 and (
             position.pyramid & COVER_MASK[min(pyramid_cards)]):
-        reasons.append("under these rules a card may pair with the only card covering it")
+        reasons.append(f"under these rules {position.card_words(max(pyramid_cards))} may pair with the "
+                       f"{position.card_words(min(pyramid_cards))} it alone covers")
     for p in pyramid_cards:
         if pile_cards and free_partners(position, p) == 0:
             value = card_value(position.board.pyramid_cards[p])
             want = _value_words(13 - value)
-            reasons.append(f"this {_value_words(value)} has no {want} left in the pyramid that it could ever "
+            reasons.append(f"{position.card_words(p)} has no {want} left in the pyramid that it could ever "
                            f"reach, so it needs the pile's {want}")
             break
     if WASTE in pile_cards:
-        reasons.append("use the waste card now, before the next draw covers it")
-    elif STOCK in pile_cards:
-        reasons.append("the stock's top card is live: use it before it goes to the waste")
-    elif len(pyramid_cards) == 2 and not uncover:
+        reasons.append(f"take the {card_pretty(position.card_at(WASTE))} now, before the next draw covers it")
+    elif STOCK in pile_cards and position.rules.stock_live:
+        reasons.append(f"use the {card_pretty(position.card_at(STOCK))} while it is live, before it goes to the waste")
+    elif len(pyramid_cards) == 2 and not frees:
         reasons.append("a pair inside the pyramid clears more of it than one that uses the pile")
     alternatives = [m for m in position.legal_moves() if m.is_removal and m != move]
-    if uncover and alternatives and all(len(newly_free(position, m)) < len(newly_free(position, move))
-                                        for m in alternatives):
-        reasons.append("no other pair uncovers as much")
+    if frees and alternatives and all(len(newly_free(position, m)) < len(newly_free(position, move))
+                                      for m in alternatives):
+        reasons.append("no other pair frees as much")
     if not reasons:
         reasons.append("it is the pair the best line needs here")
     return f"{pair}: {'; '.join(reasons)}."
@@ -127,6 +137,10 @@ def _explain_draw(position: Position) -> str:
             a + b == 13 for i, (_, a) in enumerate(available) for _, b in available[i + 1:]):
         return ("Draw: the pairs in view can wait, and taking them now would spend cards a later one needs "
                 "more.")
-    if position.pointer and position.rules.waste_live:
-        return "Draw: the waste card has no partner among the free cards, so the next card is worth more."
-    return "Draw: nothing in view pairs, so turn the next card."
+    # the live tops of the pile, named: they are face up (available() lists the stock top only when live)
+    tops = [position.card_words(loc) for loc, _ in available if loc in (STOCK, WASTE)]
+    if tops:
+        has = "has" if len(tops) == 1 else "have"
+        return (f"Draw: {_listed(tops)} {has} no partner among the free cards, so the next card is worth "
+                "more.")
+    return "Draw: nothing pairs yet, so turn the next card."

@@ -6,7 +6,7 @@ import engine
 from rest_framework import serializers
 
 from ..models import DailyDeal, Deal, Game, Move
-from ..selectors import daily_is_over
+from ..selectors import daily_is_over, window_is_over
 
 
 class MoveInput(serializers.Serializer):
@@ -40,6 +40,14 @@ class GameStartInput(serializers.Serializer):
         if "daily" in data and ("number" in data or "rules" in data):
             raise serializers.ValidationError("give either daily, or number and rules, not both")
         return data
+
+
+def unsolved_deal_output(number: int, rules: engine.Rules) -> dict:
+    """A practice deal nobody has asked to be solved: its text, and nothing stored."""
+    return {"number": number, "preset": rules.name, "rules": rules.to_dict(),
+            "text": engine.deal_from_number(number).text, "status": "unsolved", "par_moves": None,
+            "best_cards_left": None, "best_moves": None, "solution": "", "difficulty": None, "solve_seconds": None,
+            "solve_nodes": None, "solved_at": None}
 
 
 class DealOutput(serializers.ModelSerializer):
@@ -93,8 +101,11 @@ def daily_commitment_output(daily: DailyDeal) -> dict:
 
 def game_output(game: Game, position: engine.Position) -> dict:
     """A game with the player's view of its position (never the order of the face-down stock)."""
-    # a ranked game outside the daily deals is a tournament game: its deal number stays secret too
-    deal_public = game.mode == Game.Mode.PRACTICE or daily_is_over(game.daily)
+    # a ranked game's deal number (a daily or tournament deal) stays secret until its window is over
+    deal_public = game.mode == Game.Mode.PRACTICE or window_is_over(game)
+    view = engine.player_view(position)
+    if game.is_over and view["status"] == Game.Status.PLAYING:  # resigned, or closed at its window's end
+        view = view | {"status": game.status, "legal_moves": []}
     return {
         "id": game.pk,
         "mode": game.mode,
@@ -113,9 +124,10 @@ def game_output(game: Game, position: engine.Position) -> dict:
         "hint_count": game.hint_count,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
+        "closes_at": game.closes_at,
         "version": game.version,
         "score": engine.score(position).to_dict(),
-        "position": engine.player_view(position),
+        "position": view,
     }
 
 

@@ -29,5 +29,6 @@ urlpatterns = [
     path("games/<game_id:game_id>/undo/", views.GameUndoView.as_view(), name="game-undo"),
     path("games/<game_id:game_id>/hint/", views.GameHintView.as_view(), name="game-hint"),
     path("games/<game_id:game_id>/log/", views.GameLogView.as_view(), name="game-log"),
-    re_path(r"^deals/(?P<number>[^/]+)/?$", views.DealView.as_view(), name="deal"),
+    re_path(r"^deals/(?P<number>[^/]+?)/?$", views.DealView.as_view(), name="deal"),
+    path("deals/<str:number>/solve/", views.DealSolveView.as_view(), name="deal-solve"),
 ]

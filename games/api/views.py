@@ -10,11 +10,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import engine
-from pyramid_site.api.errors import Invalid, NotFound
+from pyramid_site.api.errors import Invalid
 from pyramid_site.api.inputs import json_object, valid_input
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.params import date_value
 from pyramid_site.api.schema import ERROR
+from pyramid_site.api.throttles import AccountThrottle
 from pyramid_site.clock import utc_today
 
 from .. import selectors, services
@@ -22,16 +23,8 @@ from ..daily import commitment
 from ..engine_glue import game_position
 from ..models import Deal
 from ..tasks import solve_deal_soon
-from .serializers import (
-    DailyOutput,
-    DealOutput,
-    GameStartInput,
-    MoveInput,
-    MoveOutput,
-    daily_commitment_output,
-    game_output,
-    move_input,
-)
+from .serializers import (DailyOutput, DealOutput, GameStartInput, MoveInput, MoveOutput, daily_commitment_output,
+                          game_output, move_input, unsolved_deal_output)
 
 GAME = OpenApiResponse(OpenApiTypes.OBJECT, description="the game with the player's view of its position")
 DAILY_PAGE = page_schema()
@@ -88,13 +81,15 @@ class GameListView(APIView):
         data = valid_input(GameStartInput, request)
         game = services.game_start(player=request.user, daily_id=data.get("daily"), number=data.get("number"),
                                    rules=data.get("rules"))
-        return Response(game_output(game, game_position(game)), status=status.HTTP_201_CREATED)
+        return Response(game_output(game, game_position(game)), status=status.HTTP_201_CREATED,
+                        headers={"Location": f"/api/games/{game.pk}/"})
 
 
 class GameDetailView(APIView):
-    @extend_schema(responses={200: GAME, 404: ERROR}, summary="A game of yours")
+    @extend_schema(responses={200: GAME, 404: ERROR},
+                   summary="A game: yours, or anyone's ranked game once its day or tournament is over")
     def get(self, request, game_id: int):
-        game = selectors.game_of_player(game_id=game_id, player=request.user)
+        game = selectors.game_for_viewer(game_id=game_id, user=request.user)
         return Response(game_output(game, game_position(game)))
 
 
@@ -125,6 +120,9 @@ class GameUndoView(APIView):
 
 
 class GameHintView(APIView):
+    throttle_classes = [AccountThrottle]
+    throttle_scope = "hint"
+
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 403: ERROR, 404: ERROR, 409: ERROR},
                    summary="The solver's hint, and whether the position can still be won (practice only)")
     def get(self, request, game_id: int):
@@ -139,32 +137,54 @@ class GameHintView(APIView):
 
 class GameLogView(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERROR},
-                   summary="A game's move log (a daily game's only to its player until the day is over)")
+                   summary="A game's move log: yours, or anyone's ranked game once its day or tournament is over")
     def get(self, request, game_id: int):
         game, log = selectors.game_log(game_id=game_id, user=request.user)
         return Response({"game": game.pk, "status": game.status, "moves": MoveOutput(log, many=True).data,
                          "log": " ".join(m.notation for m in log)})
 
 
+def _deal_request(request, number: str) -> tuple[int, engine.Rules]:
+    try:
+        value = int(number)
+    except ValueError:
+        raise Invalid(f"{number[:40]!r} is not a deal number", code="bad_deal_number") from None
+    if not 0 <= value < 2**64:
+        raise Invalid("deal numbers run from 0 to 2**64 - 1", code="bad_deal_number")
+    try:
+        rules = engine.Rules.parse(request.query_params.get("rules", "classic"))
+    except engine.RulesError as exc:
+        raise Invalid(str(exc), code="bad_rules") from None
+    return value, rules
+
+
+RULES = OpenApiParameter("rules", str, description="preset name or rule-set text (classic)")
+
+
 class DealView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[OpenApiParameter("rules", str, description="preset name or rule-set text (classic)")],
-                   responses={200: DealOutput, 400: ERROR, 404: ERROR},
-                   summary="A practice deal: its text and the solver's results (solving starts on first request)")
+    @extend_schema(parameters=[RULES], responses={200: DealOutput, 400: ERROR, 404: ERROR},
+                   summary="A practice deal: its text and what the solver found (status unsolved until a player "
+                           "asks for a solve)")
     def get(self, request, number: str):
-        try:
-            value = int(number)
-            rules = engine.Rules.parse(request.query_params.get("rules", "classic"))
-        except ValueError as exc:
-            raise Invalid(str(exc) if isinstance(exc, engine.RulesError) else f"{number!r} is not a deal number",
-                          code="bad_rules" if isinstance(exc, engine.RulesError) else "bad_deal_number") from None
-        if not 0 <= value < 2**64:
-            raise Invalid("deal numbers run from 0 to 2**64 - 1", code="bad_deal_number")
-        deal = services.deal_get_or_create(number=value, rules=rules)
-        if not selectors.deal_is_public(deal):
-            raise NotFound(f"there is no practice deal {value}", code="deal_not_found")
+        value, rules = _deal_request(request, number)
+        deal = selectors.practice_deal(number=value, rules=rules)
+        return Response(DealOutput(deal).data if deal else unsolved_deal_output(value, rules))
+
+
+class DealSolveView(APIView):
+    throttle_classes = [AccountThrottle]
+    throttle_scope = "solve"
+
+    @extend_schema(request=None, parameters=[RULES], responses={202: DealOutput, 400: ERROR, 401: ERROR, 404: ERROR,
+                                                                429: ERROR},
+                   summary="Ask for a practice deal to be solved (logged-in players; throttled)")
+    def post(self, request, number: str):
+        value, rules = _deal_request(request, number)
+        deal = services.deal_solve_request(number=value, rules=rules)
         if deal.status == Deal.Status.PENDING:
             solve_deal_soon(deal.pk)
             deal.refresh_from_db()
-        return Response(DealOutput(deal).data)
+        return Response(DealOutput(deal).data, status=status.HTTP_202_ACCEPTED,
+                        headers={"Location": f"/api/deals/{value}?rules={rules.name}"})

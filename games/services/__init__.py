@@ -1,12 +1,14 @@
 """Every write of the game service: one transaction each, keyword-only arguments."""
 
 from .daily import daily_deal_prepare, daily_deal_settle, daily_slots_open
-from .deals import deal_get_or_create, deal_solve
-from .play import MoveOutcome, game_hint, game_resign, game_start, game_undo, move_submit, ranked_game_start
+from .deals import deal_get_or_create, deal_keep_secret, deal_solve, deal_solve_request
+from .play import (MoveOutcome, game_close, game_hint, game_resign, game_start, game_undo, games_close_expired,
+                   move_submit, ranked_game_start)
 from .sequences import Proven, candidate_number, proven_deal, sequence_register, sequence_settle, sequence_step
 
 __all__ = [
     "MoveOutcome", "Proven", "candidate_number", "daily_deal_prepare", "daily_deal_settle", "daily_slots_open",
-    "deal_get_or_create", "deal_solve", "game_hint", "game_resign", "game_start", "game_undo", "move_submit",
-    "proven_deal", "ranked_game_start", "sequence_register", "sequence_settle", "sequence_step",
+    "deal_get_or_create", "deal_keep_secret", "deal_solve", "deal_solve_request", "game_close",
+    "game_hint", "game_resign", "game_start", "game_undo", "games_close_expired", "move_submit", "proven_deal",
+    "ranked_game_start", "sequence_register", "sequence_settle", "sequence_step",
 ]

@@ -8,11 +8,16 @@ import datetime as dt
 import logging
 
 from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
 
 import engine
 
+from pyramid_site.clock import day_end
+
 from ..daily import commitment, new_salt
 from ..models import DailyDeal, Deal
+from .deals import deal_keep_secret
 from .sequences import Proven, proven_deal, sequence_settle
 
 log = logging.getLogger(__name__)
@@ -42,11 +47,13 @@ def daily_deal_prepare(*, date: dt.date, preset: str) -> DailyDeal | Deal | None
                         rules=engine.preset(preset), max_attempts=settings.PYRAMID_DAILY_MAX_ATTEMPTS)
     if isinstance(found, Proven):
         salt = new_salt()
-        daily, _ = DailyDeal.objects.get_or_create(
-            date=date, preset=preset,
-            defaults={"deal": found.deal, "attempt": found.attempt, "salt": salt,
-                      "commitment": commitment(found.deal.text, salt)},
-        )
+        with transaction.atomic():
+            daily, _ = DailyDeal.objects.get_or_create(
+                date=date, preset=preset,
+                defaults={"deal": found.deal, "attempt": found.attempt, "salt": salt,
+                          "commitment": commitment(found.deal.text, salt)},
+            )
+            deal_keep_secret(deal_id=daily.deal_id, until=day_end(daily.date))
         return daily
     if found is None:
         log.error("no winnable daily deal for %s %s in %d attempts", date, preset,
@@ -65,3 +72,17 @@ def daily_deal_settle(*, date: dt.date, preset: str, budget_seconds: float | Non
     """Solve candidates in this process until the day has its deal (the operators' command)."""
     sequence_settle(purpose=PURPOSE, key=daily_key(date, preset), budget_seconds=budget_seconds)
     return DailyDeal.objects.filter(date=date, preset=preset).select_related("deal").first()
+
+
+def daily_deals_ensure(*, today: dt.date, days: int = 2, budget_seconds: float | None = None) -> int:
+    """Today's and tomorrow's daily deals, settled in this process if they are missing (a service with no
+    beat running does this itself). One process at a time does it (a lock in the cache); the unique
+    (date, preset) constraint keeps any race to one deal a day. Returns how many were settled."""
+    slots = daily_slots_open(today=today, days=days)
+    if not slots or not cache.add(f"pyramid:daily-ensure:{today.isoformat()}", True, timeout=300):
+        return 0
+    try:
+        settled = [daily_deal_settle(date=date, preset=preset, budget_seconds=budget_seconds) for date, preset in slots]
+    finally:
+        cache.delete(f"pyramid:daily-ensure:{today.isoformat()}")
+    return sum(daily is not None for daily in settled)

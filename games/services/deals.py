@@ -1,15 +1,25 @@
-"""Deals: created on first use, solved once (compare-and-swap, so two solvers never fight)."""
+"""Deals: created when a player asks for one to be solved (or a sequence tries it), solved once
+(compare-and-swap, so two solvers never fight); every solve ends in a verdict, or in ``unknown`` with
+the failure recorded, never in ``pending`` for ever."""
 
 from __future__ import annotations
 
+import datetime as dt
+import logging
+
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
 import engine
-from engine.solver import solve
+from engine.solver import UNKNOWN, Solution, solve
+from pyramid_site.api.errors import NotFound
 
 from ..engine_glue import start_position
 from ..models import Deal
+from ..selectors import deal_number_is_secret
+
+log = logging.getLogger(__name__)
 
 
 def deal_get_or_create(*, number: int, rules: engine.Rules) -> Deal:
@@ -19,6 +29,28 @@ def deal_get_or_create(*, number: int, rules: engine.Rules) -> Deal:
         defaults={"preset": rules.name, "text": engine.deal_from_number(number).text},
     )
     return deal
+
+
+def deal_solve_request(*, number: int, rules: engine.Rules) -> Deal:
+    """A player asks for a practice deal to be solved: its row, made now if needed (the caller queues
+    the solve). Refused, as if it did not exist, while its number is secret."""
+    if deal_number_is_secret(number):
+        raise NotFound(f"there is no practice deal {number}", code="deal_not_found")
+    return deal_get_or_create(number=number, rules=rules)
+
+
+def deal_keep_secret(*, deal_id: int, until: dt.datetime) -> None:
+    """Keep the deal's number secret, under every rule set, until ``until`` at least."""
+    Deal.objects.filter(Q(secret_until__isnull=True) | Q(secret_until__lt=until), pk=deal_id).update(
+        secret_until=until)
+
+
+def _solution(deal: Deal, budget: float) -> tuple[Solution, str]:
+    try:
+        return solve(start_position(deal), budget_seconds=budget), ""
+    except Exception as exc:  # noqa: BLE001 - recorded on the deal: a deal never stays pending for ever
+        log.exception("solving deal %s failed", deal.pk)
+        return Solution(UNKNOWN, None, None, None), f"{type(exc).__name__}: {exc}"[:2000]
 
 
 def deal_solve(*, deal_id: int, budget_seconds: float | None = None, force: bool = False) -> Deal:
@@ -32,8 +64,9 @@ def deal_solve(*, deal_id: int, budget_seconds: float | None = None, force: bool
     if deal.status not in solvable:
         return deal
     budget = settings.PYRAMID_SOLVE_BUDGET_SECONDS if budget_seconds is None else budget_seconds
-    solution = solve(start_position(deal), budget_seconds=budget)
+    solution, failure = _solution(deal, budget)
     Deal.objects.filter(pk=deal.pk, status=deal.status).update(
+        failure=failure,
         status=solution.verdict,
         par_moves=solution.par_moves,
         best_cards_left=solution.best_cards_left,

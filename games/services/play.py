@@ -4,6 +4,7 @@ a refused request writes nothing."""
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from dataclasses import dataclass
 
@@ -16,13 +17,13 @@ import engine
 from engine.solver import Hint
 from engine.solver import hint as solver_hint
 from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
-from pyramid_site.clock import utc_today
+from pyramid_site.clock import day_end, utc_today
 from pyramid_site.db import prepared_cursor
 
 from ..engine_glue import engine_deal, engine_rules, game_position, start_position
 from ..errors import IllegalMoveError, game_not_found
 from ..models import DailyDeal, Deal, Game, Move
-from ..selectors import game_of_player
+from ..selectors import deal_number_is_secret, game_of_player, window_is_over
 from ..signals import game_finished
 from .deals import deal_get_or_create
 
@@ -38,12 +39,14 @@ def game_over(game: Game) -> Conflict:
     return Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
 
 
-def _new_game(*, player, deal: Deal, mode: str, daily: DailyDeal | None = None) -> Game:
+def _new_game(*, player, deal: Deal, mode: str, daily: DailyDeal | None = None,
+              closes_at: dt.datetime | None = None) -> Game:
     position = start_position(deal)
     now = timezone.now()
     return Game.objects.create(
         player=player, deal=deal, daily=daily, mode=mode, state=position.dumps(), cards_left=position.cards_left,
         status=position.status, started_at=now, finished_at=None if position.status == Game.Status.PLAYING else now,
+        closes_at=closes_at,
     )
 
 
@@ -60,25 +63,33 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
                 f"with rules {daily.preset}",
                 code="daily_over",
             )
-        return ranked_game_start(player=player, deal=daily.deal, daily=daily)
+        return ranked_game_start(player=player, deal=daily.deal, daily=daily, closes_at=day_end(daily.date))
     try:
         parsed_rules = engine.Rules.parse(rules or "classic")
     except engine.RulesError as exc:
         raise Invalid(str(exc), code="bad_rules") from None
     if number is None:
         number = secrets.randbelow(2**64)
+        while deal_number_is_secret(number):
+            number = secrets.randbelow(2**64)
     if not 0 <= number < 2**64:
         raise Invalid("deal numbers run from 0 to 2**64 - 1", code="bad_deal_number")
+    if deal_number_is_secret(number):  # a daily or tournament deal whose window is not over
+        raise NotFound(f"there is no practice deal {number}", code="deal_not_found")
     with transaction.atomic():
         deal = deal_get_or_create(number=number, rules=parsed_rules)
         return _new_game(player=player, deal=deal, mode=Game.Mode.PRACTICE)
 
 
-def ranked_game_start(*, player, deal: Deal, daily: DailyDeal | None = None) -> Game:
-    """A ranked game of ``deal`` (a daily deal's, or a tournament's): once per player and deal."""
+def ranked_game_start(*, player, deal: Deal, closes_at: dt.datetime, daily: DailyDeal | None = None) -> Game:
+    """A ranked game of ``deal`` (a daily deal's, or a tournament's), once per player and deal, that
+    the server closes as it stands at ``closes_at`` (the end of its day or tournament)."""
+    if closes_at <= timezone.now():  # the window ended between the request's checks and now
+        raise (Conflict("the daily deal's day is over", code="daily_over") if daily
+               else Conflict("the tournament is over", code="tournament_over"))
     try:
         with transaction.atomic():
-            return _new_game(player=player, deal=deal, daily=daily, mode=Game.Mode.RANKED)
+            return _new_game(player=player, deal=deal, daily=daily, mode=Game.Mode.RANKED, closes_at=closes_at)
     except IntegrityError:
         game = Game.objects.filter(player=player, deal=deal, mode=Game.Mode.RANKED).first()
         what = "this daily deal" if daily else "this deal"
@@ -90,6 +101,44 @@ def _finished(game: Game, position: engine.Position | None = None) -> None:
     """Announce a ranked game's end to the apps that score it, inside the caller's transaction."""
     if game.mode == Game.Mode.RANKED:
         game_finished.send(sender=Game, game=game, position=position)
+
+
+def window_over(game: Game) -> Conflict:
+    if game.daily_id:
+        return Conflict(f"the daily deal of {game.daily.date} is over: the game was closed as it stood at the end "
+                        "of its day", code="daily_over", status=Game.Status.CLOSED)
+    return Conflict("the tournament is over: the game was closed as it stood at its end", code="tournament_over",
+                    status=Game.Status.CLOSED)
+
+
+def game_close(*, game_id: int) -> Game | None:
+    """Close a ranked game still playing when its window is over: it ends as it stands, at the end of
+    its window, and is scored like any finished game. Safe to run twice, or late."""
+    with transaction.atomic():
+        game = (Game.objects.select_for_update(of=("self",)).select_related("deal", "daily")
+                .filter(pk=game_id).first())
+        if game is None or game.status != Game.Status.PLAYING or not window_is_over(game):
+            return None
+        game.status, game.finished_at = Game.Status.CLOSED, game.closes_at
+        game.version += 1
+        game.save(update_fields=["status", "finished_at", "version"])
+        _finished(game)
+        return game
+
+
+def games_close_expired(*, batch_size: int = 500) -> int:
+    """Close every ranked game whose window is over; how many were closed."""
+    ids = list(Game.objects.filter(status=Game.Status.PLAYING, closes_at__lte=timezone.now())
+               .order_by("closes_at", "pk").values_list("pk", flat=True)[:batch_size])
+    return sum(game_close(game_id=game_id) is not None for game_id in ids)
+
+
+def _refuse_past_window(game: Game) -> None:
+    """No move of a ranked game is taken once its window is over (its deal is public by then): the game is
+    closed, if the closing job has not done it yet, and the request refused."""
+    if window_is_over(game):
+        game_close(game_id=game.pk)
+        raise window_over(game)
 
 
 def _locked_game(game_id: int, player) -> Game:
@@ -125,6 +174,7 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
         retried = _already_played(game, ply, notation)
         if retried:
             return retried
+        _refuse_past_window(game)
         position = game_position(game)
         try:
             position.apply(parsed)
@@ -156,6 +206,8 @@ def _already_played(game: Game, ply: int, notation: str) -> MoveOutcome | None:
     if ply != expected:
         raise Conflict(f"move {ply} is not the next one: the next move is {expected}", code="wrong_ply",
                        expected_ply=expected)
+    if game.status == Game.Status.CLOSED:
+        raise window_over(game)
     if game.is_over:
         raise game_over(game)
     return None
@@ -190,8 +242,14 @@ def _write_move(game: Game, read_version: int, ply: int, notation: str) -> bool:
 
 
 def game_resign(*, game_id: int, player) -> Game:
+    game = game_of_player(game_id=game_id, player=player)
+    if game.is_over:
+        raise window_over(game) if game.status == Game.Status.CLOSED else game_over(game)
+    _refuse_past_window(game)
     with transaction.atomic():
         game = _locked_game(game_id, player)
+        if game.status == Game.Status.CLOSED:
+            raise window_over(game)
         if game.is_over:
             raise game_over(game)
         game.status = Game.Status.RESIGNED

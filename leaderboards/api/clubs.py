@@ -36,7 +36,8 @@ class ClubListView(APIView):
         data = valid_input(ClubInput, request)
         club = services.club_create(user=request.user, **data)
         club, membership = club_for_viewer(club_id=club.pk, viewer=request.user)
-        return Response(club_output(club, membership), status=status.HTTP_201_CREATED)
+        return Response(club_output(club, membership), status=status.HTTP_201_CREATED,
+                        headers={"Location": f"/api/clubs/{club.pk}/"})
 
 
 class ClubDetailView(APIView):
@@ -59,7 +60,7 @@ class ClubJoinView(APIView):
     def post(self, request):
         membership = services.club_join(user=request.user, invite_code=valid_input(JoinInput, request)["invite_code"])
         return Response(club_output(*club_for_viewer(club_id=membership.club_id, viewer=request.user)),
-                        status=status.HTTP_201_CREATED)
+                        status=status.HTTP_201_CREATED, headers={"Location": f"/api/clubs/{membership.club_id}/"})
 
 
 class ClubLeaveView(APIView):

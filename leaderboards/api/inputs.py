@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from pyramid_site.api.inputs import AwareDateTimeField
+
 from ..models import Membership, Tournament
 
 
@@ -37,14 +39,14 @@ class TournamentInput(serializers.Serializer):
                                                "day's daily deal")
     deal_count = serializers.IntegerField(min_value=1, max_value=100, required=False,
                                           help_text="6 for a match, 30 for an arena when left out")
-    starts_at = serializers.DateTimeField()
-    ends_at = serializers.DateTimeField()
+    starts_at = AwareDateTimeField()
+    ends_at = AwareDateTimeField()
 
 
 class TournamentUpdateInput(serializers.Serializer):
     name = serializers.CharField(max_length=80, required=False)
-    starts_at = serializers.DateTimeField(required=False)
-    ends_at = serializers.DateTimeField(required=False)
+    starts_at = AwareDateTimeField(required=False)
+    ends_at = AwareDateTimeField(required=False)
 
 
 class TournamentGameInput(serializers.Serializer):

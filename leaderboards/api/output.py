@@ -90,10 +90,11 @@ def tournament_output(tournament: Tournament, membership: Membership | None = No
     }
 
 
-def entry_output(row: dict) -> dict:
+def entry_output(row: dict, *, scored: bool = True) -> dict:
+    """A standing; ``score`` is null under plain scoring, where the ranking is by cards, moves and time."""
     return {
         "rank": row["rank"], "player": {"id": row["player_id"], "username": row["player__username"]},
-        "score": row["score"], "games": row["games"], "cleared": row["cleared"], "cards_left": row["cards_left"],
+        "score": row["score"] if scored else None, "games": row["games"], "cleared": row["cleared"], "cards_left": row["cards_left"],
         "moves": row["moves"], "seconds": row["duration_ms"] / 1000, "streak": row["streak"],
     }
 
@@ -108,3 +109,9 @@ def my_output(mine: dict) -> dict:
                                                        "cards_left": game.cards_left}}
                   for index, game in mine["games"]],
     }
+
+
+def window_change_output(change) -> dict:
+    return {"changed_by": change.changed_by_id, "changed_at": change.changed_at,
+            "starts_at": {"from": change.starts_from, "to": change.starts_to},
+            "ends_at": {"from": change.ends_from, "to": change.ends_to}}

@@ -16,16 +16,11 @@ from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR
 
 from .. import services
-from ..selectors.clubs import (
-    club_for_viewer,
-    club_tournaments,
-    my_tournament,
-    standings,
-    standings_are_final,
-    tournament_for_viewer,
-)
+from ..models import Tournament
+from ..selectors.clubs import (club_for_viewer, club_tournaments, my_tournament, standings, standings_are_final,
+                               tournament_for_viewer, window_changes)
 from .inputs import TournamentGameInput, TournamentInput, TournamentUpdateInput
-from .output import entry_output, my_output, tournament_output
+from .output import entry_output, my_output, tournament_output, window_change_output
 
 TOURNAMENT = OpenApiTypes.OBJECT
 
@@ -43,7 +38,7 @@ class ClubTournamentsView(APIView):
         club_for_viewer(club_id=club_id, viewer=request.user)
         tournament = services.tournament_create(actor=request.user, club_id=club_id, **valid_input(TournamentInput, request))
         return Response(tournament_output(*tournament_for_viewer(tournament_id=tournament.pk, viewer=request.user)),
-                        status=status.HTTP_201_CREATED)
+                        status=status.HTTP_201_CREATED, headers={"Location": f"/api/tournaments/{tournament.pk}/"})
 
 
 class TournamentView(APIView):
@@ -78,7 +73,7 @@ class TournamentJoinView(APIView):
         tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         entry = services.tournament_join(user=request.user, tournament_id=tournament_id)
         return Response({"tournament": entry.tournament_id, "player": entry.player_id, "joined_at": entry.joined_at},
-                        status=status.HTTP_201_CREATED)
+                        status=status.HTTP_201_CREATED, headers={"Location": f"/api/tournaments/{tournament_id}/"})
 
 
 class TournamentGameView(APIView):
@@ -89,7 +84,8 @@ class TournamentGameView(APIView):
         tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         data = valid_input(TournamentGameInput, request)
         game = services.tournament_game_start(user=request.user, tournament_id=tournament_id, index=data.get("index"))
-        return Response(game_output(game, game_position(game)), status=status.HTTP_201_CREATED)
+        return Response(game_output(game, game_position(game)), status=status.HTTP_201_CREATED,
+                        headers={"Location": f"/api/games/{game.pk}/"})
 
 
 class StandingsView(APIView):
@@ -103,5 +99,8 @@ class StandingsView(APIView):
         if membership is None and not final:
             raise Forbidden("live standings are for the club's members; everyone sees them after the end",
                             code="not_member")
-        return paged(request, standings(tournament=tournament), entry_output, default_limit=100, max_limit=1000,
-                     tournament=tournament_output(tournament, membership), final=final)
+        # plain scoring ranks by cards, moves and time: no score to show (arena points and par scores are)
+        scored = tournament.format == Tournament.Format.ARENA or tournament.scoring == Tournament.Scoring.PAR
+        return paged(request, standings(tournament=tournament), lambda row: entry_output(row, scored=scored),
+                     default_limit=100, max_limit=1000, tournament=tournament_output(tournament, membership),
+                     final=final, window_changes=[window_change_output(c) for c in window_changes(tournament)])

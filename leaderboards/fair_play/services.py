@@ -59,9 +59,13 @@ def _record(void: Void, what: str) -> Void:
 def game_void(*, game_id: int, reason: str, by=None) -> Void:
     reason = _reason(reason)
     with transaction.atomic():
-        player_id = Game.objects.filter(pk=game_id).values_list("player_id", flat=True).first()
-        if player_id is None:
+        found = Game.objects.filter(pk=game_id).values_list("player_id", "mode").first()
+        if found is None:
             raise NotFound(f"there is no game {game_id}", code="game_not_found")
+        player_id, mode = found
+        if mode != Game.Mode.RANKED:
+            raise Conflict(f"game {game_id} is a practice game: it is on no board, so there is nothing to void",
+                           code="not_ranked")
         # result_record takes the player's row lock before it looks for voids, so the game's
         # result is either already written (and voided here) or written later and sees this void
         get_user_model().objects.select_for_update().filter(pk=player_id).exists()

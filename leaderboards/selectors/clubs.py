@@ -36,6 +36,10 @@ def club_tournaments(club: Club):
     return Tournament.objects.filter(club=club).order_by("-starts_at", "-pk")
 
 
+def window_changes(tournament: Tournament):
+    return tournament.window_changes.order_by("changed_at", "pk")
+
+
 def tournament_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Membership | None]:
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is not None:

@@ -9,6 +9,7 @@ import secrets
 from django.db import IntegrityError, transaction
 
 from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
+from pyramid_site.api.names import clean_name
 
 from ..models import Club, Membership
 
@@ -38,10 +39,12 @@ def manager_of(club: Club, user, *, owner_only: bool = False) -> Membership:
     return membership
 
 
+def club_name(name: str) -> str:
+    return clean_name(name, what="a club name", code="bad_club_name", max_length=60)
+
+
 def club_create(*, user, name: str, description: str = "", is_private: bool = False) -> Club:
-    name = name.strip()
-    if not name:
-        raise Invalid("a club needs a name", code="bad_club_name")
+    name = club_name(name)
     try:
         with transaction.atomic():
             club = Club.objects.create(name=name, description=description, is_private=is_private,
@@ -58,9 +61,7 @@ def club_update(*, actor, club_id: int, **changes) -> Club:
         manager_of(club, actor)
         for name in ("name", "description", "is_private"):
             if changes.get(name) is not None:
-                setattr(club, name, changes[name].strip() if name == "name" else changes[name])
-        if not club.name:
-            raise Invalid("a club needs a name", code="bad_club_name")
+                setattr(club, name, club_name(changes[name]) if name == "name" else changes[name])
         try:
             with transaction.atomic():
                 club.save()

@@ -16,8 +16,10 @@ from games.models import DailyDeal, Deal, Game
 from games.services import proven_deal
 from games.tasks import settle_sequence
 from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
+from pyramid_site.api.names import clean_name
+from pyramid_site.clock import day_end
 
-from ..models import Club, Entry, Tournament, TournamentDeal
+from ..models import Club, Entry, Tournament, TournamentDeal, WindowChange
 from .clubs import manager_of, membership_of
 from .standings import entry_refresh, standings_rebuild
 
@@ -28,11 +30,23 @@ ARENA_DEALS = 30
 PURPOSE = "tournament"
 
 
+def tournament_name(name: str) -> str:
+    return clean_name(name, what="a tournament name", code="bad_tournament_name", max_length=80)
+
+
+MAX_LENGTH = dt.timedelta(days=366)
+MAX_AHEAD = dt.timedelta(days=2 * 366)
+
+
 def _window(starts_at: dt.datetime, ends_at: dt.datetime) -> None:
     if timezone.is_naive(starts_at) or timezone.is_naive(ends_at):
         raise Invalid("give start and end with a time zone (UTC)", code="bad_window")
     if ends_at <= starts_at:
         raise Invalid("a tournament ends after it starts", code="bad_window")
+    if ends_at - starts_at > MAX_LENGTH:
+        raise Invalid("a tournament lasts a year at most", code="bad_window")
+    if starts_at > timezone.now() + MAX_AHEAD:
+        raise Invalid("a tournament starts within two years", code="bad_window")
 
 
 def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str, starts_at: dt.datetime,
@@ -72,12 +86,13 @@ def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str
             raise NotFound(f"there is no club {club_id}", code="club_not_found")
         manager_of(club, actor)
         tournament = Tournament.objects.create(
-            club=club, name=name.strip() or "Tournament", rules=parsed.to_text(), preset=parsed.name, format=format,
+            club=club, name=tournament_name(name), rules=parsed.to_text(), preset=parsed.name, format=format,
             scoring=scoring, source=source, deal_count=deal_count, starts_at=starts_at, ends_at=ends_at,
             created_by=actor, status=Tournament.Status.READY if daily else Tournament.Status.PREPARING,
         )
         if daily:
             TournamentDeal.objects.create(tournament=tournament, index=0, deal=daily.deal)
+            game_services.deal_keep_secret(deal_id=daily.deal_id, until=ends_at)
         else:
             transaction.on_commit(lambda: settle_sequence.delay(PURPOSE, str(tournament.pk)))
         return tournament
@@ -109,6 +124,7 @@ def tournament_deals_prepare(*, tournament_id: int) -> Tournament | Deal:
             with transaction.atomic():
                 TournamentDeal.objects.create(tournament=tournament, index=index, deal=found.deal,
                                               attempt=found.attempt)
+                game_services.deal_keep_secret(deal_id=found.deal.pk, until=tournament.ends_at)
         except IntegrityError:
             pass  # another run fixed this slot first
     Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.PREPARING).update(
@@ -139,11 +155,14 @@ def _tournament_formanager_of(actor, tournament_id: int) -> Tournament:
 
 def tournament_update(*, actor, tournament_id: int, name: str | None = None, starts_at: dt.datetime | None = None,
                       ends_at: dt.datetime | None = None) -> Tournament:
-    """Rename, or move the window: the start only before it has come, the end only to a time still
-    ahead. Standings are recomputed for the new window."""
+    """Rename, or move the window while it cannot bend a result: the start only before it has come (and
+    not into the past), the end only to a time still ahead and, once the tournament has started, only
+    later; a tournament on the daily deal keeps its start and ends within its day. Every move of the
+    window is kept in a :class:`WindowChange`; the deals stay secret and the games open until the new end."""
     now = timezone.now()
     with transaction.atomic():
         tournament = _tournament_formanager_of(actor, tournament_id)
+        before = (tournament.starts_at, tournament.ends_at)
         if tournament.ends_at <= now and (starts_at or ends_at):
             raise Conflict("the tournament is over; its window is final", code="tournament_over")
         if starts_at is not None and starts_at != tournament.starts_at:
@@ -156,13 +175,32 @@ def tournament_update(*, actor, tournament_id: int, name: str | None = None, sta
         if ends_at is not None and ends_at != tournament.ends_at:
             if ends_at <= now:
                 raise Invalid("the new end must be ahead", code="bad_window")
+            if tournament.starts_at <= now and ends_at < tournament.ends_at:
+                raise Conflict("once a tournament has started its end only moves later", code="tournament_started")
+            if tournament.source == Tournament.Source.DAILY and ends_at > day_end(tournament.starts_at.date()):
+                raise Conflict("a tournament on the daily deal ends within its UTC day", code="daily_window_fixed")
             tournament.ends_at = ends_at
         _window(tournament.starts_at, tournament.ends_at)
         if name is not None:
-            tournament.name = name.strip() or tournament.name
+            tournament.name = tournament_name(name)
         tournament.save()
+        if (tournament.starts_at, tournament.ends_at) != before:
+            WindowChange.objects.create(tournament=tournament, changed_by=actor, starts_from=before[0],
+                                        starts_to=tournament.starts_at, ends_from=before[1], ends_to=tournament.ends_at)
+            _window_follows(tournament)
     standings_rebuild(tournament_id=tournament.pk)
     return tournament
+
+
+def _window_follows(tournament: Tournament) -> None:
+    """The tournament's secret deals stay secret, and its games open, until its (new) end."""
+    deal_ids = list(tournament.deals.values_list("deal_id", flat=True))
+    if tournament.source == Tournament.Source.SECRET:
+        for deal_id in deal_ids:
+            game_services.deal_keep_secret(deal_id=deal_id, until=tournament.ends_at)
+        entrants = tournament.entries.values("player_id")
+        Game.objects.filter(deal_id__in=deal_ids, mode=Game.Mode.RANKED, daily__isnull=True, player_id__in=entrants,
+                            status=Game.Status.PLAYING).update(closes_at=tournament.ends_at)
 
 
 def tournament_join(*, user, tournament_id: int) -> Entry:
@@ -218,7 +256,7 @@ def tournament_game_start(*, user, tournament_id: int, index: int | None = None)
         if tournament.source == Tournament.Source.DAILY:
             daily = DailyDeal.objects.get(deal=slot.deal, preset=tournament.preset)
             return game_services.game_start(player=user, daily_id=daily.pk)
-        return game_services.ranked_game_start(player=user, deal=slot.deal)
+        return game_services.ranked_game_start(player=user, deal=slot.deal, closes_at=tournament.ends_at)
 
 
 def tournament_delete(*, actor, tournament_id: int) -> None:

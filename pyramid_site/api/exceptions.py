@@ -1,14 +1,22 @@
-"""Every error of the API is a JSON body ``{"code", "message", ...}`` with a stable code."""
+"""Every error of the API is a JSON body ``{"code", "message", ...}`` with a stable code; an error
+nobody foresaw is a JSON 500 with the request's id, logged with its traceback under that id."""
 
 from __future__ import annotations
 
+import logging
+
+from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from pyramid_site.requests import current_request_id
+
 from .errors import ServiceError
+
+log = logging.getLogger(__name__)
 
 _CODES = {
     exceptions.ParseError: "malformed_body",
@@ -44,14 +52,20 @@ def exception_handler(exc, context):
         return Response({"code": "database_unavailable",
                          "message": "the database is not answering; send the same request again in a moment"},
                         status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "1"})
+    if isinstance(exc, RequestDataTooBig):
+        return Response({"code": "body_too_large", "message": str(exc)}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     response = drf_exception_handler(exc, context)
     if response is None:
-        return None
+        set_rollback()
+        log.exception("unhandled error in %s", context.get("view").__class__.__name__)
+        return Response({"code": "server_error", "request_id": current_request_id(),
+                         "message": "something went wrong on our side; it is logged under this request id"},
+                        status=status.HTTP_500_INTERNAL_SERVER_ERROR)
     if isinstance(exc, exceptions.ValidationError):
         response.data = {"code": "invalid", "message": _first_message(exc.detail), "fields": exc.detail}
         response.status_code = status.HTTP_400_BAD_REQUEST
         return response
-    code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
+    code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "bad_request")
     body = {"code": code, "message": str(exc.detail)}
     if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
         body["retry_after_seconds"] = int(exc.wait)

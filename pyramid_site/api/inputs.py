@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.utils import timezone
+from rest_framework import serializers
+
 from .errors import Invalid
 
 
@@ -17,3 +20,12 @@ def valid_input(serializer_class, request) -> dict:
     serializer = serializer_class(data=json_object(request))
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
+
+
+class AwareDateTimeField(serializers.DateTimeField):
+    """A moment with its time zone: a time without one could mean any of 24 hours, so it is refused."""
+
+    def enforce_timezone(self, value):
+        if timezone.is_naive(value):
+            raise serializers.ValidationError("give the time zone too, e.g. 2026-12-01T18:00:00Z")
+        return super().enforce_timezone(value)

@@ -2,7 +2,7 @@
 
 from hypothesis import HealthCheck, settings, strategies as st
 
-from engine import Position, Rules, deal_from_number
+from engine import PRESETS, Position, Rules, deal_from_number
 from engine.errors import RulesError
 
 
@@ -27,15 +27,18 @@ rule_sets = st.fixed_dictionaries({
     "reserve": st.sampled_from([0, 7]),
 }).map(_rules_or_none).filter(lambda rules: rules is not None)
 
+# every preset by name, and any other valid combination of options
+presets_and_rule_sets = st.one_of(st.sampled_from(list(PRESETS.values())), rule_sets)
+
 deals = st.integers(min_value=0, max_value=2**64 - 1).map(deal_from_number)
 
 
 @st.composite
-def games(draw, max_moves=150):
+def games(draw, max_moves=150, rules=rule_sets):
     """(start position, list of positions after each move, the moves) of a random legal game.
 
     Removals are preferred, as a player would, so games go deep into the pyramid."""
-    deal, rules = draw(deals), draw(rule_sets)
+    deal, rules = draw(deals), draw(rules)
     position = Position.start(deal, rules)
     start = position.copy()
     positions, moves = [], []

@@ -39,7 +39,7 @@ def test_replay_reads_the_log_from_standard_input_and_reports_the_first_illegal_
     result = run("replay", "--rules", "classic", "--deal", text, stdin="draw\n23+26 21+22 draw")
     assert result.returncode == 1
     error = json.loads(result.stdout)["error"]
-    assert error == {"index": 2, "move": "21+22", "reason": "A♦ + 3♥: 1 + 3 is 4, not 13"}
+    assert error == {"index": 2, "move": "21+22", "reason": "A♦ + 3♥ make 4, not 13"}
 
 
 def test_terminal_game_plays_undoes_and_lists_moves():
@@ -47,7 +47,7 @@ def test_terminal_game_plays_undoes_and_lists_moves():
     play_terminal(preset("relaxed"), 7, stdin=io.StringIO("?\nd\n21+22\nu\nu\nxyz\nq\n"), stdout=out)
     text = out.getvalue()
     assert "Legal moves: 23+26 26+27 draw" in text
-    assert "Not allowed: A♦ + 3♥: 1 + 3 is 4, not 13." in text
+    assert "Not allowed: A♦ + 3♥ make 4, not 13." in text
     assert "Undone." in text and "Nothing to undo." in text
     assert "'xyz' is not a location" in text
     assert "Left deal #7 after 0 moves." in text
@@ -77,5 +77,5 @@ def test_terminal_game_announces_a_win():
     out = io.StringIO()
     play_terminal(rules, 7, stdin=io.StringIO("0\n2+1\n0\n"), stdout=out, position=position)
     text = out.getvalue()
-    assert "Not allowed: position 0 is covered by 1 and 2" in text
+    assert "Not allowed: K♥ is covered by 6♠ and 7♦." in text
     assert "You won deal #7 in 42 moves." in text

@@ -95,7 +95,7 @@ def test_rules_refusals_say_why():
     from engine import RulesError
     cases = {
         "tuts-tomb;stock_top=live": "draw 3 with stock_top live is not a valid rule set",
-        "classic;passes=0": "passes must be at least 1",
+        "classic;passes=0": "passes must be a whole number from 1 to 9, or unlimited; got 0",
         "classic;draw=2": "draw must be 1 or 3",
         "classic;colour=red": "unknown option 'colour'",
         "klondike": "unknown preset 'klondike'",

@@ -70,21 +70,35 @@ def test_void_errors(users, winning_line):
 
 def test_fair_play_api(users, staff, winning_line):
     game = daily_game(users[0], make_daily(), 3)
-    assert client_for(users[1]).post("/api/fair-play/voids/", {"game": game.pk, "reason": "x"}).status_code == 403
+    assert client_for(users[1]).post("/api/fair-play/voids/", {"game": game.pk, "reason": "x"},
+                                     format="json").status_code == 403
     api = client_for(staff)
     assert api.post("/api/fair-play/voids/", {"reason": "x"}, format="json").json()["code"] == "invalid"
     assert api.post("/api/fair-play/voids/", {"game": game.pk}, format="json").status_code == 400
-    assert api.post("/api/fair-play/voids/", {"game": 10**9, "reason": "x"}).json()["code"] == "game_not_found"
+    assert api.post("/api/fair-play/voids/", {"game": 10**9, "reason": "x"},
+                    format="json").json()["code"] == "game_not_found"
     created = api.post("/api/fair-play/voids/", {"game": game.pk, "reason": "bot"}, format="json")
     assert created.status_code == 201 and created.json()["voided_by"] == staff.pk
-    assert api.post("/api/fair-play/voids/", {"game": game.pk, "reason": "bot"}).status_code == 409
+    assert api.post("/api/fair-play/voids/", {"game": game.pk, "reason": "bot"}, format="json").status_code == 409
     listed = api.get("/api/fair-play/voids/").json()
     assert listed["count"] == 1 and [v["reason"] for v in listed["results"]] == ["bot"]
     lift = f"/api/fair-play/voids/{created.json()['id']}/lift/"
     assert api.post(lift, {}, format="json").status_code == 400
-    assert api.post(lift, {"reason": "ok"}).json()["lifted_by"] == staff.pk
-    assert api.post(lift, {"reason": "ok"}).json()["code"] == "already_lifted"
-    assert api.post("/api/fair-play/voids/999999/lift/", {"reason": "ok"}).json()["code"] == "void_not_found"
+    assert api.post(lift, {"reason": "ok"}, format="json").json()["lifted_by"] == staff.pk
+    assert api.post(lift, {"reason": "ok"}, format="json").json()["code"] == "already_lifted"
+    assert api.post("/api/fair-play/voids/999999/lift/", {"reason": "ok"},
+                    format="json").json()["code"] == "void_not_found"
+
+
+def test_a_practice_game_cannot_be_voided(users, staff):
+    """Old: voiding a practice game wrote a void record for a game on no board (and listed it with the
+    real voids). Now it is refused as ``not_ranked``, over the API and by the service."""
+    practice = game_services.game_start(player=users[0], number=5, rules="one-look")
+    answer = client_for(staff).post("/api/fair-play/voids/", {"game": practice.pk, "reason": "x"}, format="json")
+    assert answer.status_code == 409 and answer.json()["code"] == "not_ranked"
+    with pytest.raises(Conflict) as refused:
+        services.game_void(game_id=practice.pk, reason="x", by=staff)
+    assert refused.value.code == "not_ranked" and not Void.objects.exists()
 
 
 def test_void_command(player, winning_line):

@@ -8,8 +8,8 @@ import pytest
 from games.models import Deal, Game, Move
 from games.signals import game_finished
 from leaderboards.models import Result
-from pyramid_site.clock import utc_today
-from tests.support import PAR, WINNABLE_ONE_LOOK, client_for, make_daily
+from pyramid_site.clock import day_end, utc_today
+from tests.support import PAR, WINNABLE_ONE_LOOK, client_for, clock_at, make_daily
 
 pytestmark = pytest.mark.django_db
 
@@ -309,30 +309,75 @@ def test_log_of_a_daily_game_is_private_until_the_day_is_over(api, other_player)
     assert mine.status_code == 200 and mine.json()["log"] == "draw"
     other = client_for(other_player)
     assert other.get(f"/api/games/{game['id']}/log/").status_code == 404
-    daily.date -= dt.timedelta(days=1)
-    daily.save()
-    assert other.get(f"/api/games/{game['id']}/log/").json()["moves"][0]["notation"] == "draw"
+    assert other.get(f"/api/games/{game['id']}/").status_code == 404
+    with clock_at(day_end(daily.date) + dt.timedelta(seconds=1)):  # the day is over
+        assert other.get(f"/api/games/{game['id']}/log/").json()["moves"][0]["notation"] == "draw"
+        seen = other.get(f"/api/games/{game['id']}/")
+    assert seen.status_code == 200 and seen.json()["deal"]["number"] == WINNABLE_ONE_LOOK
 
 
-def test_log_of_a_practice_game_is_public(api, other_player):
+def test_log_of_a_practice_game_is_its_players_alone(api, other_player):
     game = start(api, number=0, rules="one-look")
     play(api, game["id"], 1, "draw")
-    assert client_for(other_player).get(f"/api/games/{game['id']}/log/").json()["log"] == "draw"
+    assert api.get(f"/api/games/{game['id']}/log/").json()["log"] == "draw"
+    refused = client_for(other_player).get(f"/api/games/{game['id']}/log/")
+    assert refused.status_code == 404 and refused.json()["code"] == "game_not_found"
+    assert client_for(None).get(f"/api/games/{game['id']}/log/").status_code == 401
 
 
-def test_deal_endpoint_solves_and_reports(api):
+def test_deal_endpoint_reports_and_solves_on_request(api):
     response = client_for(None).get("/api/deals/0?rules=one-look")
     assert response.status_code == 200
     body = response.json()
     assert body["number"] == 0 and body["text"] == engine.deal_from_number(0).text
+    # nobody asked for it to be solved: nothing is stored, nothing queued
+    assert body["status"] == "unsolved" and body["solution"] == "" and not Deal.objects.exists()
+    asked = api.post("/api/deals/0/solve/?rules=one-look")
+    assert asked.status_code == 202 and asked["Location"] == "/api/deals/0?rules=one-look"
+    body = client_for(None).get("/api/deals/0?rules=one-look").json()
     assert body["status"] == "unwinnable" and body["best_cards_left"] > 0
     replayed = engine.replay(engine.deal_from_number(0), engine.preset("one-look"), body["solution"])
     assert replayed.ok and replayed.position.cards_left == body["best_cards_left"]
     assert client_for(None).get("/api/deals/x?rules=one-look").json()["code"] == "bad_deal_number"
     assert client_for(None).get("/api/deals/1?rules=bogus").json()["code"] == "bad_rules"
+    assert client_for(None).post("/api/deals/0/solve/?rules=one-look").status_code == 401
 
 
 def test_deal_endpoint_keeps_a_current_daily_deal_secret(api):
     daily = make_daily()
     response = client_for(None).get(f"/api/deals/{daily.deal.number}?rules=one-look")
     assert response.status_code == 404
+
+
+def test_reading_deals_makes_the_server_solve_nothing(monkeypatch):
+    """Old hole: every ``GET /api/deals/N``, anonymous too, stored a row and queued a solve of up to the
+    solve budget: walking numbers kept the solver busy. Reading stores and queues nothing now."""
+    from games.api import views
+
+    queued = []
+    monkeypatch.setattr(views, "solve_deal_soon", queued.append)
+    anonymous = client_for(None)
+    for number in range(100, 120):
+        for rules in ("classic", "relaxed"):
+            body = anonymous.get(f"/api/deals/{number}?rules={rules}").json()
+            assert body["status"] == "unsolved" and body["text"] == engine.deal_from_number(number).text
+    assert queued == [] and not Deal.objects.exists()
+
+
+def test_a_solve_that_fails_ends_unknown_with_the_failure_kept(api, monkeypatch):
+    """A solver that raises leaves the deal ``unknown`` with why, never ``pending`` for ever."""
+    def broken(position, *, budget_seconds):
+        raise RuntimeError("the solver fell over")
+
+    monkeypatch.setattr("games.services.deals.solve", broken)
+    asked = api.post("/api/deals/5/solve/?rules=classic")
+    assert asked.status_code == 202 and asked.json()["status"] == "unknown"
+    deal = Deal.objects.get(number=5)
+    assert deal.status == Deal.Status.UNKNOWN and deal.failure == "RuntimeError: the solver fell over"
+    assert client_for(None).get("/api/deals/5?rules=classic").json()["status"] == "unknown"
+
+
+def test_a_started_game_says_where_it_is(api):
+    created = api.post("/api/games/", {"number": 7, "rules": "one-look"}, format="json")
+    assert created.status_code == 201 and created["Location"] == f"/api/games/{created.json()['id']}/"
+    assert api.get(created["Location"]).json()["id"] == created.json()["id"]

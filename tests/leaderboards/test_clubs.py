@@ -49,10 +49,50 @@ def test_create_errors(club, users, body, status, code):
     assert Club.objects.count() == 1
 
 
+def test_a_club_name_taken_in_another_case_or_width_is_taken(club, users):
+    """Old hole: ``TUT'S TOMB SOCIETY`` (or its fullwidth twin) was a second club beside ``Tut's Tomb
+    Society``, one name to the eye. Names are NFKC-normalised and unique whatever their case, by the
+    service and by the database's constraint."""
+    api = client_for(users[5])
+    for lookalike in ("TUT'S TOMB SOCIETY", "tut's tomb society", "Ｔｕｔ'ｓ Ｔｏｍｂ Ｓｏｃｉｅｔｙ",
+                      "  Tut's   Tomb Society "):
+        taken = api.post("/api/clubs/", {"name": lookalike}, format="json")
+        assert taken.status_code == 409 and taken.json()["code"] == "club_name_taken", lookalike
+    other = services.club_create(user=users[5], name="Other")
+    renamed = client_for(users[5]).patch(f"/api/clubs/{other.pk}/", {"name": "TUT'S TOMB SOCIETY"}, format="json")
+    assert renamed.status_code == 409 and renamed.json()["code"] == "club_name_taken"
+    assert sorted(Club.objects.values_list("name", flat=True)) == ["Other", "Tut's Tomb Society"]
+    from django.db import IntegrityError, transaction
+
+    with pytest.raises(IntegrityError, match="club_name_unique_whatever_case"), transaction.atomic():
+        Club.objects.create(name="tut's TOMB society", invite_code="behind-the-service")
+
+
+@pytest.mark.parametrize("name, character", [("Owls\u202e", "U+202E"), ("Ow\u200bls", "U+200B"),
+                                             ("Owls\nClub", "U+000A"), ("Owls\x07", "U+0007")])
+def test_a_club_name_with_control_or_invisible_characters_is_refused(users, name, character):
+    """Old: a name was only stripped, so a right-to-left override or a zero-width space was kept."""
+    refused = client_for(users[0]).post("/api/clubs/", {"name": name}, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "bad_club_name"
+    assert character in refused.json()["message"] and not Club.objects.exists()
+
+
+def test_a_club_name_is_kept_normalised_and_where_it_is_said(users):
+    created = client_for(users[0]).post("/api/clubs/", {"name": "  Ｎｉｇｈｔ   Owls "}, format="json")
+    assert created.status_code == 201 and created.json()["name"] == "Night Owls"
+    assert created["Location"] == f"/api/clubs/{created.json()['id']}/"
+    joined = client_for(users[1]).post("/api/clubs/join/", {"invite_code": created.json()["invite_code"]},
+                                       format="json")
+    assert joined.status_code == 201 and joined["Location"] == created["Location"]
+    assert client_for(users[1]).get(joined["Location"]).json()["my_role"] == "member"
+
+
 def test_join_errors(club, users):
     api = client_for(users[2])
-    assert api.post("/api/clubs/join/", {"invite_code": club.invite_code}).json()["code"] == "already_member"
-    assert client_for(users[5]).post("/api/clubs/join/", {"invite_code": "nope"}).json()["code"] == "bad_invite_code"
+    assert api.post("/api/clubs/join/", {"invite_code": club.invite_code},
+                    format="json").json()["code"] == "already_member"
+    assert client_for(users[5]).post("/api/clubs/join/", {"invite_code": "nope"},
+                                     format="json").json()["code"] == "bad_invite_code"
     assert client_for(users[5]).post("/api/clubs/join/", {}, format="json").status_code == 400
 
 
@@ -61,8 +101,8 @@ def test_renewed_invite_code_stops_the_old_one(club, users):
     assert client_for(users[2]).post(f"/api/clubs/{club.pk}/invite/").json()["code"] == "not_club_manager"
     renewed = client_for(users[1]).post(f"/api/clubs/{club.pk}/invite/").json()["invite_code"]
     assert renewed != old
-    assert client_for(users[5]).post("/api/clubs/join/", {"invite_code": old}).status_code == 404
-    assert client_for(users[5]).post("/api/clubs/join/", {"invite_code": renewed}).status_code == 201
+    assert client_for(users[5]).post("/api/clubs/join/", {"invite_code": old}, format="json").status_code == 404
+    assert client_for(users[5]).post("/api/clubs/join/", {"invite_code": renewed}, format="json").status_code == 201
 
 
 def test_who_may_remove_whom(club, users):

@@ -14,18 +14,18 @@ from games import services as game_services
 from games.engine_glue import game_position
 from games.models import Deal, Game
 from games.services import sequences
-from games.services.deals import deal_get_or_create
+from games.services.deals import deal_get_or_create, deal_keep_secret
 from games.services.sequences import candidate_number
 from games.tasks import settle_sequence
 from leaderboards import services
 from leaderboards.models import Entry, Tournament, TournamentDeal
 from leaderboards.scoring import arena_tally
-from leaderboards.services.standings import standings_rebuild
-from tests.support import (WINNABLE_ONE_LOOK, UserFactory, client_for, make_daily, play, result_of,
+from tests.support import (WINNABLE_ONE_LOOK, UserFactory, client_for, clock_at, make_daily, play, result_of,
                            winnable_deal)
 
 pytestmark = pytest.mark.django_db
 HOUR = dt.timedelta(hours=1)
+SECOND = dt.timedelta(seconds=1)
 PYRAMID_CARDS = 28  # what a deal not played counts under goal: pyramid (docs/rules.md)
 QUICK_LOSS = 1633359478595935829  # a one-look deal the solver proves unwinnable in milliseconds
 
@@ -63,6 +63,7 @@ def ready(tournament, numbers):
         deal = winnable_deal() if number == WINNABLE_ONE_LOOK else deal_get_or_create(
             number=number, rules=engine.Rules.parse(tournament.rules))
         TournamentDeal.objects.create(tournament=tournament, index=index, deal=deal)
+        deal_keep_secret(deal_id=deal.pk, until=tournament.ends_at)  # secret until the end, as the job keeps it
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.READY, deal_count=len(numbers))
     tournament.refresh_from_db()
     return tournament
@@ -176,16 +177,19 @@ def test_arena_plays_the_sequence_in_order(club, users, winning_line):
     assert [TournamentDeal.objects.get(tournament=arena, deal=g.deal).index for g in games] == [0, 1]
 
 
-def test_a_game_finished_after_the_end_does_not_count(club, users, winning_line):
+def test_a_game_still_playing_at_the_end_is_closed_as_it_stands_and_counts(club, users, winning_line):
     cup = ready(create(users[0], club), [WINNABLE_ONE_LOOK])
     services.tournament_join(user=users[2], tournament_id=cup.pk)
-    game = services.tournament_game_start(user=users[2], tournament_id=cup.pk)
-    Tournament.objects.filter(pk=cup.pk).update(ends_at=timezone.now())  # the end comes mid-game
-    play(game, winning_line)
-    assert entry(cup, users[2]).games == 0
-    Tournament.objects.filter(pk=cup.pk).update(ends_at=timezone.now() + HOUR)
-    standings_rebuild(tournament_id=cup.pk)
-    assert entry(cup, users[2]).games == 1
+    game = play(services.tournament_game_start(user=users[2], tournament_id=cup.pk), winning_line[:5], resign=False)
+    assert game.closes_at == cup.ends_at and game.status == "playing"
+    with clock_at(cup.ends_at + SECOND):  # the end comes mid-game: the next move is too late
+        late = client_for(users[2]).post(f"/api/games/{game.pk}/moves/", {"ply": 6, "move": winning_line[5]},
+                                         format="json")
+    assert late.status_code == 409 and late.json()["code"] == "tournament_over"
+    game.refresh_from_db()
+    assert game.status == "closed" and game.finished_at == cup.ends_at and game.moves == 5
+    counted = entry(cup, users[2])
+    assert counted.games == 1 and counted.cards_left == result_of(game).cards_left > 0
 
 
 def test_window_and_membership_rules(club, users):
@@ -196,10 +200,10 @@ def test_window_and_membership_rules(club, users):
     assert client_for(users[3]).post(f"/api/tournaments/{cup.pk}/games/").json()["code"] == "not_joined"
     assert api.post(f"/api/tournaments/{cup.pk}/join/").json()["code"] == "already_joined"
     assert client_for(users[7]).post(f"/api/tournaments/{cup.pk}/join/").json()["code"] == "not_member"
-    Tournament.objects.filter(pk=cup.pk).update(starts_at=timezone.now() - 2 * HOUR, ends_at=timezone.now() - HOUR)
-    assert client_for(users[3]).post(f"/api/tournaments/{cup.pk}/join/").json()["code"] == "tournament_over"
-    assert api.post(f"/api/tournaments/{cup.pk}/games/").json()["code"] == "tournament_over"
-    final = client_for(users[7]).get(f"/api/tournaments/{cup.pk}/standings/").json()
+    with clock_at(cup.ends_at + SECOND):  # the tournament is over
+        assert client_for(users[3]).post(f"/api/tournaments/{cup.pk}/join/").json()["code"] == "tournament_over"
+        assert api.post(f"/api/tournaments/{cup.pk}/games/").json()["code"] == "tournament_over"
+        final = client_for(users[7]).get(f"/api/tournaments/{cup.pk}/standings/").json()
     assert final["final"] is True and final["results"][0]["player"]["id"] == users[2].pk
     preparing = create(users[0], club)
     services.tournament_join(user=users[2], tournament_id=preparing.pk)
@@ -343,3 +347,133 @@ def test_a_tournament_game_keeps_its_deal_secret(club, users, winning_line):
     own = client_for(users[2]).get(f"/api/games/{game.pk}/log/").json()
     assert own["log"] == " ".join(winning_line[:3])
     assert client_for(users[2]).get(f"/api/games/{game.pk}/").json()["deal"]["number"] is None
+
+
+def patch(actor, tournament, **body):
+    values = {k: v.isoformat() if isinstance(v, dt.datetime) else v for k, v in body.items()}
+    return client_for(actor).patch(f"/api/tournaments/{tournament.pk}/", values, format="json")
+
+
+def test_a_started_tournament_keeps_its_start_and_its_end_moves_only_later(club, users, winning_line):
+    """Old hole: a manager could pull a running tournament's end in, to stop it while a friend led, and
+    nobody saw the window move. Now the end only moves later once the start has come (the start stays
+    fixed, as it was); each move is kept for everyone to see with the standings, and the deals stay
+    secret and the games open until the new end."""
+    cup = ready(create(users[0], club), [WINNABLE_ONE_LOOK])
+    services.tournament_join(user=users[2], tournament_id=cup.pk)
+    game = play(services.tournament_game_start(user=users[2], tournament_id=cup.pk), winning_line[:3], resign=False)
+    first_start, first_end = cup.starts_at, cup.ends_at
+    for body in ({"starts_at": cup.starts_at - HOUR}, {"starts_at": timezone.now() + HOUR},
+                 {"ends_at": first_end - 30 * dt.timedelta(minutes=1)}):
+        refused = patch(users[1], cup, **body)
+        assert refused.status_code == 409 and refused.json()["code"] == "tournament_started", body
+    cup.refresh_from_db()
+    assert (cup.starts_at, cup.ends_at) == (first_start, first_end)
+    assert not cup.window_changes.exists()
+    later = first_end + 2 * HOUR
+    assert patch(users[1], cup, ends_at=later).status_code == 200
+    game.refresh_from_db()
+    assert game.closes_at == later and Deal.objects.get(pk=game.deal_id).secret_until == later
+    standings = client_for(users[2]).get(f"/api/tournaments/{cup.pk}/standings/").json()
+    [change] = standings["window_changes"]
+    assert change["changed_by"] == users[1].pk and change["changed_at"]
+    assert change["starts_at"]["from"] == change["starts_at"]["to"]
+    ends = change["ends_at"]
+    assert (dt.datetime.fromisoformat(ends["from"]), dt.datetime.fromisoformat(ends["to"])) == (first_end, later)
+    with clock_at(first_end + SECOND):  # past the first end, before the new one: still on
+        move = client_for(users[2]).post(f"/api/games/{game.pk}/moves/", {"ply": 4, "move": winning_line[3]},
+                                         format="json")
+        hidden = client_for(users[3]).get(f"/api/deals/{WINNABLE_ONE_LOOK}?rules=relaxed")
+    assert move.status_code == 201 and hidden.status_code == 404
+
+
+def test_a_tournament_not_started_yet_may_move_both_ways_and_each_move_is_kept(club, users):
+    now = timezone.now()
+    cup = create(users[0], club, starts_at=now + HOUR, ends_at=now + 3 * HOUR)
+    assert patch(users[0], cup, starts_at=now + 2 * HOUR, ends_at=now + 2.5 * HOUR).status_code == 200
+    assert patch(users[0], cup, name="Renamed").status_code == 200  # no window change
+    assert patch(users[0], cup, ends_at=now + 4 * HOUR).status_code == 200
+    changes = list(cup.window_changes.values_list("starts_from", "starts_to", "ends_from", "ends_to"))
+    assert changes == [(now + HOUR, now + 2 * HOUR, now + 3 * HOUR, now + 2.5 * HOUR),
+                       (now + 2 * HOUR, now + 2 * HOUR, now + 2.5 * HOUR, now + 4 * HOUR)]
+
+
+def test_a_tournament_on_the_daily_deal_ends_within_its_day(club, users):
+    """Old hole: its end could be moved past its UTC day, when the daily deal (and its solution) is public."""
+    daily = make_daily()
+    midnight = dt.datetime.combine(daily.date, dt.time(), tzinfo=dt.timezone.utc)
+    cup = create(users[0], club, source="daily", starts_at=midnight, ends_at=midnight + dt.timedelta(days=1))
+    refused = patch(users[0], cup, ends_at=midnight + dt.timedelta(days=1, hours=1))
+    assert refused.status_code == 409 and refused.json()["code"] == "daily_window_fixed"
+    cup.refresh_from_db()
+    assert cup.ends_at == midnight + dt.timedelta(days=1) and not cup.window_changes.exists()
+
+
+def test_windows_too_long_too_far_ahead_or_without_a_time_zone_are_refused(club, users):
+    now = timezone.now()
+    url = f"/api/clubs/{club.pk}/tournaments/"
+    body = {"name": "Cup", "rules": "one-look", "format": "match"}
+
+    def window(starts_at, ends_at):
+        return body | {"starts_at": starts_at, "ends_at": ends_at}
+
+    answers = {
+        "a year and a day": client_for(users[0]).post(url, window(now.isoformat(), (now + dt.timedelta(days=367))
+                                                                  .isoformat()), format="json"),
+        "three years ahead": client_for(users[0]).post(url, window((now + dt.timedelta(days=3 * 365)).isoformat(),
+                                                                   (now + dt.timedelta(days=3 * 365 + 1)).isoformat()),
+                                                       format="json"),
+        "no time zone": client_for(users[0]).post(url, window((now + HOUR).strftime("%Y-%m-%dT%H:%M:%S"),
+                                                              (now + 2 * HOUR).isoformat()), format="json"),
+    }
+    codes = {name: (a.status_code, a.json()["code"]) for name, a in answers.items()}
+    assert codes == {"a year and a day": (400, "bad_window"), "three years ahead": (400, "bad_window"),
+                     "no time zone": (400, "invalid")}
+    assert "starts_at" in answers["no time zone"].json()["fields"]
+    assert not Tournament.objects.exists()
+    cup = create(users[0], club, starts_at=now + HOUR, ends_at=now + 2 * HOUR)
+    naive = patch(users[0], cup, ends_at=(now + 3 * HOUR).strftime("%Y-%m-%dT%H:%M:%S"))
+    assert naive.status_code == 400 and "ends_at" in naive.json()["fields"]
+    stretched = patch(users[0], cup, ends_at=now + dt.timedelta(days=400))
+    assert stretched.status_code == 400 and stretched.json()["code"] == "bad_window"
+
+
+@pytest.mark.parametrize("name", ["Cup\u200b", "Cup\u202e", "Cup\nFinal", "\x1b[2JCup"])
+def test_a_tournament_name_with_control_or_invisible_characters_is_refused(club, users, name):
+    now = timezone.now()
+    body = {"name": name, "rules": "one-look", "format": "match", "starts_at": (now + HOUR).isoformat(),
+            "ends_at": (now + 2 * HOUR).isoformat()}
+    refused = client_for(users[0]).post(f"/api/clubs/{club.pk}/tournaments/", body, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "bad_tournament_name"
+    cup = create(users[0], club, name="  Spring   Cup ")
+    assert cup.name == "Spring Cup"
+    renamed = patch(users[0], cup, name=name)
+    assert renamed.status_code == 400 and renamed.json()["code"] == "bad_tournament_name"
+
+
+def test_plain_standings_show_no_score_and_scored_ones_do(club, users, winning_line):
+    plain = ready(create(users[0], club), [WINNABLE_ONE_LOOK])
+    par = ready(create(users[0], club, scoring="par"), [WINNABLE_ONE_LOOK])
+    arena = ready(create(users[0], club, format="arena"), [WINNABLE_ONE_LOOK])
+    for cup in (plain, par, arena):
+        services.tournament_join(user=users[2], tournament_id=cup.pk)
+    # the three share the deal: the one win counts in each
+    play(services.tournament_game_start(user=users[2], tournament_id=plain.pk), winning_line)
+    scores = {cup.format + "/" + cup.scoring: client_for(users[2]).get(f"/api/tournaments/{cup.pk}/standings/")
+              .json()["results"][0]["score"] for cup in (plain, par, arena)}
+    assert scores == {"match/plain": None, "match/par": entry(par, users[2]).score, "arena/plain": 2}
+    assert entry(par, users[2]).score > 0 and entry(plain, users[2]).cleared == 1
+
+
+def test_a_tournament_and_its_games_say_where_they_are(club, users):
+    now = timezone.now()
+    body = {"name": "Cup", "rules": "one-look", "format": "match", "starts_at": (now - HOUR).isoformat(),
+            "ends_at": (now + HOUR).isoformat()}
+    created = client_for(users[0]).post(f"/api/clubs/{club.pk}/tournaments/", body, format="json")
+    assert created.status_code == 201 and created["Location"] == f"/api/tournaments/{created.json()['id']}/"
+    cup = ready(Tournament.objects.get(pk=created.json()["id"]), [WINNABLE_ONE_LOOK])
+    joined = client_for(users[2]).post(f"/api/tournaments/{cup.pk}/join/")
+    assert joined.status_code == 201 and joined["Location"] == created["Location"]
+    game = client_for(users[2]).post(f"/api/tournaments/{cup.pk}/games/", {}, format="json")
+    assert game.status_code == 201 and game["Location"] == f"/api/games/{game.json()['id']}/"
+    assert client_for(users[2]).get(game["Location"]).json()["closes_at"] is not None

@@ -8,16 +8,20 @@ import subprocess
 
 import engine
 import pytest
+from django.utils import timezone
 
+from games import services
 from games.daily import commitment
-from games.models import Game, Move
+from games.models import Deal, Game, Move
 from games.services.sequences import candidate_number
-from leaderboards.models import Result
-from pyramid_site.clock import utc_today
-from tests.support import WINNABLE_ONE_LOOK, client_for, daily_game, make_daily
+from leaderboards import services as leaderboard_services
+from leaderboards.models import Result, TournamentDeal
+from pyramid_site.clock import day_end, utc_today
+from tests.support import WINNABLE_ONE_LOOK, client_for, clock_at, daily_game, make_daily, winnable_deal
 
 pytestmark = pytest.mark.django_db
 DAY = dt.timedelta(days=1)
+HOUR = dt.timedelta(hours=1)
 
 
 @pytest.fixture
@@ -144,3 +148,56 @@ def test_verify_refusals(today):
     api = client_for(None)
     assert api.get("/api/daily/2030-02-30/one-look/verify/").json()["code"] == "bad_date"
     assert api.get(f"/api/daily/{today}/no-such/verify/").json()["code"] == "daily_not_found"
+
+
+RULE_SETS = ["one-look", "classic", "relaxed", "strict", "classic;passes=unlimited",
+             "one-look;draw=3;stock_top=hidden"]
+
+
+def test_tomorrows_deal_number_is_secret_under_every_rule_set(users, today):
+    """Old hole: ``GET /api/deals/N?rules=relaxed`` answered tomorrow's one-look deal (the number alone
+    gives every card, the face-down stock included), and a practice game of it could start, to be
+    rehearsed before the day. Now the number is secret under every rule set until its day is over."""
+    tomorrow = make_daily(date=today + DAY)
+    number, api = tomorrow.deal.number, client_for(users[0])
+    for rules in RULE_SETS:
+        answers = {
+            "read": api.get(f"/api/deals/{number}?rules={rules}"),
+            "solve": api.post(f"/api/deals/{number}/solve/?rules={rules}"),
+            "play": api.post("/api/games/", {"number": number, "rules": rules}, format="json"),
+        }
+        codes = {name: (a.status_code, a.json()["code"]) for name, a in answers.items()}
+        assert codes == dict.fromkeys(answers, (404, "deal_not_found")), rules
+        assert not any(tomorrow.deal.text in a.content.decode() for a in answers.values())
+    assert not Game.objects.exists() and Deal.objects.filter(number=number).count() == 1
+    with clock_at(day_end(tomorrow.date) + dt.timedelta(seconds=1)):  # its day is over: a practice deal like any
+        assert api.get(f"/api/deals/{number}?rules=relaxed").json()["text"] == tomorrow.deal.text
+        assert api.post("/api/games/", {"number": number, "rules": "relaxed"}, format="json").status_code == 201
+
+
+def test_a_tournament_deal_is_secret_until_the_tournament_ends(users):
+    """The same for a tournament's deals (old: only a current daily deal was kept back, and only under its
+    own rules): secret under every rule set until the tournament's end."""
+    club = leaderboard_services.club_create(user=users[0], name="Secret Club")
+    now = timezone.now()
+    cup = leaderboard_services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look",
+                                                 format="match", starts_at=now - HOUR, ends_at=now + HOUR,
+                                                 deal_count=1)
+    deal = winnable_deal()
+    TournamentDeal.objects.create(tournament=cup, index=0, deal=deal)
+    services.deal_keep_secret(deal_id=deal.pk, until=cup.ends_at)  # as the preparation job does
+    api = client_for(users[1])
+    for rules in RULE_SETS:
+        assert api.get(f"/api/deals/{deal.number}?rules={rules}").json()["code"] == "deal_not_found", rules
+        assert api.post("/api/games/", {"number": deal.number, "rules": rules},
+                        format="json").json()["code"] == "deal_not_found", rules
+    with clock_at(cup.ends_at + dt.timedelta(seconds=1)):
+        assert api.get(f"/api/deals/{deal.number}?rules=classic").status_code == 200
+
+
+def test_a_random_practice_deal_is_never_a_secret_one(users, today, monkeypatch):
+    tomorrow = make_daily(date=today + DAY)
+    drawn = iter([tomorrow.deal.number, tomorrow.deal.number, 424242])
+    monkeypatch.setattr("games.services.play.secrets.randbelow", lambda bound: next(drawn))
+    game = client_for(users[0]).post("/api/games/", {"rules": "relaxed"}, format="json").json()
+    assert game["deal"]["number"] == 424242

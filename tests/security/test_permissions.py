@@ -1,5 +1,6 @@
-"""Object permissions, endpoint by endpoint: nobody reaches another player's game, a daily game's log
-before its day is over, a private club, or a club's administration without the role for it."""
+"""Object permissions, endpoint by endpoint: nobody reaches another player's game (its log included: a
+practice game's ever, a daily game's before its day is over), a private club, or a club's
+administration without the role for it."""
 
 import datetime as dt
 
@@ -10,8 +11,8 @@ from games import services as game_services
 from games.models import Game, Move
 from leaderboards import services
 from leaderboards.models import Membership, Tournament, TournamentDeal, Void
-from pyramid_site.clock import utc_today
-from tests.support import client_for, daily_game, make_daily, winnable_deal
+from pyramid_site.clock import day_end, utc_today
+from tests.support import client_for, clock_at, daily_game, make_daily, winnable_deal
 
 pytestmark = pytest.mark.django_db
 HOUR = dt.timedelta(hours=1)
@@ -38,7 +39,8 @@ def test_another_players_game_is_out_of_reach(users, winning_line):
         # answered exactly as a game that does not exist, and nothing written
         assert {code_of(a) for a in answers} == {(404, "game_not_found")}
         assert Game.objects.values().get(pk=game.pk) == before and not Move.objects.filter(game=game).exists()
-    assert stranger.get(f"/api/games/{practice.pk}/log/").status_code == 200  # practice logs are public
+    # logs too: a practice game's is its player's alone, a ranked game's waits for the end of its day
+    assert code_of(stranger.get(f"/api/games/{practice.pk}/log/")) == (404, "game_not_found")
     assert code_of(stranger.get(f"/api/games/{ranked.pk}/log/")) == (404, "game_not_found")
     assert code_of(client_for(None).get(f"/api/games/{practice.pk}/"))[0] == 401
 
@@ -134,3 +136,33 @@ def test_fair_play_records_are_for_staff_only(users, winning_line):
                player.get("/api/fair-play/flags/"),
                player.post("/api/fair-play/flags/1/review/", {"note": "x"}, format="json")]
     assert {code_of(a) for a in answers} == {(403, "forbidden")} and not Void.objects.exists()
+
+
+def test_nobody_walks_the_game_ids_to_read_others_practice_games(users):
+    """Old hole: any logged-in player could read every practice game's log by walking the ids (the
+    deal, every move and when it was played). Another's practice game now answers exactly as an id
+    that does not exist, on the game and on its log."""
+    games = [game_services.game_start(player=users[0], number=n, rules="one-look") for n in (5, 6, 7)]
+    for game in games:
+        game_services.move_submit(game_id=game.pk, player=users[0], ply=1, move="draw")
+    stranger = client_for(users[1])
+    last = max(g.pk for g in games)
+    answers = {(path, game_id): code_of(stranger.get(f"/api/games/{game_id}/{path}"))
+               for game_id in range(last - 5, last + 3) for path in ("", "log/")}
+    assert set(answers.values()) == {(404, "game_not_found")}
+    assert client_for(users[0]).get(f"/api/games/{games[0].pk}/log/").json()["log"] == "draw"
+
+
+def test_anothers_ranked_game_opens_once_its_day_is_over(users, winning_line):
+    """``GET /api/games/{id}/`` follows the log's rule: anyone's ranked game once its window is over."""
+    daily = make_daily()
+    game = game_services.game_start(player=users[0], daily_id=daily.pk)
+    game_services.move_submit(game_id=game.pk, player=users[0], ply=1, move=winning_line[0])
+    stranger = client_for(users[1])
+    assert code_of(stranger.get(f"/api/games/{game.pk}/")) == (404, "game_not_found")
+    with clock_at(day_end(daily.date) + dt.timedelta(seconds=1)):
+        seen = stranger.get(f"/api/games/{game.pk}/")
+        moved = stranger.post(f"/api/games/{game.pk}/moves/", {"ply": 2, "move": winning_line[1]}, format="json")
+    assert seen.status_code == 200 and seen.json()["id"] == game.pk and seen.json()["moves"] == 1
+    assert code_of(moved) == (404, "game_not_found")  # seen, never played by anyone else
+    assert Game.objects.get(pk=game.pk).moves == 1

@@ -1,6 +1,7 @@
 // The table: one game drawn from the API's player view, played move by move through the API.
 // No rules here: what may be played comes from the view's `legal_moves`, and refusals carry the
-// engine's reason from the server.
+// engine's reason from the server. One exception: a pyramid card the view itself shows as covered
+// is refused on the page, in the engine's own words (`7♣ is covered by Q♦ and 2♠`), without a request.
 
 import { api, ApiError } from "./api.js";
 import { cardBack, cardElement, cardLabel, emptySlot } from "./cards.js";
@@ -13,12 +14,24 @@ function rowColumn(position) {
   return [row, position - row * (row + 1) / 2];
 }
 
+// The two pyramid positions lying on `position` (docs/rules.md, section 2), none for the bottom row.
+function coveringPositions(position) {
+  const [row, column] = rowColumn(position);
+  if (row === ROWS - 1) return [];
+  const left = (row + 1) * (row + 2) / 2 + column;
+  return [left, left + 1];
+}
+
 export function clock(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   const h = Math.floor(s / 3600);
   const mm = String(Math.floor((s % 3600) / 60)).padStart(h ? 2 : 1, "0");
   const ss = String(s % 60).padStart(2, "0");
   return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+function closesIn(game) {
+  return game.closes_at && game.status === "playing" ? (new Date(game.closes_at) - new Date()) / 1000 : null;
 }
 
 function elapsed(game) {
@@ -108,6 +121,20 @@ export class Table {
     return v.pyramid[Number(location)]?.card || null;
   }
 
+  // Why the pyramid card at `location` cannot be taken when the view already shows it covered, in
+  // the engine's words: `7♣ is covered by Q♦ and 2♠`. Null when the view cannot tell: not a covered
+  // pyramid card, or `partner` lies on it (whether a card pairs with the card it covers depends on
+  // the rules, and the server says).
+  coveredReason(location, partner = null) {
+    if (!this.playing || !/^\d+$/.test(location)) return null;
+    const pyramid = this.view.pyramid;
+    const slot = pyramid[Number(location)];
+    if (!slot || slot.free) return null;
+    const on = coveringPositions(Number(location)).filter((q) => pyramid[q]);
+    if (!on.length || on.map(String).includes(partner)) return null;
+    return `${cardLabel(slot.card)} is covered by ${on.map((q) => cardLabel(pyramid[q].card)).join(" and ")}`;
+  }
+
   // --- choosing cards -------------------------------------------------------------------------
 
   pick(location) {
@@ -117,7 +144,7 @@ export class Table {
     if (chosen === null) {
       if (legal.includes(location)) return this.play(location);  // a king goes with one click
       const element = this.root.querySelector(`[data-loc="${location}"]`);
-      if (element?.classList.contains("covered")) return this.play(location);  // the server says why not
+      if (element?.classList.contains("covered")) return this.attempt(location, location);  // refused: say why
       this.select(location);
       if (!this.partners(location).length) {
         this.say(`${cardLabel(this.cardAt(location))} has no partner among the free cards right now.`);
@@ -129,7 +156,7 @@ export class Table {
     const pair = this.legalPair(chosen, location);
     if (pair) return this.play(pair);
     if (legal.includes(location) && !this.partners(chosen).includes(location)) return this.play(location);
-    return this.play(`${chosen}+${location}`);  // refused by the engine, with its reason
+    return this.attempt(`${chosen}+${location}`, location, chosen);  // refused, with the engine's reason
   }
 
   select(location) {
@@ -160,6 +187,18 @@ export class Table {
     return this.queue;
   }
 
+  // A move naming the pyramid card at `location` (with `partner`): once the moves before it are in,
+  // refused here when the view shows that card covered, else sent and the server answers.
+  attempt(move, location, partner = null) {
+    this.queue = this.queue.then(() => {
+      const reason = this.coveredReason(location, partner);
+      if (reason === null) return this.send(move);
+      this.select(null);
+      this.say(`${reason}.`, "refusal");
+    });
+    return this.queue;
+  }
+
   async send(move) {
     if (!this.playing) return;
     try {
@@ -168,18 +207,18 @@ export class Table {
       this.selected = null;
       this.render();
     } catch (error) {
-      await this.refused(error, move);
+      await this.refused(error);
     }
   }
 
-  async refused(error, move) {
+  async refused(error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.code === "wrong_ply" || error.code === "game_over") {
       this.game = await api("GET", `games/${this.gameId}/`);
       this.render();
     }
-    const what = move ? `“${move}” refused: ` : "";
-    this.say(`${what}${error.message}.`.replace(/\.\.$/, "."), "refusal");
+    // the engine's reason names the cards as the player sees them; the move's notation adds nothing
+    this.say(`${error.message}.`.replace(/\.\.$/, "."), "refusal");
   }
 
   async undo() {
@@ -214,7 +253,8 @@ export class Table {
       }
       this.hinted = advice.move === "draw" || advice.move === "redeal" ? ["stock"] : advice.locations;
       this.drawOutlines();
-      this.say(`Hint: ${advice.move}. ${advice.explanation}`, "hint");
+      // the explanation names the cards; the notation stays on the message for scripts and tests
+      this.say(`Hint: ${advice.explanation}`, "hint", advice.move);
     } catch (error) {
       await this.refused(error);
     }
@@ -230,16 +270,20 @@ export class Table {
     }
   }
 
-  say(text, kind = "") {
+  say(text, kind = "", move = null) {
     const message = this.root.querySelector("#message");
     if (!message) return;
     message.textContent = text;
     message.className = `message ${kind}`;
+    if (move) message.dataset.move = move;
+    else delete message.dataset.move;
   }
 
   tick() {
     const time = this.root.querySelector("#time");
     if (time && this.game) time.textContent = clock(elapsed(this.game));
+    const closes = this.root.querySelector("#closes-in");
+    if (closes && this.game) closes.textContent = clock(closesIn(this.game));
   }
 
   // --- keyboard and drag ------------------------------------------------------------------------
@@ -333,6 +377,7 @@ export class Table {
           <span>Time <b id="time">${clock(elapsed(game))}</b></span>
           <span>Pass <b id="pass">${v.pass}/${passes}</b></span>
           <span>Left <b id="cards-left">${v.cards_left}</b></span>
+          ${closesIn(game) !== null ? `<span title="the game is closed as it stands when its ${game.daily ? "day" : "tournament"} ends">Closes in <b id="closes-in">${clock(closesIn(game))}</b></span>` : ""}
         </div>
         <div class="board">
           <div class="pyramid" role="group" aria-label="pyramid"></div>
@@ -444,6 +489,7 @@ export class Table {
       won: "Cleared! The deal is won.",
       stuck: `Stuck: no move can help any more. ${game.cards_left} cards left.`,
       resigned: `Resigned with ${game.cards_left} cards left.`,
+      closed: `The ${game.daily ? "day" : "tournament"} ended with this game still open: it counts as it stood, ${game.cards_left} cards left.`,
     }[game.status];
     const line = shareLine(game);
     result.innerHTML = `

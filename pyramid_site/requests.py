@@ -1,0 +1,64 @@
+"""Every request gets an id (``X-Request-ID`` on its answer, and on every log line written while it
+runs), and the answers Django itself gives (400, 403, 404, 500) are JSON ``{code, message}`` like the
+API's, the 500 with the request id so an operator can find its traceback."""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import uuid
+
+from django.http import JsonResponse
+
+_request_id = contextvars.ContextVar("request_id", default="-")
+log = logging.getLogger("pyramid_site.requests")
+
+
+class RequestIdMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.id = uuid.uuid4().hex
+        token = _request_id.set(request.id)
+        try:
+            response = self.get_response(request)
+        finally:
+            _request_id.reset(token)
+        response["X-Request-ID"] = request.id
+        return response
+
+
+class RequestIdFilter(logging.Filter):
+    """Puts the id of the request being served on every log record (``%(request_id)s``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.request_id = _request_id.get()
+        return True
+
+
+def current_request_id() -> str:
+    return _request_id.get()
+
+
+def bad_request(request, exception=None):
+    return JsonResponse({"code": "bad_request", "message": "the request could not be read"}, status=400)
+
+
+def forbidden(request, exception=None):
+    return JsonResponse({"code": "forbidden", "message": "you may not do this"}, status=403)
+
+
+def not_found(request, exception=None):
+    return JsonResponse({"code": "not_found", "message": f"there is nothing at {request.path}"}, status=404)
+
+
+def server_error(request):
+    return JsonResponse({"code": "server_error", "request_id": current_request_id(),
+                         "message": "something went wrong on our side; it is logged under this request id"},
+                        status=500)
+
+
+def csrf_failure(request, reason=""):
+    return JsonResponse({"code": "csrf_failed", "message": f"the CSRF check failed: {reason}; send the csrftoken "
+                                                            "cookie's value in the X-CSRFToken header"}, status=403)
