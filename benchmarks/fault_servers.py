@@ -154,3 +154,28 @@ def migrate(database_url: str, env: dict | None = None) -> None:
     root = Path(__file__).resolve().parent.parent
     environment = (env or os.environ) | {"DATABASE_URL": database_url}
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=root, env=environment, check=True)
+
+
+@contextmanager
+def gunicorn(env: dict, *, workers: int, port: int | None = None):
+    """The service under gunicorn on loopback, for as long as the block runs; yields its base URL and the
+    master process once ``/health/live/`` answers."""
+    import httpx
+
+    root = Path(__file__).resolve().parent.parent
+    port = port or free_port()
+    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "pyramid_site.wsgi", "--bind", f"127.0.0.1:{port}",
+                               "--workers", str(workers), "--log-level", "warning"], cwd=root, env=env,
+                              stderr=subprocess.DEVNULL)
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                if httpx.get(f"{base_url}/health/live/").status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.2)
+        yield base_url, server
+    finally:
+        server.terminate()
+        server.wait(timeout=20)

@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import json
 import os
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -31,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import engine  # noqa: E402
-from fault_servers import free_port, migrate, missing_binaries, private_postgres  # noqa: E402
+from fault_servers import gunicorn, migrate, missing_binaries, private_postgres  # noqa: E402
 from load_games import engine_line, job_queue, play_games, sign_up  # noqa: E402
 
 
@@ -131,23 +130,8 @@ def main() -> int:
                             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"}
         env.pop("REDIS_URL", None)
         migrate(dsn, env)
-        port = free_port()
-        gunicorn = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "pyramid_site.wsgi", "--bind", f"127.0.0.1:{port}",
-             "--workers", str(args.workers), "--log-level", "warning"], cwd=ROOT, env=env,
-            stderr=subprocess.DEVNULL)
-        try:
-            base_url = f"http://127.0.0.1:{port}"
-            for _ in range(100):
-                try:
-                    if httpx.get(f"{base_url}/health/").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.2)
+        with gunicorn(env, workers=args.workers) as (base_url, _):
             return asyncio.run(play(args, base_url, dsn, server))
-        finally:
-            gunicorn.terminate()
-            gunicorn.wait(timeout=20)
 
 
 if __name__ == "__main__":

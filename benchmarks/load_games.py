@@ -4,7 +4,7 @@ Each client signs up, then plays games move by move: it starts a practice game, 
 a line as ``{ply, move}``, waiting for the answer before the next. Lines are the solver's (a
 fewest-moves win, or the line to the best reachable result; solved before the clock starts), or with
 ``--lines engine`` a seeded player's that prefers removals; the server checks every move all the same. Afterwards every move sent is looked up in the database: each
-must be there exactly once, at its ply. The same clients then hammer a trivial endpoint (``/health/``)
+must be there exactly once, at its ply. The same clients then hammer a trivial endpoint (``/health/live/``)
 on the same stack for the ratio.
 
     .venv/bin/python benchmarks/load_games.py --clients 24 --games 240
@@ -176,7 +176,7 @@ async def run(args, base_url: str, dsn: str) -> int:
         trivial_latencies, trivial_errors = [], []
         started = time.perf_counter()
         until = started + args.trivial_seconds
-        await asyncio.gather(*(hammer(client, "/health/", until, trivial_latencies, trivial_errors)
+        await asyncio.gather(*(hammer(client, "/health/live/", until, trivial_latencies, trivial_errors)
                                for _ in range(args.clients)))
         trivial = report("trivial endpoint", len(trivial_latencies), time.perf_counter() - started,
                          trivial_latencies, trivial_errors)

@@ -21,7 +21,7 @@ def solve_deal(deal_id: int) -> str:
 def solve_deal_soon(deal_id: int) -> None:
     """Queue a solve unless one was queued lately: a deal asked for again and again is solved once."""
     if cache.add(f"solve-queued:{deal_id}", True, timeout=settings.PYRAMID_SOLVE_BUDGET_SECONDS * 2 + 60):
-        solve_deal.delay(deal_id)
+        solve_deal.apply_async((deal_id,), queue=settings.PYRAMID_SOLVER_QUEUE)
 
 
 @shared_task(acks_late=True)
@@ -30,7 +30,8 @@ def settle_sequence(purpose: str, key: str) -> str:
     candidate = services.sequence_step(purpose=purpose, key=key)
     if candidate is None:
         return "settled"
-    (solve_deal.si(candidate.pk) | settle_sequence.si(purpose, key)).delay()
+    queue = settings.PYRAMID_DAILY_QUEUE if purpose == DAILY else settings.PYRAMID_SOLVER_QUEUE
+    (solve_deal.si(candidate.pk).set(queue=queue) | settle_sequence.si(purpose, key)).delay()
     return f"solving candidate deal {candidate.pk}"
 
 

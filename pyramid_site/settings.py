@@ -35,7 +35,7 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = HTTPS
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY")
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
 PROXY_COUNT = env_int("DJANGO_PROXY_COUNT", 1 if BEHIND_PROXY else 0, low=0, high=10)
-SECURE_REDIRECT_EXEMPT = [r"^health/$"]  # the load balancer's plain-HTTP probe
+SECURE_REDIRECT_EXEMPT = [r"^health/", r"^metrics$"]  # the load balancer's and Prometheus' plain-HTTP probes
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -56,6 +56,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "pyramid_site.requests.RequestIdMiddleware",  # first: every answer and log line carries the request's id
+    "pyramid_site.metrics.MetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # the web page's scripts and styles, also under gunicorn
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -122,7 +123,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# where collectstatic writes (the image collects at build time)
+STATIC_ROOT = env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles"))
 # straight from the apps' static folders, so no collectstatic step is needed to serve the page
 WHITENOISE_USE_FINDERS = True
 
@@ -164,6 +166,11 @@ CELERY_RESULT_BACKEND = REDIS_URL or None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "pyramid")
+# Solver work by its own queues, so that a tournament's preparation or a practice solve never waits in front of
+# the day's daily deal: run a worker on each (`-Q`). By default all share the one queue, so one worker does all.
+PYRAMID_SOLVER_QUEUE = env_str("CELERY_SOLVER_QUEUE", CELERY_TASK_DEFAULT_QUEUE)
+PYRAMID_DAILY_QUEUE = env_str("CELERY_DAILY_QUEUE", CELERY_TASK_DEFAULT_QUEUE)
+PYRAMID_CELERY_QUEUES = sorted({CELERY_TASK_DEFAULT_QUEUE, PYRAMID_SOLVER_QUEUE, PYRAMID_DAILY_QUEUE})
 CELERY_TASK_ACKS_LATE = True  # a worker killed half way leaves the task to another one
 # a pool process killed half way (out of memory, say) puts its task back too: every task is safe to run twice
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

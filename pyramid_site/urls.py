@@ -3,10 +3,7 @@ from django.http import JsonResponse
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-
-def health(request):
-    """A trivial endpoint on the same stack, the baseline of the load benchmark."""
-    return JsonResponse({"ok": True})
+from . import health
 
 
 def api_root(request):
@@ -24,7 +21,9 @@ handler500 = "pyramid_site.requests.server_error"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("health/", health, name="health"),
+    path("health/", health.health, name="health"),
+    path("health/live/", health.live, name="health-live"),
+    path("metrics", health.metrics, name="metrics"),
     path("api/", api_root, name="api-root"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

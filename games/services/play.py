@@ -19,6 +19,7 @@ from engine.solver import hint as solver_hint
 from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
 from pyramid_site.clock import day_end, utc_today
 from pyramid_site.db import prepared_cursor
+from pyramid_site.metrics import MOVES
 
 from ..engine_glue import engine_deal, engine_rules, game_position, start_position
 from ..errors import IllegalMoveError, game_not_found
@@ -191,6 +192,7 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
         else:
             written = _write_move(game, read_version, ply, notation)
         if written:
+            MOVES.inc()
             return MoveOutcome(game, position, applied=True)
         # another request changed the game since it was read: judge this one again on the new state
 

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from pyramid_site.metrics import ERRORS
 from pyramid_site.requests import current_request_id
 
 from .errors import ServiceError
@@ -42,6 +43,13 @@ def _first_message(detail) -> str:
 
 
 def exception_handler(exc, context):
+    response = _answer(exc, context)
+    if response is not None and isinstance(response.data, dict) and "code" in response.data:
+        ERRORS.labels(response.data["code"]).inc()
+    return response
+
+
+def _answer(exc, context):
     if isinstance(exc, ServiceError):
         return Response({"code": exc.code, "message": exc.message, **exc.extra}, status=exc.status)
     if isinstance(exc, (OperationalError, InterfaceError)):

@@ -1,7 +1,9 @@
 import datetime as dt
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+
+from engine.solver import fast
 
 from games import services
 from pyramid_site.clock import utc_today
@@ -15,8 +17,14 @@ class Command(BaseCommand):
         parser.add_argument("--preset", action="append", help="a featured preset (repeatable); default: settings")
         parser.add_argument("--from", dest="start", type=dt.date.fromisoformat, help="first day (YYYY-MM-DD), default today")
         parser.add_argument("--budget", type=float, help="solver seconds per candidate")
+        parser.add_argument("--accept-slow-solver", action="store_true",
+                            help="run even without the solver's compiled core (hundreds of times slower)")
 
-    def handle(self, *args, days, preset, start, budget, **options):
+    def handle(self, *args, days, preset, start, budget, accept_slow_solver, **options):
+        if not fast.available and not accept_slow_solver:
+            raise CommandError("the solver's compiled core is not built: candidates would be solved by the "
+                               "plain-Python search, hundreds of times slower. Build it (gcc and the Python headers, "
+                               "then pip install the project again), or pass --accept-slow-solver")
         slots = services.daily_slots_open(today=start or utc_today(), days=days, presets=preset)
         for date, name in slots:
             daily = services.daily_deal_settle(date=date, preset=name, budget_seconds=budget)

@@ -1,0 +1,67 @@
+"""Health and metrics, for load balancers, container engines and Prometheus.
+
+``/health/`` answers 200 only when PostgreSQL answers (and Redis, where one is configured), with the
+state of each part as JSON, the solver's among them: a service without the compiled core still runs,
+but its solver is hundreds of times slower, and says so. ``/health/live/`` only says the process
+answers (the load benchmark's trivial baseline). ``/metrics`` is Prometheus' text format.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import redis
+from django.conf import settings
+from django.db import connection
+from django.http import HttpResponse, JsonResponse
+from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest, multiprocess
+
+from engine.solver import fast
+
+from .metrics import DATABASE_COLLECTORS
+
+log = logging.getLogger(__name__)
+
+
+def solver_state() -> str:
+    return "compiled" if fast.available else "plain-python: slow, the compiled core is not built"
+
+
+def _database() -> str:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return "ok"
+    except Exception as exc:  # noqa: BLE001 - any failure is the answer
+        return f"down: {type(exc).__name__}"
+
+
+def _redis() -> str:
+    if not settings.REDIS_URL:
+        return "not configured"
+    try:
+        redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5, socket_timeout=0.5).ping()
+        return "ok"
+    except redis.RedisError as exc:
+        return f"down: {type(exc).__name__}"
+
+
+def health(request):
+    parts = {"database": _database(), "redis": _redis(), "solver": solver_state()}
+    ok = parts["database"] == "ok" and parts["redis"] in ("ok", "not configured")
+    return JsonResponse({"ok": ok, "parts": parts}, status=200 if ok else 503)
+
+
+def live(request):
+    return JsonResponse({"ok": True})
+
+
+def metrics(request):
+    registry = REGISTRY
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # every gunicorn worker's counts, summed
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        for collector in DATABASE_COLLECTORS:
+            registry.register(collector)
+    return HttpResponse(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)
