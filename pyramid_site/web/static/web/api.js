@@ -70,3 +70,8 @@ export async function login(username, password) {
   remember(user);
   return user;
 }
+
+export async function startGame(body) {
+  const game = await api("POST", "games/", body);
+  location.hash = `#/game/${game.id}`;
+}

@@ -266,14 +266,15 @@ export class TournamentPage {
         <a href="#/rules/${t.preset}">${t.preset}</a> · ${t.source === "daily" ? "today's daily deal" : "deals the server picks"}
         · ${t.status}</p>
       <p>${new Date(t.starts_at).toLocaleString()} to ${new Date(t.ends_at).toLocaleString()}</p>
-      <p class="actions"><button type="button" id="join">Join</button>
+      <p class="actions">${t.me ? html`<span id="joined">You are in.</span>` : html`<button type="button" id="join">Join</button>`}
         <button type="button" id="play-next">Play the next deal</button></p>
       <h2>Standings <span class="small" id="standings-kind"></span></h2>
       <div id="standings">Loading…</div>`;
-    box.querySelector("#join").addEventListener("click", async () => {
+    box.querySelector("#join")?.addEventListener("click", async (event) => {
       try {
         await api("POST", `tournaments/${this.id}/join/`);
         say(root, "You are in. Good luck!", "ok");
+        event.target.replaceWith(Object.assign(document.createElement("span"), { id: "joined", textContent: "You are in." }));
         await this.standings();
       } catch (error) {
         say(root, error.message);

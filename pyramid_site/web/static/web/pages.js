@@ -1,6 +1,6 @@
 // The pages around the table: home with today's deals, accounts, practice, rules, boards and clubs.
 
-import { api, currentUser, login, signup } from "./api.js";
+import { api, currentUser, login, signup, startGame } from "./api.js";
 import { cardElement } from "./cards.js";
 
 export const PRESETS = JSON.parse(document.getElementById("presets").textContent);
@@ -23,11 +23,6 @@ function errorText(root, selector, error) {
 
 function stars(difficulty) {
   return difficulty ? "★".repeat(difficulty) + "☆".repeat(5 - difficulty) : "not rated";
-}
-
-export async function startGame(body) {
-  const game = await api("POST", "games/", body);
-  location.hash = `#/game/${game.id}`;
 }
 
 // --- home ----------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 // engine's reason from the server. One exception: a pyramid card the view itself shows as covered
 // is refused on the page, in the engine's own words (`7♣ is covered by Q♦ and 2♠`), without a request.
 
-import { api, ApiError } from "./api.js";
+import { api, ApiError, startGame } from "./api.js";
 import { cardBack, cardElement, cardLabel, emptySlot } from "./cards.js";
 
 const ROWS = 7;
@@ -367,7 +367,9 @@ export class Table {
     const game = this.game;
     const v = this.view;
     const passes = v.passes === null ? "∞" : v.passes;
-    const title = game.daily ? `Daily ${game.daily.date}` : `Deal #${game.deal.number}`;
+    // a tournament's deal number stays secret until the tournament is over
+    const title = game.daily ? `Daily ${game.daily.date}`
+      : game.deal.number === null ? "Tournament game" : `Deal #${game.deal.number}`;
     this.root.innerHTML = `
       <section class="table ${game.mode}">
         <div class="status-line">
@@ -505,7 +507,9 @@ export class Table {
         <div class="share"><input id="share-line" readonly aria-label="share line">
           <button type="button" id="copy-share">Copy</button></div>
         <p class="next">${game.daily ? `<a href="#/boards/daily/${game.daily.date}/${game.daily.preset}">See the daily board</a> · ` : ""}
-          <a href="#/practice">Practise another deal</a> · <a href="#/">Home</a></p>
+          ${game.mode === "practice" ? `<button type="button" id="play-again">Play this deal again</button>
+          <button type="button" id="new-deal">New deal</button> · ` : `<a href="#/practice">Practise another deal</a> · `}
+          <a href="#/">Home</a></p>
       </div>`;
     result.querySelector("h2").textContent = headline;
     result.querySelector("#share-line").value = line;
@@ -520,6 +524,24 @@ export class Table {
       this.say("Share line copied.");
     });
     this.say(headline, game.status);
+    if (game.mode === "practice") {
+      const rules = game.deal.preset === "custom" ? null : game.deal.preset;
+      result.querySelector("#play-again").addEventListener("click", () => startGame({ number: game.deal.number, rules: rules ?? undefined }));
+      result.querySelector("#new-deal").addEventListener("click", () => startGame({ rules: rules ?? undefined }));
+      // the deal's par, asked for at the end of the game (solved in milliseconds) when nobody had asked before
+      if (game.deal.par_moves == null && rules) {
+        const path = `deals/${game.deal.number}/solve/?rules=${encodeURIComponent(rules)}`;
+        let deal = await api("POST", path).catch(() => null);
+        for (let wait = 0; deal?.status === "pending" && wait < 10; wait += 1) {  // a worker is solving it
+          this.root.querySelector("#result-par").textContent = "being solved";
+          await new Promise((done) => setTimeout(done, 1000));
+          deal = await api("GET", path.replace("/solve/", "/")).catch(() => null);
+        }
+        const par = this.root.querySelector("#result-par");
+        if (par && deal) par.textContent = deal.par_moves ?? "—";
+      }
+      return;
+    }
     if (!game.daily) return;
     // the daily board and the server's share line, once the result is recorded
     const [board, share] = await Promise.all([

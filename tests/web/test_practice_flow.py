@@ -1,0 +1,42 @@
+"""After a practice win: the par shows at once (asked for at the end of the game), and the deal can be
+played again or a new one dealt from the result card."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from pyramid_site.celery import app as celery_app
+
+from tests.support import PAR, WINNABLE_ONE_LOOK, WINNING_LINE
+
+from .helpers import play_move, sign_up, wait_for_moves
+
+
+@pytest.fixture
+def tasks_in_process():
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True  # the solve the page asks for runs at once, as without Redis
+    yield
+    celery_app.conf.task_always_eager = eager
+
+
+def test_a_practice_win_shows_par_and_offers_the_deal_again(page, db, tasks_in_process):
+    sign_up(page, "practiser")
+    page.get_by_role("link", name="Practice").click()
+    page.get_by_label("Deal number").fill(str(WINNABLE_ONE_LOOK))
+    page.get_by_label("Rules").select_option("one-look")
+    page.get_by_role("button", name="Deal").click()
+    expect(page.locator(".title")).to_have_text(f"Deal #{WINNABLE_ONE_LOOK} · one-look")
+    line = list(WINNING_LINE)
+    for ply, move in enumerate(line, start=1):
+        play_move(page, move, use_key=True)  # a live stock top shows its card where the stock is clicked
+        wait_for_moves(page, ply)
+    result = page.locator(".result-card")
+    expect(result).to_be_visible()
+    expect(result.locator("#result-par")).to_have_text(str(PAR))  # nobody had asked for this deal's par before
+    first_game = page.url
+    result.get_by_role("button", name="Play this deal again").click()
+    expect(page).not_to_have_url(first_game)
+    expect(page.locator(".title")).to_have_text(f"Deal #{WINNABLE_ONE_LOOK} · one-look")
+    expect(page.locator("#moves")).to_have_text("0")
