@@ -40,3 +40,25 @@ def test_a_practice_win_shows_par_and_offers_the_deal_again(page, db, tasks_in_p
     expect(page).not_to_have_url(first_game)
     expect(page.locator(".title")).to_have_text(f"Deal #{WINNABLE_ONE_LOOK} · one-look")
     expect(page.locator("#moves")).to_have_text("0")
+
+
+@pytest.mark.parametrize("motion, animated", [("no-preference", True), ("reduce", False)])
+def test_cards_move_unless_the_player_asks_for_reduced_motion(browser, site, motion, animated):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=site, reduced_motion=motion)
+    # count the Web Animations the page starts
+    context.add_init_script("""window.animations = 0; const animate = Element.prototype.animate;
+        Element.prototype.animate = function (...args) { window.animations += 1; return animate.apply(this, args); };""")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        sign_up(page, f"mover-{motion}")
+        page.get_by_role("link", name="Practice").click()
+        page.get_by_label("Deal number").fill(str(WINNABLE_ONE_LOOK))
+        page.get_by_label("Rules").select_option("one-look")
+        page.get_by_role("button", name="Deal").click()
+        for ply, move in enumerate(list(WINNING_LINE)[:2], start=1):  # a removal, then a draw
+            play_move(page, move, use_key=True)
+            wait_for_moves(page, ply)
+        assert (page.evaluate("window.animations") > 0) is animated
+    finally:
+        context.close()

@@ -4,6 +4,7 @@
 // is refused on the page, in the engine's own words (`7♣ is covered by Q♦ and 2♠`), without a request.
 
 import { api, ApiError, startGame } from "./api.js";
+import { arrive, celebrate, leave, sound, soundOn, soundToggle } from "./feel.js";
 import { cardBack, cardElement, cardLabel, emptySlot } from "./cards.js";
 
 const ROWS = 7;
@@ -203,10 +204,17 @@ export class Table {
     if (!this.playing) return;
     try {
       this.game = await api("POST", `games/${this.gameId}/moves/`, { ply: this.game.next_ply, move });
+      const turned = move === "draw" || move === "redeal";
+      await leave(turned ? [] : move.split("+").map((loc) => this.root.querySelector(`.board [data-loc="${loc}"]`))
+        .filter(Boolean));
       this.hinted = [];
       this.selected = null;
       this.render();
+      if (move === "draw") arrive(this.root.querySelector("#waste-pile [data-loc]"), this.root.querySelector("#stock-pile"));
+      sound(this.game.status === "won" ? "win" : turned ? "draw" : "removal");
+      if (this.game.status === "won") celebrate(this.root.querySelector(".board"));
     } catch (error) {
+      sound("refusal");
       await this.refused(error);
     }
   }
@@ -395,6 +403,7 @@ export class Table {
           <button type="button" id="undo"><kbd>U</kbd> Undo</button>
           <button type="button" id="can-win">Can this still be won?</button>` : ""}
           <button type="button" id="resign" class="quiet">Resign</button>
+          <button type="button" id="sound" class="quiet" aria-pressed="${soundOn()}">Sound ${soundOn() ? "on" : "off"}</button>
         </div>
         <p id="message" class="message" role="alert"></p>
         <div id="result"></div>
@@ -409,6 +418,11 @@ export class Table {
     on("undo", () => this.undo());
     on("can-win", () => this.hint({ verdictOnly: true }));
     on("resign", () => this.resign());
+    on("sound", (event) => {
+      const now = soundToggle();
+      event.target.textContent = `Sound ${now ? "on" : "off"}`;
+      event.target.setAttribute("aria-pressed", String(now));
+    });
     const board = this.root.querySelector(".board");
     board.addEventListener("click", (event) => {
       const el = event.target.closest("[data-loc]");

@@ -1,0 +1,63 @@
+// The feel of the table: cards that leave and arrive, a win that is celebrated, and sounds made in the
+// browser (Web Audio: no file is downloaded), off until the player turns them on. Nothing moves for a
+// player who asks the system for reduced motion.
+
+const SOUND_KEY = "pyramid.sound";
+
+export function calm() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+// cards taken away: they lift and fade before the table is drawn again
+export function leave(elements) {
+  if (calm() || !elements.length) return Promise.resolve();
+  return Promise.all(elements.map((el) => el.animate(
+    [{ opacity: 1, transform: "translateY(0) scale(1)" }, { opacity: 0, transform: "translateY(-14px) scale(.7)" }],
+    { duration: 170, easing: "ease-in", fill: "forwards" }).finished.catch(() => null)));
+}
+
+// a card turned onto the waste slides over from the stock
+export function arrive(element, from) {
+  if (calm() || !element || !from) return;
+  const a = from.getBoundingClientRect();
+  const b = element.getBoundingClientRect();
+  element.animate([{ transform: `translate(${a.left - b.left}px, ${a.top - b.top}px)`, opacity: .4 },
+    { transform: "none", opacity: 1 }], { duration: 180, easing: "ease-out" });
+}
+
+// the deal is won: what is left of the board bounces once, card after card
+export function celebrate(board) {
+  if (calm() || !board) return;
+  board.querySelectorAll(".card").forEach((card, i) => card.animate(
+    [{ transform: "translateY(0)" }, { transform: "translateY(-18px) rotate(-4deg)" }, { transform: "translateY(0)" }],
+    { duration: 420, delay: 40 * i, easing: "ease-in-out" }));
+}
+
+export function soundOn() {
+  return localStorage.getItem(SOUND_KEY) === "on";
+}
+
+export function soundToggle() {
+  localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on");
+  return soundOn();
+}
+
+let audio = null;
+
+// a short tone: a removal rises, a draw ticks, a win plays three notes
+export function sound(kind) {
+  if (!soundOn()) return;
+  audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+  const notes = { removal: [660, 880], draw: [330], refusal: [180], win: [523, 659, 784] }[kind] || [];
+  notes.forEach((frequency, i) => {
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    const start = audio.currentTime + i * 0.09;
+    tone.frequency.value = frequency;
+    gain.gain.setValueAtTime(0.08, start);
+    gain.gain.exponentialRampToValueAtTime(0.001, start + 0.12);
+    tone.connect(gain).connect(audio.destination);
+    tone.start(start);
+    tone.stop(start + 0.13);
+  });
+}
