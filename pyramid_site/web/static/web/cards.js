@@ -17,6 +17,17 @@ export function cardLabel(card) {
   return `${rankLabel(card)}${SUITS[card[1]]}`;
 }
 
+/** Where a card lies, as a player says it: ", row 3, card 2" of the pyramid (rows from the top). */
+function placeName(location) {
+  if (location === null) return "";
+  if (/^R\d$/.test(location)) return `, reserve card ${Number(location[1]) + 1}`;
+  if (location === "S") return ", stock top";
+  if (location === "W") return ", waste top";
+  const p = Number(location);
+  const row = Math.floor((Math.sqrt(8 * p + 1) - 1) / 2);
+  return `, row ${row + 1}, card ${p - (row * (row + 1)) / 2 + 1}`;
+}
+
 /** A card face; `location` is the engine's location it stands at (0..27, R0..R6, S, W), if any. */
 export function cardElement(card, { location = null, free = true, tag = "button" } = {}) {
   const el = document.createElement(tag);
@@ -24,11 +35,13 @@ export function cardElement(card, { location = null, free = true, tag = "button"
   el.dataset.card = card;
   if (location !== null) el.dataset.loc = location;
   if (tag === "button") el.type = "button";
-  const label = `${cardName(card)}${free ? "" : ", covered"}`;
+  else el.setAttribute("role", "img");  // a picture of a card, named by its label
+  const label = `${cardName(card)}${placeName(location)}${free ? "" : ", covered"}`;
   el.setAttribute("aria-label", label);
   el.title = label;
-  const corner = `<span class="rank">${rankLabel(card)}</span><span class="suit">${SUITS[card[1]]}</span>`;
-  el.innerHTML = `<span class="corner top">${corner}</span><span class="pip">${SUITS[card[1]]}</span>` +
+  // the face is drawn by the style sheet from data-t (no text in the page), so the label alone names the card
+  const corner = `<span class="rank" data-t="${rankLabel(card)}"></span><span class="suit" data-t="${SUITS[card[1]]}"></span>`;
+  el.innerHTML = `<span class="corner top">${corner}</span><span class="pip" data-t="${SUITS[card[1]]}"></span>` +
     `<span class="corner bottom">${corner}</span>`;
   return el;
 }
@@ -46,7 +59,6 @@ export function cardBack({ location = null, label = "stock" } = {}) {
 export function emptySlot(label) {
   const el = document.createElement("div");
   el.className = "card empty";
-  el.setAttribute("aria-label", label);
   el.textContent = label;
   return el;
 }

@@ -169,6 +169,7 @@ export class Table {
     const partners = this.selected === null ? [] : this.partners(this.selected);
     for (const el of this.root.querySelectorAll("[data-loc]")) {
       el.classList.toggle("selected", el.dataset.loc === this.selected);
+      if (el.tagName === "BUTTON") el.setAttribute("aria-pressed", String(el.dataset.loc === this.selected));
       el.classList.toggle("partner", partners.includes(el.dataset.loc));
       el.classList.toggle("hinted", this.hinted.includes(el.dataset.loc));
     }
@@ -202,14 +203,17 @@ export class Table {
 
   async send(move) {
     if (!this.playing) return;
+    const turned = move === "draw" || move === "redeal";
+    const named = turned ? [] : move.split("+").map((loc) => this.cardAt(loc)).filter(Boolean).map(cardLabel);
     try {
       this.game = await api("POST", `games/${this.gameId}/moves/`, { ply: this.game.next_ply, move });
-      const turned = move === "draw" || move === "redeal";
       await leave(turned ? [] : move.split("+").map((loc) => this.root.querySelector(`.board [data-loc="${loc}"]`))
         .filter(Boolean));
       this.hinted = [];
       this.selected = null;
       this.render();
+      this.root.querySelector("#announce").textContent = turned ? `${move === "draw" ? "Drew" : "Redealt"}. ${this.game.cards_left} cards left.`
+        : `${named.join(" and ")} removed. ${this.game.cards_left} cards left.`;
       if (move === "draw") arrive(this.root.querySelector("#waste-pile [data-loc]"), this.root.querySelector("#stock-pile"));
       sound(this.game.status === "won" ? "win" : turned ? "draw" : "removal");
       if (this.game.status === "won") celebrate(this.root.querySelector(".board"));
@@ -406,6 +410,7 @@ export class Table {
           <button type="button" id="sound" class="quiet" aria-pressed="${soundOn()}">Sound ${soundOn() ? "on" : "off"}</button>
         </div>
         <p id="message" class="message" role="alert"></p>
+        <p id="announce" class="sr-only" aria-live="polite"></p>
         <div id="result"></div>
       </section>`;
     this.root.querySelector(".title").textContent = `${title} · ${game.deal.preset}`;
