@@ -3,6 +3,8 @@ played again or a new one dealt from the result card."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -62,3 +64,12 @@ def test_cards_move_unless_the_player_asks_for_reduced_motion(browser, site, mot
         assert (page.evaluate("window.animations") > 0) is animated
     finally:
         context.close()
+
+
+def test_the_home_page_counts_down_to_the_next_daily_deal(page):
+    page.goto("/")
+    clock = page.locator("#next-daily")
+    expect(clock).to_have_text(re.compile(r"^The next daily deal in \d{1,2}:\d\d:\d\d$"))
+    first = clock.inner_text()
+    page.wait_for_timeout(1200)
+    assert clock.inner_text() != first  # it ticks

@@ -2,7 +2,7 @@
 
 import { api, currentUser } from "./api.js";
 import { clock } from "./table.js";
-import { html, PRESETS } from "./pages.js";
+import { countdown, html, PRESETS } from "./pages.js";
 
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 
@@ -265,11 +265,17 @@ export class TournamentPage {
       <p><a href="#/clubs/${t.club}">the club</a> · ${t.format}, ${t.deal_count} deal${t.deal_count === 1 ? "" : "s"} ·
         <a href="#/rules/${t.preset}">${t.preset}</a> · ${t.source === "daily" ? "today's daily deal" : "deals the server picks"}
         · ${t.status}</p>
-      <p>${new Date(t.starts_at).toLocaleString()} to ${new Date(t.ends_at).toLocaleString()}</p>
+      <p>${new Date(t.starts_at).toLocaleString()} to ${new Date(t.ends_at).toLocaleString()}
+        <span id="tournament-clock" class="small"></span></p>
       <p class="actions">${t.me ? html`<span id="joined">You are in.</span>` : html`<button type="button" id="join">Join</button>`}
         <button type="button" id="play-next">Play the next deal</button></p>
       <h2>Standings <span class="small" id="standings-kind"></span></h2>
       <div id="standings">Loading…</div>`;
+    const starts = Date.parse(t.starts_at), ends = Date.parse(t.ends_at);
+    if (Date.now() < ends) {
+      countdown(box.querySelector("#tournament-clock"), () => (Date.now() < starts ? starts : ends),
+        Date.now() < starts ? "· starts in" : "· ends in");
+    }
     box.querySelector("#join")?.addEventListener("click", async (event) => {
       try {
         await api("POST", `tournaments/${this.id}/join/`);

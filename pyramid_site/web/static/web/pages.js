@@ -37,12 +37,17 @@ export async function home(root) {
       <p id="daily-error" class="error" hidden></p>
       <p id="streak" hidden></p>
       <div id="continue"></div>
+      <p id="next-daily" class="small"></p>
       <h2>Coming days</h2>
       <p class="small">Each deal is fixed in advance: the server publishes the SHA-256 of the deal and a
         secret salt now, and the salt when the day is over, so anyone can check it.</p>
       <ul id="coming" class="coming"></ul>
     </section>`;
   if (!user) root.querySelector(".home").append(accountForms());
+  countdown(root.querySelector("#next-daily"), () => {
+    const now = new Date();
+    return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  }, "The next daily deal in");
   const last = localStorage.getItem("pyramid.lastGame");
   if (user && last) {
     root.querySelector("#continue").innerHTML = html`<p><a href="#/game/${last}">Continue your last game</a></p>`;
@@ -326,4 +331,17 @@ export function rulesPage(root, name) {
     });
     quiz.append(fieldset);
   });
+}
+
+// "The next daily deal in 5:04:31": counts down each second while the element is on the page
+export function countdown(el, target, words) {
+  const tick = () => {
+    if (!el.isConnected) return clearInterval(timer);
+    const seconds = Math.max(0, Math.floor((target() - Date.now()) / 1000));
+    const h = Math.floor(seconds / 3600);
+    const mm = String(Math.floor((seconds % 3600) / 60)).padStart(2, "0");
+    el.textContent = `${words} ${h}:${mm}:${String(seconds % 60).padStart(2, "0")}`;
+  };
+  const timer = setInterval(tick, 1000);
+  tick();
 }

@@ -234,6 +234,7 @@ export class Table {
   }
 
   async undo() {
+    if (!this.practice && this.playing) return this.say("A ranked game has no undo: every move counts.");
     if (!this.practice || !this.playing) return;
     this.queue = this.queue.then(async () => {
       try {
@@ -250,6 +251,7 @@ export class Table {
   }
 
   async hint({ verdictOnly = false } = {}) {
+    if (!this.practice && this.playing) return this.say("A ranked game is played without hints.");
     if (!this.practice || !this.playing) return;
     this.say(verdictOnly ? "Asking the solver…" : "Thinking…");
     try {
