@@ -150,13 +150,62 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Pyramid API",
-    "DESCRIPTION": "Pyramid Solitaire: daily deals, practice deals and server-validated games.",
-    "VERSION": "1.0.0",
+    "DESCRIPTION": "Pyramid Solitaire: daily deals, practice deals and server-validated games.\n\n"
+                   "Bodies are JSON (`Content-Type: application/json`; anything else is 415). Authenticate with "
+                   "`Authorization: Bearer KEY` (or `Token KEY`), KEY being the token that sign-up and log-in "
+                   "answer. Every error is an `Error`: a stable `code` to branch on and a `message` for people. "
+                   "Lists come in pages (`limit`, `offset`; follow `next`). Every answer carries `X-API-Version` "
+                   "and `X-Request-ID`; changes that may break a client are listed in docs/api-changelog.md.",
+    # the API's version, also the X-API-Version header (pyramid_site/api/version.py); the major part moves
+    # with every change that may break a client (docs/api-changelog.md)
+    "VERSION": "2.0.0",
+    "LICENSE": {"name": "All rights reserved (no license has been granted yet)"},
+    "SERVERS": [{"url": "/", "description": "this server"}],
+    "TAGS": [
+        {"name": "index", "description": "Where a client starts."},
+        {"name": "health", "description": "Whether the service and its parts answer (load balancers, probes)."},
+        {"name": "accounts", "description": "Sign up, log in for a token (or a session, for the web page), "
+                                            "revoke it, who am I."},
+        {"name": "daily", "description": "The daily deals: one per featured preset per UTC day, committed to "
+                                         "before the day and revealed after it."},
+        {"name": "games", "description": "Games played move by move, every move checked by the engine on the "
+                                         "server: ranked games of daily and tournament deals, practice games of "
+                                         "any deal."},
+        {"name": "deals", "description": "Practice deals by number and rule set, and their solver verdicts."},
+        {"name": "boards", "description": "Daily, weekly and all-time boards."},
+        {"name": "players", "description": "Players' pages: results, statistics, streaks, clubs."},
+        {"name": "clubs", "description": "Clubs, their members and roles, invite codes, and their tournaments."},
+        {"name": "tournaments", "description": "Clubs' tournaments: matches and arenas over a window, and their "
+                                               "standings."},
+        {"name": "fair-play", "description": "Staff only: voids of games and players, and the daily re-check's "
+                                             "flags."},
+    ],
+    # game ids fit a 64-bit column (games/api/urls.py): a longer number is a 404, never an overflow
+    "PATH_CONVERTER_OVERRIDES": {"game_id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
+    "ENUM_NAME_OVERRIDES": {
+        "ErrorCodeEnum": "pyramid_site.api.codes.ERROR_CODE_NAMES",
+        "PresetEnum": "pyramid_site.api.output.PRESET_CHOICES",
+        "GameStatusEnum": "games.api.serializers.GAME_STATUSES",
+        "GameModeEnum": "games.api.serializers.GAME_MODES",
+        "DealStatusEnum": "games.api.serializers.DEAL_STATUSES",
+        "VerdictEnum": "games.api.serializers.VERDICTS",
+        "ClubRoleEnum": "leaderboards.api.output.CLUB_ROLES",
+        "TournamentFormatEnum": "leaderboards.api.output.TOURNAMENT_FORMATS",
+        "TournamentScoringEnum": "leaderboards.api.output.TOURNAMENT_SCORINGS",
+        "TournamentSourceEnum": "leaderboards.api.output.TOURNAMENT_SOURCES",
+        "TournamentStatusEnum": "leaderboards.api.output.TOURNAMENT_STATUSES",
+        "BoardSourceEnum": "leaderboards.api.output.BOARD_SOURCES",
+    },
+    # OpenAPI 3.1: a null beside a component is `oneOf: [{$ref}, {type: null}]`, which every validator reads
+    # alike (3.0's `nullable` beside `allOf` is read both ways)
+    "OAS_VERSION": "3.1.0",
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,  # the values are the names: no list of them in each description
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "pyramid_site.api.schema.add_links"],
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "pyramid_site.api.schema.add_links",
+                             "pyramid_site.api.schema.shape_operations"],
 }
 
 # --- Celery ---------------------------------------------------------------------------------------

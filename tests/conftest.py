@@ -98,3 +98,16 @@ def staff(db):
 def api(player):
     """An API client logged in as ``player``."""
     return client_for(player)
+
+
+@pytest.fixture
+def schema_conformance_check(settings):
+    """Every answer of an operation of the OpenAPI schema, checked against the schema while the test runs
+    (``tests/conformance.py``): the test fails on an undeclared status or a body the schema does not describe."""
+    from . import conformance
+
+    settings.MIDDLEWARE = [*settings.MIDDLEWARE, conformance.MIDDLEWARE]
+    conformance.problems.clear()
+    yield
+    found, conformance.problems[:] = list(conformance.problems), []
+    assert found == [], "answers that differ from the OpenAPI schema:\n" + "\n".join(found[:20])

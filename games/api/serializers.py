@@ -1,12 +1,28 @@
-"""Shapes of the API's input and output."""
+"""Shapes of the API's input and output.
+
+Every answer has its ``...Output`` serializer, a named component of the OpenAPI schema. A game is answered
+on every move, so ``game_output`` builds it as a plain dict (a serializer would cost more than the move);
+``GameOutput`` describes that dict, and the tests check every answer they see against the schema.
+"""
 
 from __future__ import annotations
 
-import engine
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+
+import engine
+from engine.rules import DRAWS, MAX_PASSES, RESERVES, WORDS
+from pyramid_site.api.output import (DEAL_NUMBER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA, DealNumberField, DealNumberInputField,
+                                     DealNumberTextField, NullableItemsListField, PresetField, deal_number_text)
 
 from ..models import DailyDeal, Deal, Game, Move
 from ..selectors import daily_is_over, window_is_over
+
+GAME_MODES = list(Game.Mode.values)
+GAME_STATUSES = list(Game.Status.values)
+# a deal nobody has asked to be solved is answered as "unsolved" (nothing of it is stored)
+DEAL_STATUSES = [*Deal.Status.values, "unsolved"]
+VERDICTS = ["winnable", "unwinnable", "unknown"]
 
 
 class MoveInput(serializers.Serializer):
@@ -32,9 +48,12 @@ def move_input(data: dict) -> dict:
 
 class GameStartInput(serializers.Serializer):
     daily = serializers.IntegerField(required=False, help_text="id of one of today's daily deals (ranked)")
-    number = serializers.IntegerField(required=False, min_value=0, max_value=2**64 - 1,
-                                      help_text="practice deal number; random when left out")
-    rules = serializers.CharField(required=False, max_length=200, help_text="preset name or rule-set text")
+    number = DealNumberInputField(required=False, help_text="practice deal number, 0 to 2**64 - 1, as an integer "
+                                                             "or as decimal text; random when left out")
+    rules = serializers.CharField(required=False, max_length=200,
+                                  help_text="a preset name (classic, strict, one-look, relaxed, par, tuts-tomb, "
+                                            "reserve, overlap) or rule-set text such as `classic;passes=unlimited` "
+                                            "(docs/rules.md); classic when left out")
 
     def validate(self, data):
         if "daily" in data and ("number" in data or "rules" in data):
@@ -43,60 +62,270 @@ class GameStartInput(serializers.Serializer):
 
 
 def unsolved_deal_output(number: int, rules: engine.Rules) -> dict:
-    """A practice deal nobody has asked to be solved: its text, and nothing stored."""
-    return {"number": number, "preset": rules.name, "rules": rules.to_dict(),
+    """A practice deal nobody has asked to be solved: its text, and nothing stored (a ``DealOutput``)."""
+    return {"number": number, "number_text": deal_number_text(number), "preset": rules.name, "rules": rules.to_dict(),
             "text": engine.deal_from_number(number).text, "status": "unsolved", "par_moves": None,
             "best_cards_left": None, "best_moves": None, "solution": "", "difficulty": None, "solve_seconds": None,
             "solve_nodes": None, "solved_at": None}
 
 
+@extend_schema_field({"oneOf": [{"type": "integer", "minimum": 1, "maximum": MAX_PASSES},
+                                 {"type": "string", "enum": ["unlimited"]}],
+                      "description": f"trips through the stock: 1 to {MAX_PASSES}, or unlimited"})
+class PassesField(serializers.Field):
+    """A rule set's passes as its JSON form has them: a number, or ``unlimited``."""
+
+
+class RulesOutput(serializers.Serializer):
+    """A rule set, option by option (docs/rules.md, section 3)."""
+
+    passes = PassesField()
+    draw = serializers.ChoiceField(choices=list(DRAWS), help_text="cards turned from the stock at a time")
+    stock_top = serializers.ChoiceField(choices=list(WORDS["stock_top"]))
+    waste_top = serializers.ChoiceField(choices=list(WORDS["waste_top"]))
+    goal = serializers.ChoiceField(choices=list(WORDS["goal"]), help_text="clear the pyramid, or all 52 cards")
+    covered_pairs = serializers.ChoiceField(choices=["yes", "no"], help_text="a card may pair with the card it covers")
+    reserve = serializers.ChoiceField(choices=list(RESERVES), help_text="reserve cards dealt beside the pyramid")
+
+    class Meta:
+        ref_name = "Rules"
+
+
 class DealOutput(serializers.ModelSerializer):
+    """A practice deal and what the solver found: ``unsolved`` until a player asks for a solve, ``pending``
+    while the solver works, then ``winnable`` (par and a line), ``unwinnable`` (the fewest cards left that can
+    be reached) or ``unknown`` (the solver's budget ran out)."""
+
     number = serializers.SerializerMethodField()
+    number_text = serializers.SerializerMethodField()
+    preset = PresetField()
     rules = serializers.SerializerMethodField()
+    status = serializers.ChoiceField(choices=DEAL_STATUSES)
 
     class Meta:
         model = Deal
-        fields = ["number", "preset", "rules", "text", "status", "par_moves", "best_cards_left", "best_moves",
-                  "solution", "difficulty", "solve_seconds", "solve_nodes", "solved_at"]
+        ref_name = "Deal"
+        fields = ["number", "number_text", "preset", "rules", "text", "status", "par_moves", "best_cards_left",
+                  "best_moves", "solution", "difficulty", "solve_seconds", "solve_nodes", "solved_at"]
 
+    @extend_schema_field(DEAL_NUMBER_SCHEMA)
     def get_number(self, deal) -> int:
         return deal.number
 
+    @extend_schema_field(DEAL_NUMBER_TEXT_SCHEMA)
+    def get_number_text(self, deal) -> str:
+        return deal_number_text(deal.number)
+
+    @extend_schema_field(RulesOutput)
     def get_rules(self, deal) -> dict:
         return engine.Rules.parse(deal.rules).to_dict()
+
+
+class GameBriefOutput(serializers.Serializer):
+    """A game in a line: enough to show it and to open it."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
+    moves = serializers.IntegerField()
+    cards_left = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "GameBrief"
+
+
+class DailyDealRevealedOutput(serializers.Serializer):
+    """A daily deal itself, once its day is over."""
+
+    number = DealNumberField()
+    number_text = DealNumberTextField()
+    text = serializers.CharField(help_text="the deal: 52 cards (docs/rules.md)")
+    solution = serializers.CharField(help_text="a line that wins it in par, in move notation")
+
+    class Meta:
+        ref_name = "DailyDealRevealed"
 
 
 class DailyOutput(serializers.ModelSerializer):
     """A daily deal as the public may see it: the commitment always; par and difficulty once the
     day has started; the deal itself and the salt once it is over."""
 
+    preset = PresetField()
     par_moves = serializers.IntegerField(source="deal.par_moves")
     difficulty = serializers.IntegerField(source="deal.difficulty", allow_null=True)
-    my_game = serializers.SerializerMethodField()
-    deal = serializers.SerializerMethodField()
-    salt = serializers.SerializerMethodField()
+    my_game = serializers.SerializerMethodField(help_text="my game of it (null when I have none, or am not "
+                                                          "logged in)")
+    deal = serializers.SerializerMethodField(help_text="the deal itself, once the day is over")
+    salt = serializers.SerializerMethodField(help_text="the commitment's salt, once the day is over")
 
     class Meta:
         model = DailyDeal
+        ref_name = "DailyDeal"
         fields = ["id", "date", "preset", "commitment", "par_moves", "difficulty", "my_game", "deal", "salt"]
 
+    @extend_schema_field(GameBriefOutput(allow_null=True))
     def get_my_game(self, daily) -> dict | None:
         game = getattr(daily, "my_game", None)
         return None if game is None else {"id": game.pk, "status": game.status, "moves": game.moves,
                                           "cards_left": game.cards_left}
 
+    @extend_schema_field(DailyDealRevealedOutput(allow_null=True))
     def get_deal(self, daily) -> dict | None:
         if not daily_is_over(daily):
             return None
-        return {"number": daily.deal.number, "text": daily.deal.text, "solution": daily.deal.solution}
+        return {"number": daily.deal.number, "number_text": deal_number_text(daily.deal.number),
+                "text": daily.deal.text, "solution": daily.deal.solution}
 
     def get_salt(self, daily) -> str | None:
         return daily.salt if daily_is_over(daily) else None
 
 
+class DailyCommitmentOutput(serializers.Serializer):
+    """A daily deal before its day: nothing but what commits to it (``daily_commitment_output``)."""
+
+    date = serializers.DateField()
+    preset = PresetField()
+    commitment = serializers.CharField(help_text="SHA-256 (hex) of the deal text and a salt shown after the day")
+
+    class Meta:
+        ref_name = "DailyCommitment"
+
+
 def daily_commitment_output(daily: DailyDeal) -> dict:
     """A daily deal before its day: nothing but what commits to it."""
     return {"date": daily.date.isoformat(), "preset": daily.preset, "commitment": daily.commitment}
+
+
+class DailyVerifyOutput(serializers.Serializer):
+    """A daily deal checked against its commitment: before the day is over only the commitment (and a
+    message); after it the salt, the deal, and whether both match."""
+
+    date = serializers.DateField()
+    preset = PresetField()
+    commitment = serializers.CharField()
+    revealed = serializers.BooleanField(help_text="whether the day is over and the rest is shown")
+    message = serializers.CharField(required=False, help_text="before the day is over: when the rest is shown")
+    salt = serializers.CharField(required=False)
+    number = DealNumberField(required=False)
+    number_text = DealNumberTextField(required=False)
+    deal_text = serializers.CharField(required=False)
+    commitment_matches = serializers.BooleanField(required=False,
+                                                  help_text="SHA-256 of `deal_text|salt` is the commitment")
+    number_gives_text = serializers.BooleanField(required=False, help_text="the engine deals `deal_text` from "
+                                                                           "`number`")
+    check = serializers.CharField(required=False, help_text="a shell command that checks the commitment")
+
+    class Meta:
+        ref_name = "DailyVerify"
+
+
+class PyramidCardOutput(serializers.Serializer):
+    card = serializers.CharField(help_text="rank and suit, e.g. `KH`, `TD` (docs/rules.md)")
+    free = serializers.BooleanField(help_text="no card covers it: it may be played")
+
+    class Meta:
+        ref_name = "PyramidCard"
+
+
+class StockOutput(serializers.Serializer):
+    count = serializers.IntegerField(help_text="cards in the stock")
+    top = serializers.CharField(allow_null=True, help_text="its top card, where the rules turn it face up")
+
+    class Meta:
+        ref_name = "Stock"
+
+
+class PositionOutput(serializers.Serializer):
+    """The player's view of a position: never the order of the face-down stock."""
+
+    rules = RulesOutput()
+    preset = PresetField()
+    pyramid = NullableItemsListField(child=PyramidCardOutput(), min_length=28, max_length=28,
+                                     help_text="28 places, top row first; null where the card is gone")
+    reserve = serializers.ListField(child=serializers.CharField(allow_null=True),
+                                    help_text="the reserve cards (none without a reserve); null where gone")
+    stock = StockOutput()
+    waste = serializers.ListField(child=serializers.CharField(), help_text="the waste, bottom first")
+    passes = serializers.IntegerField(allow_null=True, help_text="passes allowed; null for unlimited")
+    moves = serializers.IntegerField()
+    cards_left = serializers.IntegerField()
+    pyramid_left = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
+    legal_moves = serializers.ListField(child=serializers.CharField(), help_text="every move playable now, in "
+                                                                                 "the notation of docs/rules.md")
+
+    class Meta:
+        ref_name = "Position"
+
+    def get_fields(self):
+        # "pass" is a keyword of Python's: the field is added here, not declared on the class
+        fields = super().get_fields()
+        fields["pass"] = serializers.IntegerField(help_text="the pass through the stock, 1 first")
+        return fields
+
+
+class ScoreOutput(serializers.Serializer):
+    cards_left = serializers.IntegerField()
+    pyramid_left = serializers.IntegerField()
+    moves = serializers.IntegerField()
+    cleared_pass = serializers.IntegerField(allow_null=True, help_text="the pass the pyramid was cleared in")
+    match_score = serializers.IntegerField(help_text="Par Pyramid match score")
+
+    class Meta:
+        ref_name = "Score"
+
+
+class GameDealOutput(serializers.Serializer):
+    number = DealNumberField(allow_null=True, help_text="null while a ranked game's deal is secret")
+    number_text = DealNumberTextField(allow_null=True)
+    preset = PresetField()
+    par_moves = serializers.IntegerField(allow_null=True)
+
+    class Meta:
+        ref_name = "GameDeal"
+
+
+class GameDailyOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    date = serializers.DateField()
+    preset = PresetField()
+
+    class Meta:
+        ref_name = "GameDaily"
+
+
+class GameOutput(serializers.Serializer):
+    """A game with the player's view of its position (``game_output``)."""
+
+    id = serializers.IntegerField()
+    mode = serializers.ChoiceField(choices=GAME_MODES, help_text="ranked: daily and tournament deals, once "
+                                                                 "each, no undo or hints")
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
+    deal = GameDealOutput()
+    daily = GameDailyOutput(allow_null=True, help_text="the daily deal, for a daily game")
+    moves = serializers.IntegerField()
+    next_ply = serializers.IntegerField(help_text="the `ply` of the next move")
+    cards_left = serializers.IntegerField()
+    undo_count = serializers.IntegerField()
+    hint_count = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    closes_at = serializers.DateTimeField(allow_null=True, help_text="a ranked game's window ends then: no move is "
+                                                                     "taken after it")
+    version = serializers.IntegerField(help_text="bumped by every write")
+    score = ScoreOutput()
+    position = PositionOutput()
+
+    class Meta:
+        ref_name = "Game"
+
+
+class MoveOutcomeOutput(GameOutput):
+    """The game after a move; ``applied`` false when the move was already in the log (a retry)."""
+
+    applied = serializers.BooleanField()
+
+    class Meta:
+        ref_name = "MoveOutcome"
 
 
 def game_output(game: Game, position: engine.Position) -> dict:
@@ -112,6 +341,7 @@ def game_output(game: Game, position: engine.Position) -> dict:
         "status": game.status,
         "deal": {
             "number": game.deal.number if deal_public else None,
+            "number_text": deal_number_text(game.deal.number) if deal_public else None,
             "preset": game.deal.preset,
             "par_moves": game.deal.par_moves,
         },
@@ -134,4 +364,32 @@ def game_output(game: Game, position: engine.Position) -> dict:
 class MoveOutput(serializers.ModelSerializer):
     class Meta:
         model = Move
+        ref_name = "Move"
         fields = ["ply", "notation", "created_at"]
+
+
+class MoveLogOutput(serializers.Serializer):
+    """A game's moves in order, each with the server's time, and the whole line in one string."""
+
+    game = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
+    moves = MoveOutput(many=True)
+    log = serializers.CharField(help_text="the moves in notation, separated by spaces")
+
+    class Meta:
+        ref_name = "MoveLog"
+
+
+class HintOutput(serializers.Serializer):
+    """The solver's advice for a practice position."""
+
+    move = serializers.CharField(allow_null=True, help_text="the move to play; null when nothing helps any more")
+    explanation = serializers.CharField()
+    locations = serializers.ListField(child=serializers.CharField(), help_text="the cards the move names")
+    verdict = serializers.ChoiceField(choices=VERDICTS, help_text="whether the position can still be won")
+    can_win = serializers.BooleanField(allow_null=True, help_text="null when the solver could not tell")
+    moves_to_win = serializers.IntegerField(allow_null=True)
+    best_cards_left = serializers.IntegerField(allow_null=True)
+
+    class Meta:
+        ref_name = "Hint"

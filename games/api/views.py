@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 import engine
 from pyramid_site.api.errors import Invalid
 from pyramid_site.api.inputs import json_object, valid_input
+from pyramid_site.api.output import DEAL_NUMBER_PATTERN, PRESET_CHOICES, deal_number_text
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.params import date_value
 from pyramid_site.api.schema import ERROR
@@ -23,11 +24,29 @@ from ..daily import commitment
 from ..engine_glue import game_position
 from ..models import Deal
 from ..tasks import solve_deal_soon
-from .serializers import (DailyOutput, DealOutput, GameStartInput, MoveInput, MoveOutput, daily_commitment_output,
-                          game_output, move_input, unsolved_deal_output)
+from .serializers import (DailyCommitmentOutput, DailyOutput, DailyVerifyOutput, DealOutput, GameOutput,
+                          GameStartInput, HintOutput, MoveInput, MoveLogOutput, MoveOutcomeOutput, MoveOutput,
+                          daily_commitment_output, game_output, move_input, unsolved_deal_output)
 
-GAME = OpenApiResponse(OpenApiTypes.OBJECT, description="the game with the player's view of its position")
-DAILY_PAGE = page_schema()
+# a day's daily deals: the deals from the day on, only their commitments before it
+DAILY_PAGE = page_schema(PolymorphicProxySerializer(
+    component_name="DailyListItem", serializers=[DailyOutput, DailyCommitmentOutput], resource_type_field_name=None),
+    name="DailyPage")
+DATE = OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="a UTC day, YYYY-MM-DD")
+DAILY_PRESET = OpenApiParameter("preset", str, OpenApiParameter.PATH, enum=PRESET_CHOICES[:-1],
+                                description="the daily deal's preset")
+GAME_START_EXAMPLES = [
+    OpenApiExample("a practice deal", value={"number": 7, "rules": "one-look"}, request_only=True),
+    OpenApiExample("a practice deal by its number as text", value={"number": "18446744073709551615"},
+                   request_only=True),
+    OpenApiExample("today's daily deal (ranked)", value={"daily": 1}, request_only=True),
+    OpenApiExample("a random classic deal", value={}, request_only=True),
+]
+MOVE_EXAMPLES = [
+    OpenApiExample("pair two cards", value={"ply": 1, "move": "23+26"}, request_only=True),
+    OpenApiExample("a king alone", value={"ply": 2, "move": "12"}, request_only=True),
+    OpenApiExample("draw from the stock", value={"ply": 3, "move": "draw"}, request_only=True),
+]
 
 
 def _dailies(request, day):
@@ -35,8 +54,10 @@ def _dailies(request, day):
     shape = daily_commitment_output if day > utc_today() else (lambda daily: DailyOutput(daily).data)
     return paged(request, selectors.daily_deals_on(date=day, user=request.user), shape)
 
-
 class DailyTodayView(APIView):
+    """Today's daily deals (UTC), one per featured preset, each with par, difficulty, its commitment, and my
+    game of it when I am logged in. Start a ranked game of one with `POST /api/games/ {"daily": id}`."""
+
     permission_classes = [AllowAny]
 
     @extend_schema(parameters=page_parameters(), responses={200: DAILY_PAGE, 400: ERROR},
@@ -46,18 +67,24 @@ class DailyTodayView(APIView):
 
 
 class DailyOnDateView(APIView):
+    """The daily deals of a UTC day. Before the day only their commitments (date, preset, commitment); from the
+    day on the deals as today's are shown; after it the deal itself and the salt too."""
+
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=page_parameters(), responses={200: DAILY_PAGE, 400: ERROR},
+    @extend_schema(parameters=[DATE, *page_parameters()], responses={200: DAILY_PAGE, 400: ERROR},
                    summary="The daily deals of a day; only commitments before it", operation_id="daily_on_date")
     def get(self, request, date: str):
         return _dailies(request, date_value(date))
 
 
 class DailyVerifyView(APIView):
+    """A daily deal against the commitment published before its day: once the day is over, the salt and the
+    deal, whether SHA-256 of `deal_text|salt` is the commitment, and a shell command to check it yourself."""
+
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 400: ERROR, 404: ERROR},
+    @extend_schema(parameters=[DATE, DAILY_PRESET], responses={200: DailyVerifyOutput, 400: ERROR, 404: ERROR},
                    summary="Check a daily deal against its commitment (the salt and the deal once the day is over)")
     def get(self, request, date: str, preset: str):
         daily = selectors.daily_deal(date=date_value(date), preset=preset)
@@ -67,7 +94,8 @@ class DailyVerifyView(APIView):
             return Response(body | {"message": "the salt and the deal are shown when the day is over (UTC)"})
         deal_text = daily.deal.text
         return Response(body | {
-            "salt": daily.salt, "number": daily.deal.number, "deal_text": deal_text,
+            "salt": daily.salt, "number": daily.deal.number, "number_text": deal_number_text(daily.deal.number),
+            "deal_text": deal_text,
             "commitment_matches": commitment(deal_text, daily.salt) == daily.commitment,
             "number_gives_text": engine.deal_from_number(daily.deal.number).text == deal_text,
             "check": f"printf '%s' '{deal_text}|{daily.salt}' | sha256sum",
@@ -75,7 +103,13 @@ class DailyVerifyView(APIView):
 
 
 class GameListView(APIView):
-    @extend_schema(request=GameStartInput, responses={201: GAME, 400: ERROR, 404: ERROR, 409: ERROR},
+    """Start a game. `{"daily": id}` is a ranked game of one of today's daily deals (once per player, no undo or
+    hints, closed as it stands when the day ends); `{"number", "rules"}` a practice game of that deal under
+    those rules (a random deal when `number` is left out, classic rules when `rules` is). The answer is the
+    game; play it with `POST /api/games/{id}/moves/`."""
+
+    @extend_schema(request=GameStartInput, examples=GAME_START_EXAMPLES,
+                   responses={201: GameOutput, 400: ERROR, 404: ERROR, 409: ERROR},
                    summary="Start a game: a daily deal (ranked), or a practice deal by number or at random")
     def post(self, request):
         data = valid_input(GameStartInput, request)
@@ -86,7 +120,10 @@ class GameListView(APIView):
 
 
 class GameDetailView(APIView):
-    @extend_schema(responses={200: GAME, 404: ERROR},
+    """A game and the player's view of its position: the pyramid, the stock as a count (its top card where the
+    rules turn it face up), the waste, the score and every legal move."""
+
+    @extend_schema(responses={200: GameOutput, 404: ERROR},
                    summary="A game: yours, or anyone's ranked game once its day or tournament is over")
     def get(self, request, game_id: int):
         game = selectors.game_for_viewer(game_id=game_id, user=request.user)
@@ -94,8 +131,15 @@ class GameDetailView(APIView):
 
 
 class GameMoveView(APIView):
-    @extend_schema(request=MoveInput, responses={200: GAME, 201: GAME, 400: ERROR, 404: ERROR, 409: ERROR,
-                                                 422: ERROR},
+    """Play move number `ply` (the game's `next_ply`) in the notation of docs/rules.md; the position's
+    `legal_moves` lists every move playable now. 201 with the game after the move; sending again exactly the
+    move already played as `ply` answers 200 with `applied` false, so a retry is safe. A move that is not the
+    next one is 409 `wrong_ply` (with `expected_ply`), one the rules refuse 422 `illegal_move`: neither changes
+    anything."""
+
+    @extend_schema(request=MoveInput, examples=MOVE_EXAMPLES,
+                   responses={200: MoveOutcomeOutput, 201: MoveOutcomeOutput, 400: ERROR, 404: ERROR, 409: ERROR,
+                              422: ERROR},
                    summary="Play move number `ply`; resending a move already played returns the game")
     def post(self, request, game_id: int):
         data = move_input(json_object(request))
@@ -105,14 +149,18 @@ class GameMoveView(APIView):
 
 
 class GameResignView(APIView):
-    @extend_schema(request=None, responses={200: GAME, 404: ERROR, 409: ERROR}, summary="Resign a game")
+    """Resign a game that is still being played: it ends as it stands (a ranked one counts on the boards)."""
+
+    @extend_schema(request=None, responses={200: GameOutput, 404: ERROR, 409: ERROR}, summary="Resign a game")
     def post(self, request, game_id: int):
         game = services.game_resign(game_id=game_id, player=request.user)
         return Response(game_output(game, game_position(game)))
 
 
 class GameUndoView(APIView):
-    @extend_schema(request=None, responses={200: GAME, 403: ERROR, 404: ERROR, 409: ERROR},
+    """Take back the last move of a practice game (counted in `undo_count`); ranked games have no undo."""
+
+    @extend_schema(request=None, responses={200: GameOutput, 403: ERROR, 404: ERROR, 409: ERROR},
                    summary="Take back the last move (practice games only)")
     def post(self, request, game_id: int):
         game = services.game_undo(game_id=game_id, player=request.user)
@@ -120,10 +168,13 @@ class GameUndoView(APIView):
 
 
 class GameHintView(APIView):
+    """The solver's hint for a practice game: a move, why, the cards it names, and whether the position can
+    still be won (counted in `hint_count`; throttled per account). Ranked games have no hints."""
+
     throttle_classes = [AccountThrottle]
     throttle_scope = "hint"
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 403: ERROR, 404: ERROR, 409: ERROR},
+    @extend_schema(responses={200: HintOutput, 403: ERROR, 404: ERROR, 409: ERROR},
                    summary="The solver's hint, and whether the position can still be won (practice only)")
     def get(self, request, game_id: int):
         advice = services.game_hint(game_id=game_id, player=request.user)
@@ -136,7 +187,10 @@ class GameHintView(APIView):
 
 
 class GameLogView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERROR},
+    """A game's moves in order, each with the server's time. A ranked game's log is its player's alone until
+    its day or tournament is over."""
+
+    @extend_schema(responses={200: MoveLogOutput, 404: ERROR},
                    summary="A game's move log: yours, or anyone's ranked game once its day or tournament is over")
     def get(self, request, game_id: int):
         game, log = selectors.game_log(game_id=game_id, user=request.user)
@@ -158,13 +212,21 @@ def _deal_request(request, number: str) -> tuple[int, engine.Rules]:
     return value, rules
 
 
-RULES = OpenApiParameter("rules", str, description="preset name or rule-set text (classic)")
+RULES = OpenApiParameter("rules", str, description="a preset name or rule-set text (classic)",
+                         examples=[OpenApiExample("a preset", value="one-look"),
+                                   OpenApiExample("rule-set text", value="classic;passes=unlimited")])
+NUMBER = OpenApiParameter("number", str, OpenApiParameter.PATH, pattern=DEAL_NUMBER_PATTERN,
+                          description="deal number, 0 to 2**64 - 1, in decimal")
 
 
 class DealView(APIView):
+    """A practice deal: its text, and what the solver found once a player asked for a solve (`unsolved` until
+    then, `pending` while it works). Writes nothing. A daily or tournament deal's number is 404 while it is
+    secret."""
+
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[RULES], responses={200: DealOutput, 400: ERROR, 404: ERROR},
+    @extend_schema(parameters=[NUMBER, RULES], responses={200: DealOutput, 400: ERROR, 404: ERROR},
                    summary="A practice deal: its text and what the solver found (status unsolved until a player "
                            "asks for a solve)")
     def get(self, request, number: str):
@@ -174,11 +236,13 @@ class DealView(APIView):
 
 
 class DealSolveView(APIView):
+    """Ask for a practice deal to be solved: 202 with the deal as it stands (`pending` while the solver works;
+    read it again at `Location`). Logged-in players only, throttled per account."""
+
     throttle_classes = [AccountThrottle]
     throttle_scope = "solve"
 
-    @extend_schema(request=None, parameters=[RULES], responses={202: DealOutput, 400: ERROR, 401: ERROR, 404: ERROR,
-                                                                429: ERROR},
+    @extend_schema(request=None, parameters=[NUMBER, RULES], responses={202: DealOutput, 400: ERROR, 404: ERROR},
                    summary="Ask for a practice deal to be solved (logged-in players; throttled)")
     def post(self, request, number: str):
         value, rules = _deal_request(request, number)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.selectors import daily_deal, game_of_player
 from pyramid_site.api.errors import NotFound
+from pyramid_site.api.output import PRESET_CHOICES
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.params import date_value, int_param
 from pyramid_site.api.schema import ERROR
@@ -16,15 +18,21 @@ from pyramid_site.clock import utc_today
 
 from ..selectors import boards, stats
 from ..selectors.clubs import club_for_viewer
-from .output import club_output, daily_board_output, period_row, result_row, streak_output
+from .output import (DailyBoardOutput, PeriodRowOutput, PlayerPageOutput, ShareOutput, club_output,
+                     daily_board_output, period_row, result_row, streak_output)
 
-BOARD = OpenApiResponse(OpenApiTypes.OBJECT, description="top rows, my row and the rows around it, ranks and par")
 CLUB = OpenApiParameter("club", int, description="only the members of this club (members only if it is private)")
 LIMIT = OpenApiParameter("limit", int, description="rows from the top (1-200, 50)")
-PERIOD_PAGE = page_schema(first={"type": "string", "format": "date", "nullable": True},
-                          last={"type": "string", "format": "date", "nullable": True}, preset={"type": "string"})
+PERIOD_PAGE = page_schema(
+    PeriodRowOutput, name="PeriodBoardPage",
+    first=serializers.DateField(allow_null=True, help_text="the period's first day; null for all time"),
+    last=serializers.DateField(allow_null=True, help_text="the period's last day; null for all time"),
+    preset=serializers.CharField(help_text="the preset asked for"))
 AROUND = OpenApiParameter("around", int, description="rows above and below my own (0-25, 5)")
-PRESET = OpenApiParameter("preset", str, description="daily preset (classic)")
+PRESET = OpenApiParameter("preset", str, enum=PRESET_CHOICES[:-1], description="daily preset (classic)")
+DATE = OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="the daily deal's UTC day")
+DAILY_PRESET = OpenApiParameter("preset", str, OpenApiParameter.PATH, enum=PRESET_CHOICES[:-1],
+                                description="the daily deal's preset")
 
 
 def _club_id(request) -> int | None:
@@ -35,7 +43,11 @@ def _club_id(request) -> int | None:
 
 
 class DailyBoardView(APIView):
-    @extend_schema(parameters=[CLUB, LIMIT, AROUND], responses={200: BOARD, 400: ERROR, 404: ERROR},
+    """The board of one daily deal: its finished ranked games ranked by cards left, then moves, then time;
+    the top rows, my row and the rows around it, with par. `club` narrows it to a club's members."""
+
+    @extend_schema(parameters=[DATE, DAILY_PRESET, CLUB, LIMIT, AROUND],
+                   responses={200: DailyBoardOutput, 400: ERROR, 404: ERROR},
                    summary="The board of one daily deal: finished ranked games ranked by cards left, moves, time")
     def get(self, request, date: str, preset: str):
         day = date_value(date)
@@ -54,6 +66,9 @@ def _period_response(request, first, last, preset):
 
 
 class WeeklyBoardView(APIView):
+    """Players ranked over the daily deals of one ISO week (Monday to Sunday, UTC), by the formulas of the
+    README ("Board formulas"), in pages."""
+
     @extend_schema(parameters=[PRESET, CLUB, *page_parameters(), OpenApiParameter("week", str, description="any day "
                    "of the ISO week, YYYY-MM-DD (this week)")],
                    responses={200: PERIOD_PAGE, 400: ERROR, 404: ERROR},
@@ -65,6 +80,9 @@ class WeeklyBoardView(APIView):
 
 
 class AllTimeBoardView(APIView):
+    """Players ranked over every daily deal so far, by the formulas of the README ("Board formulas"), in
+    pages."""
+
     @extend_schema(parameters=[PRESET, CLUB, *page_parameters()], responses={200: PERIOD_PAGE, 400: ERROR, 404: ERROR},
                    summary="All-time board over every daily deal")
     def get(self, request):
@@ -72,7 +90,10 @@ class AllTimeBoardView(APIView):
 
 
 class PlayerView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERROR},
+    """A player's page: their daily results (the latest first), statistics, streaks, and the clubs of theirs
+    that I may see."""
+
+    @extend_schema(responses={200: PlayerPageOutput, 404: ERROR},
                    summary="A player's page: daily results, stats, streaks and clubs")
     def get(self, request, username: str):
         page = stats.player_page(player=stats.player_named(username), viewer=request.user)
@@ -92,7 +113,10 @@ class PlayerView(APIView):
 
 
 class ShareView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, 404: ERROR, 409: ERROR},
+    """A line to share a finished daily game of mine: its day, preset, outcome and moves, no card and no
+    move of it."""
+
+    @extend_schema(responses={200: ShareOutput, 404: ERROR, 409: ERROR},
                    summary="A spoiler-free share line for a finished daily game of yours")
     def get(self, request, game_id: int):
         game = game_of_player(game_id=game_id, player=request.user)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
@@ -16,22 +15,26 @@ from pyramid_site.api.schema import ERROR
 from .. import services
 from ..selectors.clubs import club_for_viewer, clubs_for_viewer, members_of
 from .inputs import ClubInput, ClubUpdateInput, JoinInput, RoleInput
-from .output import club_output, member_output
+from .output import ClubOutput, MemberOutput, club_output, member_output
 
-CLUB = OpenApiTypes.OBJECT
+CLUB = ClubOutput
 
 
 class ClubListView(APIView):
+    """Clubs: the public ones and mine, by name, in pages (`mine=true` for mine alone); POST creates one."""
+
     @extend_schema(parameters=[OpenApiParameter("mine", bool, description="only the clubs I am in"),
                                *page_parameters()],
-                   responses={200: page_schema(), 400: ERROR}, operation_id="clubs_list",
+                   responses={200: page_schema(ClubOutput), 400: ERROR}, operation_id="clubs_list",
                    summary="Clubs: the public ones and mine, by name")
     def get(self, request):
         mine = request.query_params.get("mine") in ("1", "true", "yes")
         return paged(request, clubs_for_viewer(viewer=request.user, mine_only=mine), lambda c: club_output(c, None))
 
     @extend_schema(request=ClubInput, responses={201: CLUB, 400: ERROR, 409: ERROR},
-                   summary="Create a club; you become its owner")
+                   summary="Create a club; you become its owner",
+                   description="Create a club with a name unique whatever its case; you become its owner, and the "
+                               "answer has its invite code.")
     def post(self, request):
         data = valid_input(ClubInput, request)
         club = services.club_create(user=request.user, **data)
@@ -41,12 +44,16 @@ class ClubListView(APIView):
 
 
 class ClubDetailView(APIView):
+    """A club, with my role in it; its invite code to its owner and admins. A private club is 404 to
+    outsiders."""
+
     @extend_schema(responses={200: CLUB, 404: ERROR}, summary="A club (its invite code for owner and admins)")
     def get(self, request, club_id: int):
         return Response(club_output(*club_for_viewer(club_id=club_id, viewer=request.user)))
 
     @extend_schema(request=ClubUpdateInput, responses={200: CLUB, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
-                   summary="Change a club's name, description or privacy (owner and admins)")
+                   summary="Change a club's name, description or privacy (owner and admins)",
+                   description="Change any of a club's name, description and privacy; owner and admins only.")
     def patch(self, request, club_id: int):
         data = valid_input(ClubUpdateInput, request)
         club_for_viewer(club_id=club_id, viewer=request.user)
@@ -55,6 +62,8 @@ class ClubDetailView(APIView):
 
 
 class ClubJoinView(APIView):
+    """Join a club with its invite code (from its owner or an admin): 201 with the club."""
+
     @extend_schema(request=JoinInput, responses={201: CLUB, 404: ERROR, 409: ERROR},
                    summary="Join a club with its invite code")
     def post(self, request):
@@ -64,6 +73,8 @@ class ClubJoinView(APIView):
 
 
 class ClubLeaveView(APIView):
+    """Leave a club. Its owner hands it over first (make another member owner)."""
+
     @extend_schema(request=None, responses={204: None, 404: ERROR, 409: ERROR}, summary="Leave a club")
     def post(self, request, club_id: int):
         club_for_viewer(club_id=club_id, viewer=request.user)
@@ -72,6 +83,8 @@ class ClubLeaveView(APIView):
 
 
 class ClubInviteView(APIView):
+    """Renew a club's invite code: the old one stops working at once. Owner and admins only."""
+
     @extend_schema(request=None, responses={200: CLUB, 403: ERROR, 404: ERROR},
                    summary="Renew the invite code; the old one stops working (owner and admins)")
     def post(self, request, club_id: int):
@@ -81,7 +94,10 @@ class ClubInviteView(APIView):
 
 
 class ClubMembersView(APIView):
-    @extend_schema(parameters=page_parameters(), responses={200: page_schema(), 400: ERROR, 403: ERROR, 404: ERROR},
+    """A club's members and their roles, oldest first, in pages; members only."""
+
+    @extend_schema(parameters=page_parameters(), responses={200: page_schema(MemberOutput), 400: ERROR, 403: ERROR,
+                                                           404: ERROR},
                    summary="A club's members and their roles, oldest first (members only)")
     def get(self, request, club_id: int):
         club, membership = club_for_viewer(club_id=club_id, viewer=request.user)
@@ -91,15 +107,19 @@ class ClubMembersView(APIView):
 
 
 class ClubMemberView(APIView):
-    @extend_schema(request=RoleInput, responses={200: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 404: ERROR},
-                   summary="Set a member's role; making someone owner hands the club over (owner only)")
+    @extend_schema(request=RoleInput, responses={200: MemberOutput, 400: ERROR, 403: ERROR, 404: ERROR},
+                   summary="Set a member's role; making someone owner hands the club over (owner only)",
+                   description="Set a member's role: admin or member, or owner, which hands the club over (the old "
+                               "owner becomes an admin). The owner only.")
     def patch(self, request, club_id: int, user_id: int):
         club_for_viewer(club_id=club_id, viewer=request.user)
         membership = services.member_role_set(actor=request.user, club_id=club_id, user_id=user_id,
                                               role=valid_input(RoleInput, request)["role"])
         return Response(member_output(membership))
 
-    @extend_schema(responses={204: None, 403: ERROR, 404: ERROR}, summary="Remove a member (owner and admins)")
+    @extend_schema(responses={204: None, 400: ERROR, 403: ERROR, 404: ERROR},
+                   summary="Remove a member (owner and admins)",
+                   description="Remove a member from a club. Owner and admins; an admin removes members only.")
     def delete(self, request, club_id: int, user_id: int):
         club_for_viewer(club_id=club_id, viewer=request.user)
         services.member_remove(actor=request.user, club_id=club_id, user_id=user_id)

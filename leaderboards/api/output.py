@@ -1,8 +1,22 @@
-"""Shapes of the leaderboards API's answers."""
+"""Shapes of the leaderboards API's answers: the functions that build them, and the ``...Output``
+serializers that describe them in the OpenAPI schema."""
 
 from __future__ import annotations
 
+from rest_framework import serializers
+
+from games.api.serializers import GameBriefOutput
+from pyramid_site.api.output import PlayerRefOutput, PresetField
+
 from ..models import Club, Membership, Result, Tournament
+
+# the choice sets of the answers (and of the schema's enums: SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"])
+CLUB_ROLES = list(Membership.Role.values)
+TOURNAMENT_FORMATS = list(Tournament.Format.values)
+TOURNAMENT_SCORINGS = list(Tournament.Scoring.values)
+TOURNAMENT_SOURCES = list(Tournament.Source.values)
+TOURNAMENT_STATUSES = list(Tournament.Status.values)
+BOARD_SOURCES = ["postgresql", "redis"]
 
 
 def over_par_text(result: Result) -> str | None:
@@ -115,3 +129,270 @@ def window_change_output(change) -> dict:
     return {"changed_by": change.changed_by_id, "changed_at": change.changed_at,
             "starts_at": {"from": change.starts_from, "to": change.starts_to},
             "ends_at": {"from": change.ends_from, "to": change.ends_to}}
+
+
+# --- the answers' serializers: named components of the OpenAPI schema, each describing what the function of
+# the same name above builds (the tests check every answer they see against the schema) ---------------------
+
+class StreakOutput(serializers.Serializer):
+    current = serializers.IntegerField(help_text="days in a row up to today (or yesterday)")
+    longest = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "Streak"
+
+
+class BoardRowOutput(serializers.Serializer):
+    """One finished ranked game on a board (``result_row``)."""
+
+    rank = serializers.IntegerField(allow_null=True, help_text="1 first; equal results share a rank")
+    player = PlayerRefOutput()
+    game = serializers.IntegerField()
+    cards_left = serializers.IntegerField()
+    pyramid_left = serializers.IntegerField()
+    moves = serializers.IntegerField()
+    seconds = serializers.FloatField(help_text="server time from start to finish")
+    won = serializers.BooleanField()
+    cleared = serializers.BooleanField(help_text="the 28 pyramid cards are gone")
+    par_moves = serializers.IntegerField(allow_null=True)
+    over_par = serializers.IntegerField(allow_null=True, help_text="moves over par of a won game")
+    par_text = serializers.CharField(allow_null=True, help_text='"par", "+3" ...; null when not won')
+    finished_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "BoardRow"
+
+
+class BoardDailyOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    date = serializers.DateField()
+    preset = PresetField()
+    par_moves = serializers.IntegerField(allow_null=True)
+
+    class Meta:
+        ref_name = "BoardDaily"
+
+
+class DailyBoardOutput(serializers.Serializer):
+    """The board of one daily deal: the top rows, my row and the rows around it (``daily_board_output``)."""
+
+    daily = BoardDailyOutput()
+    total = serializers.IntegerField(help_text="players on the board")
+    top = BoardRowOutput(many=True)
+    me = BoardRowOutput(allow_null=True, help_text="my row; null when I have no finished game of it")
+    around = BoardRowOutput(many=True, help_text="the rows just above and below mine")
+    source = serializers.ChoiceField(choices=BOARD_SOURCES, help_text="where the board was read from")
+
+    class Meta:
+        ref_name = "DailyBoard"
+
+
+class BestOutput(serializers.Serializer):
+    cards_left = serializers.IntegerField(allow_null=True, help_text="the fewest cards left")
+    moves_when_won = serializers.IntegerField(allow_null=True, help_text="the fewest moves of a won game")
+
+    class Meta:
+        ref_name = "Best"
+
+
+class PeriodRowOutput(serializers.Serializer):
+    """A player's row on the weekly or all-time board (``period_row``)."""
+
+    rank = serializers.IntegerField()
+    player = PlayerRefOutput()
+    played = serializers.IntegerField()
+    cleared = serializers.IntegerField()
+    won = serializers.IntegerField()
+    cards_left_total = serializers.IntegerField()
+    cards_left_average = serializers.FloatField()
+    at_par = serializers.IntegerField(help_text="won in par moves or fewer")
+    best = BestOutput()
+    streak = StreakOutput()
+    cleared_streak = StreakOutput()
+
+    class Meta:
+        ref_name = "PeriodRow"
+
+
+class PlayerStatsOutput(serializers.Serializer):
+    played = serializers.IntegerField()
+    cleared = serializers.IntegerField()
+    won = serializers.IntegerField()
+    cards_left_total = serializers.IntegerField()
+    cards_left_average = serializers.FloatField()
+    at_par = serializers.IntegerField()
+    best = BestOutput()
+
+    class Meta:
+        ref_name = "PlayerStats"
+
+
+class HistoryRowOutput(BoardRowOutput):
+    """A daily result on a player's page."""
+
+    date = serializers.DateField()
+    preset = PresetField()
+
+    class Meta:
+        ref_name = "HistoryRow"
+
+
+class ClubOutput(serializers.Serializer):
+    """A club (``club_output``); its invite code only to its owner and admins."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    description = serializers.CharField(allow_blank=True)
+    is_private = serializers.BooleanField(help_text="only members see its boards and tournaments")
+    members = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    my_role = serializers.ChoiceField(choices=CLUB_ROLES, allow_null=True)
+    invite_code = serializers.CharField(required=False, help_text="owner and admins only")
+
+    class Meta:
+        ref_name = "Club"
+
+
+class PlayerClubOutput(ClubOutput):
+    role = serializers.ChoiceField(choices=CLUB_ROLES, help_text="the player's role in it")
+
+    class Meta:
+        ref_name = "PlayerClub"
+
+
+class PlayerPageOutput(serializers.Serializer):
+    """A player's page: daily results, statistics, streaks and clubs."""
+
+    player = PlayerRefOutput()
+    stats = PlayerStatsOutput()
+    streak = StreakOutput()
+    cleared_streak = StreakOutput()
+    history = HistoryRowOutput(many=True, help_text="the latest daily results first")
+    clubs = PlayerClubOutput(many=True, help_text="the player's clubs that I may see")
+
+    class Meta:
+        ref_name = "PlayerPage"
+
+
+class ShareOutput(serializers.Serializer):
+    game = serializers.IntegerField()
+    share = serializers.CharField(help_text='a spoiler-free line, e.g. "Pyramid #12 classic: cleared, 31 moves '
+                                            '(par 29)"')
+
+    class Meta:
+        ref_name = "Share"
+
+
+class MemberOutput(serializers.Serializer):
+    """A club's member (``member_output``)."""
+
+    user = PlayerRefOutput()
+    role = serializers.ChoiceField(choices=CLUB_ROLES)
+    joined_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "Member"
+
+
+class TournamentOutput(serializers.Serializer):
+    """A tournament (``tournament_output``)."""
+
+    id = serializers.IntegerField()
+    club = serializers.IntegerField()
+    name = serializers.CharField()
+    preset = PresetField()
+    rules = serializers.CharField(help_text="canonical rule-set text")
+    format = serializers.ChoiceField(choices=TOURNAMENT_FORMATS)
+    scoring = serializers.ChoiceField(choices=TOURNAMENT_SCORINGS)
+    source = serializers.ChoiceField(choices=TOURNAMENT_SOURCES)
+    deal_count = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES, help_text="preparing until its deals are "
+                                                                                 "ready")
+    starts_at = serializers.DateTimeField()
+    ends_at = serializers.DateTimeField()
+    can_manage = serializers.BooleanField(help_text="I may change or delete it")
+
+    class Meta:
+        ref_name = "Tournament"
+
+
+class MyDealOutput(serializers.Serializer):
+    index = serializers.IntegerField(help_text="0 for the first deal")
+    game = GameBriefOutput(allow_null=True, help_text="my game of it; null until I start one")
+
+    class Meta:
+        ref_name = "MyDeal"
+
+
+class MyEntryOutput(serializers.Serializer):
+    """My entry in a tournament (``my_output``)."""
+
+    joined_at = serializers.DateTimeField()
+    score = serializers.IntegerField(help_text="match (par scoring) or arena points; 0 under plain scoring")
+    games_counted = serializers.IntegerField()
+    cleared = serializers.IntegerField()
+    cards_left = serializers.IntegerField()
+    moves = serializers.IntegerField()
+    seconds = serializers.FloatField()
+    streak = serializers.IntegerField()
+    deals = MyDealOutput(many=True)
+
+    class Meta:
+        ref_name = "MyEntry"
+
+
+class TournamentDetailOutput(TournamentOutput):
+    me = MyEntryOutput(allow_null=True, help_text="my entry; null until I join")
+
+    class Meta:
+        ref_name = "TournamentDetail"
+
+
+class EntryOutput(serializers.Serializer):
+    """A tournament entry as joining answers it."""
+
+    tournament = serializers.IntegerField()
+    player = serializers.IntegerField()
+    joined_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "Entry"
+
+
+class StandingOutput(serializers.Serializer):
+    """A row of the standings (``entry_output``)."""
+
+    rank = serializers.IntegerField()
+    player = PlayerRefOutput()
+    score = serializers.IntegerField(allow_null=True, help_text="arena points or par score; null under plain "
+                                                                "scoring, which ranks by cards, moves and time")
+    games = serializers.IntegerField()
+    cleared = serializers.IntegerField()
+    cards_left = serializers.IntegerField()
+    moves = serializers.IntegerField()
+    seconds = serializers.FloatField()
+    streak = serializers.IntegerField()
+
+    class Meta:
+        ref_name = "Standing"
+
+
+class WindowOutput(serializers.Serializer):
+    # "from" is a keyword of Python's: the fields are added in get_fields
+    class Meta:
+        ref_name = "WindowMove"
+
+    def get_fields(self):
+        return {"from": serializers.DateTimeField(), "to": serializers.DateTimeField()}
+
+
+class WindowChangeOutput(serializers.Serializer):
+    """A change of a tournament's window, for everyone to see (``window_change_output``)."""
+
+    changed_by = serializers.IntegerField(allow_null=True)
+    changed_at = serializers.DateTimeField()
+    starts_at = WindowOutput()
+    ends_at = WindowOutput()
+
+    class Meta:
+        ref_name = "WindowChange"

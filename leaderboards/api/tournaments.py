@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.serializers import game_output
+from games.api.serializers import GameOutput, game_output
 from games.engine_glue import game_position
 from pyramid_site.api.errors import Forbidden
 from pyramid_site.api.inputs import valid_input
@@ -20,20 +19,32 @@ from ..models import Tournament
 from ..selectors.clubs import (club_for_viewer, club_tournaments, my_tournament, standings, standings_are_final,
                                tournament_for_viewer, window_changes)
 from .inputs import TournamentGameInput, TournamentInput, TournamentUpdateInput
-from .output import entry_output, my_output, tournament_output, window_change_output
+from .output import (EntryOutput, StandingOutput, TournamentDetailOutput, TournamentOutput, WindowChangeOutput,
+                     entry_output, my_output, tournament_output, window_change_output)
 
-TOURNAMENT = OpenApiTypes.OBJECT
+TOURNAMENT = TournamentOutput
+STANDINGS_PAGE = page_schema(
+    StandingOutput, name="StandingsPage", tournament=TournamentOutput(),
+    final=serializers.BooleanField(help_text="the tournament is over: these standings are final"),
+    window_changes=WindowChangeOutput(many=True, help_text="every move of the window, oldest first"))
 
 
 class ClubTournamentsView(APIView):
-    @extend_schema(parameters=page_parameters(), responses={200: page_schema(), 400: ERROR, 404: ERROR},
+    """A club's tournaments, the latest start first, in pages; POST creates one (owner and admins)."""
+
+    @extend_schema(parameters=page_parameters(), responses={200: page_schema(TournamentOutput), 400: ERROR,
+                                                           404: ERROR},
                    summary="A club's tournaments, the latest start first")
     def get(self, request, club_id: int):
         club, membership = club_for_viewer(club_id=club_id, viewer=request.user)
         return paged(request, club_tournaments(club), lambda t: tournament_output(t, membership))
 
     @extend_schema(request=TournamentInput, responses={201: TOURNAMENT, 400: ERROR, 403: ERROR, 404: ERROR},
-                   summary="Create a tournament (owner and admins); secret deals are prepared by the solver jobs")
+                   summary="Create a tournament (owner and admins); secret deals are prepared by the solver jobs",
+                   description="Create a match (one ranked game per deal) or an arena (a sequence of deals played "
+                               "one after another) over a window (README, \"Tournament standings\"). Secret deals "
+                               "are found and proved winnable by the solver jobs: the tournament is `preparing` "
+                               "until they are ready.")
     def post(self, request, club_id: int):
         club_for_viewer(club_id=club_id, viewer=request.user)
         tournament = services.tournament_create(actor=request.user, club_id=club_id, **valid_input(TournamentInput, request))
@@ -42,7 +53,10 @@ class ClubTournamentsView(APIView):
 
 
 class TournamentView(APIView):
-    @extend_schema(responses={200: TOURNAMENT, 404: ERROR},
+    """A tournament of a club I may see."""
+
+    @extend_schema(responses={200: TournamentDetailOutput, 404: ERROR},
+                   description="A tournament, with my entry and my game of each deal once I have joined.",
                    summary="A tournament, with my entry and my game of each deal once I have joined")
     def get(self, request, tournament_id: int):
         tournament, membership = tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
@@ -51,7 +65,9 @@ class TournamentView(APIView):
 
     @extend_schema(request=TournamentUpdateInput, responses={200: TOURNAMENT, 400: ERROR, 403: ERROR, 404: ERROR,
                                                             409: ERROR},
-                   summary="Rename a tournament or move its window (owner and admins)")
+                   summary="Rename a tournament or move its window (owner and admins)",
+                   description="Rename a tournament or move its window. Once it has started its start is fixed and "
+                               "its end only moves later; every move of the window is shown in the standings.")
     def patch(self, request, tournament_id: int):
         tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         services.tournament_update(actor=request.user, tournament_id=tournament_id,
@@ -59,7 +75,8 @@ class TournamentView(APIView):
         return Response(tournament_output(*tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)))
 
     @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR},
-                   summary="Delete a tournament that has not started (owner and admins)")
+                   summary="Delete a tournament that has not started (owner and admins)",
+                   description="Delete a tournament before it starts; owner and admins only.")
     def delete(self, request, tournament_id: int):
         tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         services.tournament_delete(actor=request.user, tournament_id=tournament_id)
@@ -67,7 +84,9 @@ class TournamentView(APIView):
 
 
 class TournamentJoinView(APIView):
-    @extend_schema(request=None, responses={201: OpenApiTypes.OBJECT, 403: ERROR, 404: ERROR, 409: ERROR},
+    """Join a tournament of a club of mine, at any time until it ends."""
+
+    @extend_schema(request=None, responses={201: EntryOutput, 403: ERROR, 404: ERROR, 409: ERROR},
                    summary="Join a tournament of your club, until it ends")
     def post(self, request, tournament_id: int):
         tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
@@ -77,7 +96,10 @@ class TournamentJoinView(APIView):
 
 
 class TournamentGameView(APIView):
-    @extend_schema(request=TournamentGameInput, responses={201: OpenApiTypes.OBJECT, 400: ERROR, 404: ERROR,
+    """Start my ranked game of a tournament's deal: in a match any deal by `index`, in an arena the next one.
+    Play it with the games API; it closes as it stands when the tournament ends."""
+
+    @extend_schema(request=TournamentGameInput, responses={201: GameOutput, 400: ERROR, 404: ERROR,
                                                            409: ERROR},
                    summary="Start your ranked game of the tournament's next deal; play it with the games API")
     def post(self, request, tournament_id: int):
@@ -89,9 +111,11 @@ class TournamentGameView(APIView):
 
 
 class StandingsView(APIView):
+    """A tournament's standings in pages, with the tournament, whether they are final, and every move of its
+    window: live to the club's members, and to everyone who sees the club once it is over."""
+
     @extend_schema(parameters=page_parameters(default_limit=100, max_limit=1000),
-                   responses={200: page_schema(tournament={"type": "object"}, final={"type": "boolean"}),
-                              400: ERROR, 403: ERROR, 404: ERROR},
+                   responses={200: STANDINGS_PAGE, 400: ERROR, 403: ERROR, 404: ERROR},
                    summary="Standings: live to the club's members, final to everyone who sees the club after the end")
     def get(self, request, tournament_id: int):
         tournament, membership = tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)

@@ -3,7 +3,6 @@ list the re-check's flags and record their review."""
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAdminUser
@@ -37,6 +36,41 @@ class ReviewInput(serializers.Serializer):
     note = serializers.CharField(max_length=2000)
 
 
+class VoidOutput(serializers.Serializer):
+    """A void of a game or of a player, and its lifting (``void_output``)."""
+
+    id = serializers.IntegerField()
+    game = serializers.IntegerField(allow_null=True, help_text="the game made void (or null)")
+    player = serializers.IntegerField(allow_null=True, help_text="the player made void (or null)")
+    reason = serializers.CharField()
+    voided_by = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    lifted_at = serializers.DateTimeField(allow_null=True)
+    lifted_by = serializers.IntegerField(allow_null=True)
+    lift_reason = serializers.CharField(allow_blank=True)
+
+    class Meta:
+        ref_name = "Void"
+
+
+class FlagOutput(serializers.Serializer):
+    """A game the daily re-check flagged, and its review (``flag_output``)."""
+
+    id = serializers.IntegerField()
+    game = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=Flag.Kind.values, help_text="result_mismatch: the replay disagrees "
+                                                                       "with the stored result; suspicious: the "
+                                                                       "suspicious-play rule")
+    detail = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    reviewed_at = serializers.DateTimeField(allow_null=True)
+    reviewed_by = serializers.IntegerField(allow_null=True)
+    review_note = serializers.CharField(allow_blank=True)
+
+    class Meta:
+        ref_name = "Flag"
+
+
 def void_output(void: Void) -> dict:
     return {"id": void.pk, "game": void.game_id, "player": void.player_id, "reason": void.reason,
             "voided_by": void.voided_by_id, "created_at": void.created_at, "lifted_at": void.lifted_at,
@@ -50,16 +84,20 @@ def flag_output(flag: Flag) -> dict:
 
 
 class VoidListView(APIView):
+    """The fair-play audit record (staff only): every void of a game or a player, and its lifting, newest first,
+    in pages. POST voids a game or a player."""
+
     permission_classes = [IsAdminUser]
 
-    @extend_schema(parameters=page_parameters(), responses={200: page_schema(), 400: ERROR, 403: ERROR},
+    @extend_schema(parameters=page_parameters(), responses={200: page_schema(VoidOutput), 400: ERROR, 403: ERROR},
                    summary="The fair-play audit record, newest first")
     def get(self, request):
         return paged(request, selectors.voids(), void_output)
 
-    @extend_schema(request=VoidInput, responses={201: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 404: ERROR,
-                                                 409: ERROR},
-                   summary="Void a game or a player: every board and standing is recomputed without it")
+    @extend_schema(request=VoidInput, responses={201: VoidOutput, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+                   summary="Void a game or a player: every board and standing is recomputed without it",
+                   description="Void a ranked game or a player, with a reason: every board and standing is "
+                               "recomputed without it. Staff only.")
     def post(self, request):
         data = valid_input(VoidInput, request)
         if "game" in data:
@@ -70,10 +108,11 @@ class VoidListView(APIView):
 
 
 class VoidLiftView(APIView):
+    """Lift a void, with a reason: what it took off the boards comes back. Staff only."""
+
     permission_classes = [IsAdminUser]
 
-    @extend_schema(request=LiftInput, responses={200: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 404: ERROR,
-                                                 409: ERROR},
+    @extend_schema(request=LiftInput, responses={200: VoidOutput, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
                    summary="Lift a void: what it took off the boards comes back")
     def post(self, request, void_id: int):
         void = services.void_lift(void_id=void_id, reason=valid_input(LiftInput, request)["reason"], by=request.user)
@@ -81,11 +120,14 @@ class VoidLiftView(APIView):
 
 
 class FlagListView(APIView):
+    """Games the daily re-check flagged for review, newest first, in pages (`open=true` for those not yet
+    reviewed). Staff only."""
+
     permission_classes = [IsAdminUser]
 
     @extend_schema(parameters=[*page_parameters(), OpenApiParameter("open", bool, description="only flags not yet "
                                                                                                "reviewed")],
-                   responses={200: page_schema(), 400: ERROR, 403: ERROR},
+                   responses={200: page_schema(FlagOutput), 400: ERROR, 403: ERROR},
                    summary="Games the daily re-check flagged for review, newest first")
     def get(self, request):
         open_only = request.query_params.get("open") in ("1", "true")
@@ -93,10 +135,12 @@ class FlagListView(APIView):
 
 
 class FlagReviewView(APIView):
+    """Record the review of a flag with a note. Void the game separately to take it off the boards. Staff
+    only."""
+
     permission_classes = [IsAdminUser]
 
-    @extend_schema(request=ReviewInput, responses={200: OpenApiTypes.OBJECT, 400: ERROR, 403: ERROR, 404: ERROR,
-                                                   409: ERROR},
+    @extend_schema(request=ReviewInput, responses={200: FlagOutput, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
                    summary="Record the review of a flag (void the game separately to take it off the boards)")
     def post(self, request, flag_id: int):
         flag = services.flag_review(flag_id=flag_id, note=valid_input(ReviewInput, request)["note"], by=request.user)

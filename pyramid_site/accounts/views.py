@@ -7,7 +7,7 @@ import re
 from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from pyramid_site.api.errors import Invalid
 from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.names import clean_name
+from pyramid_site.api.schema import ERROR
 from pyramid_site.api.throttles import AddressThrottle, UsernameThrottle
 
 from . import services
@@ -56,9 +57,33 @@ class LoginInput(serializers.Serializer):
 
 
 class UserOutput(serializers.ModelSerializer):
+    """An account, as its owner sees it."""
+
+    # as the account has it (the model's own pattern is Python's \w, which JSON Schema reads as ASCII only)
+    username = serializers.CharField(help_text="unique whatever its case")
+    email = serializers.CharField(allow_blank=True, help_text="empty when none was given")
+
     class Meta:
         model = User
+        ref_name = "User"
         fields = ["id", "username", "email", "date_joined"]
+
+
+class UserWithTokenOutput(UserOutput):
+    """An account and its API token: send it as `Authorization: Bearer KEY` (or `Token KEY`)."""
+
+    token = serializers.CharField(help_text="the API token")
+
+    class Meta(UserOutput.Meta):
+        ref_name = "UserWithToken"
+        fields = [*UserOutput.Meta.fields, "token"]
+
+
+SIGNUP_EXAMPLES = [OpenApiExample("an account", request_only=True,
+                                  value={"username": "alice", "password": "a-long-pass-phrase",
+                                         "email": "alice@example.org"})]
+LOGIN_EXAMPLES = [OpenApiExample("a log-in", request_only=True,
+                                 value={"username": "alice", "password": "a-long-pass-phrase"})]
 
 
 def _account(request) -> User:
@@ -67,12 +92,16 @@ def _account(request) -> User:
 
 
 class SignupView(APIView):
+    """Create an account: 201 with the account and its API token (throttled per client address). Usernames
+    are unique whatever their case."""
+
     permission_classes = [AllowAny]
     authentication_classes = []
     throttle_classes = [AddressThrottle]
     throttle_scope = "signup"
 
-    @extend_schema(request=SignupInput, responses={201: UserOutput}, summary="Create an account; returns a token")
+    @extend_schema(request=SignupInput, examples=SIGNUP_EXAMPLES, responses={201: UserWithTokenOutput, 409: ERROR},
+                   summary="Create an account; returns a token")
     def post(self, request):
         data = valid_input(SignupInput, request)
         user, token = services.account_signup(username=data["username"], password=data["password"],
@@ -82,13 +111,17 @@ class SignupView(APIView):
 
 
 class TokenLoginView(APIView):
+    """Log in for the account's API token (the same token until it is revoked); throttled per client address
+    and per username."""
+
     permission_classes = [AllowAny]
     authentication_classes = []
     # per address, and per account asked for (so a guesser spread over many addresses still meets a limit)
     throttle_classes = [AddressThrottle, UsernameThrottle]
     throttle_scope = "login"
 
-    @extend_schema(request=LoginInput, responses={200: UserOutput}, summary="Log in for an API token")
+    @extend_schema(request=LoginInput, examples=LOGIN_EXAMPLES, responses={200: UserWithTokenOutput, 401: ERROR},
+                   summary="Log in for an API token")
     def post(self, request):
         user = _account(request)
         token = services.token_for(user=user)
@@ -100,7 +133,11 @@ class SessionLoginView(APIView):
     throttle_classes = [AddressThrottle, UsernameThrottle]
     throttle_scope = "login"
 
-    @extend_schema(request=LoginInput, responses={200: UserOutput}, summary="Log in with a session cookie (web page)")
+    @extend_schema(request=LoginInput, examples=LOGIN_EXAMPLES, responses={200: UserOutput, 401: ERROR, 403: ERROR},
+                   summary="Log in with a session cookie (web page)",
+                   description="Log in with a session cookie, for the web page: checked for CSRF like every session "
+                               "write (send the csrftoken cookie's value as `X-CSRFToken`). API clients use "
+                               "`/api/accounts/login/` and its token instead.")
     def post(self, request):
         # a session is a browser's: its log-in is checked for CSRF like every other session write
         SessionAuthentication().enforce_csrf(request)
@@ -108,13 +145,16 @@ class SessionLoginView(APIView):
         login(request._request, user)
         return Response(UserOutput(user).data)
 
-    @extend_schema(request=None, responses={204: None}, summary="Log out of the session")
+    @extend_schema(request=None, responses={204: None, 403: ERROR}, summary="Log out of the session",
+                   description="End the session of the web page (nothing happens without one).")
     def delete(self, request):
         logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class TokenRevokeView(APIView):
+    """Revoke my API token: it stops working at once everywhere it is used. Log in again for a new one."""
+
     @extend_schema(request=None, responses={204: None},
                    summary="Revoke my API token (log out everywhere it is used); log in again for a new one")
     def delete(self, request):
@@ -123,6 +163,8 @@ class TokenRevokeView(APIView):
 
 
 class MeView(APIView):
-    @extend_schema(responses=UserOutput, summary="Who am I")
+    """The account the request is authenticated as."""
+
+    @extend_schema(responses={200: UserOutput}, summary="Who am I")
     def get(self, request):
         return Response(UserOutput(request.user).data)

@@ -1,4 +1,4 @@
-"""Token authentication with each process remembering tokens it has checked.
+"""Token authentication (``Bearer`` or ``Token``) with each process remembering tokens it has checked.
 
 Every move is a request, so the token look-up in the database was a good share of a move's database
 work: a process remembers a checked token for ``PYRAMID_TOKEN_CACHE_SECONDS``. A revocation (through
@@ -14,7 +14,7 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import TokenAuthentication, get_authorization_header
 
 _MAX_ENTRIES = 50_000
 REVOCATIONS_KEY = "pyramid:token-revocations"
@@ -33,8 +33,25 @@ def revocation_announce() -> None:
             cache.add(REVOCATIONS_KEY, 1, timeout=None)
 
 
+def _bearer(request) -> bool:
+    scheme = get_authorization_header(request).split()[:1]
+    return bool(scheme) and scheme[0].lower() == b"bearer"
+
+
 class CachedTokenAuthentication(TokenAuthentication):
+    """``Authorization: Bearer KEY`` (what OpenAPI clients send) or ``Authorization: Token KEY`` (DRF's own
+    spelling, which earlier clients send): the same token either way."""
+
     _known: dict[str, tuple[float, int, object, object]] = {}
+
+    def authenticate(self, request):
+        if _bearer(request):
+            self.keyword = "Bearer"  # this request's instance reads the header in the scheme it was sent in
+        return super().authenticate(request)
+
+    def authenticate_header(self, request):
+        # a 401 names the scheme the request used (Token when it used none)
+        return "Bearer" if _bearer(request) else "Token"
 
     def authenticate_credentials(self, key):
         now = time.monotonic()

@@ -31,7 +31,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "remove_self": (400, "a manager removing themselves (leave instead)"),
     "owner_role_change": (400, "the owner changing their own role (hand the club over instead)"),
     # who is asking
-    "not_authenticated": (401, "no credentials: log in, or send `Authorization: Token KEY`"),
+    "not_authenticated": (401, "no credentials: log in, or send `Authorization: Bearer KEY`"),
     "authentication_failed": (401, "the token is unknown or revoked"),
     "bad_credentials": (401, "the username or password is wrong"),
     "forbidden": (403, "not allowed (staff only, say), or a session write without its CSRF token"),
@@ -86,3 +86,6 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "server_error": (500, "something went wrong on our side (`request_id` finds it in the log)"),
     "database_unavailable": (503, "the database is not answering: send the same request again (`Retry-After`)"),
 }
+
+# the codes alone, in the order above (the schema's enum of them)
+ERROR_CODE_NAMES = list(ERROR_CODES)

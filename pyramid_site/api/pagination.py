@@ -4,7 +4,8 @@ neighbouring pages (null at either end)."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.utils import OpenApiParameter, inline_serializer
+from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 
@@ -44,8 +45,21 @@ def page_parameters(*, default_limit: int = 50, max_limit: int = 200) -> list[Op
             OpenApiParameter("offset", int, description="rows to skip before the page (0)")]
 
 
-def page_schema(item: dict | None = None, **extra: dict) -> dict:
-    """The schema of a page of ``item`` objects; ``extra`` properties join it."""
-    schema = Pagination().get_paginated_response_schema({"type": "array", "items": item or {"type": "object"}})
-    schema["properties"] = extra | schema["properties"]
-    return schema
+def _component_name(item) -> str:
+    name = getattr(getattr(item, "Meta", None), "ref_name", None) or getattr(item, "component_name", None)
+    if name is None:
+        name = (item if isinstance(item, type) else type(item)).__name__.removesuffix("Output")
+    return name
+
+
+def page_schema(item, *, name: str | None = None, **extra: serializers.Field) -> serializers.Serializer:
+    """The schema of a page of ``item`` (a serializer class, or a serializer instance): a component named
+    ``<item's component>Page`` unless ``name`` says otherwise; ``extra`` fields of the list itself join it."""
+    child = item() if isinstance(item, type) else item
+    return inline_serializer(name=name or f"{_component_name(item)}Page", fields={
+        **extra,
+        "count": serializers.IntegerField(min_value=0, help_text="rows in the whole list"),
+        "next": serializers.URLField(allow_null=True, help_text="the next page; null on the last"),
+        "previous": serializers.URLField(allow_null=True, help_text="the page before; null on the first"),
+        "results": serializers.ListField(child=child),
+    })

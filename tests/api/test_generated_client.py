@@ -1,0 +1,155 @@
+"""The contract as a client developer meets it: a Python client generated from the live schema with
+openapi-python-client (``manage.py spectacular`` to a file, then the generator), every module of it imported,
+and a whole practice game, a ranked daily game and the daily board played and read through its typed models
+alone (no raw HTTP, no dict lookups), the service answering through the WSGI application in-process."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import subprocess
+import sys
+
+import httpx
+import pytest
+from django.core.handlers.wsgi import WSGIHandler
+from django.core.management import call_command
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+
+from tests.support import PAR, WINNING_LINE, make_daily
+
+pytest.importorskip("openapi_python_client", reason="openapi-python-client is a test dependency ([test] extras)")
+
+PACKAGE = "pyramid_client"
+CONFIG = f"""project_name_override: pyramid-client
+package_name_override: {PACKAGE}
+post_hooks: []
+"""
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    """The client package generated from the schema the service serves, importable for the module's tests."""
+    folder = tmp_path_factory.mktemp("client")
+    schema, config = folder / "schema.json", folder / "config.yaml"
+    call_command("spectacular", "--file", str(schema), "--format", "openapi-json", "--validate", "--fail-on-warn")
+    config.write_text(CONFIG)
+    run = subprocess.run([sys.executable, "-m", "openapi_python_client", "generate", "--path", str(schema),
+                          "--output-path", str(folder / PACKAGE), "--meta", "none", "--config", str(config)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    # the generator says so when it leaves a part of the schema out: nothing may be left out
+    assert "Warning" not in run.stdout + run.stderr, run.stdout + run.stderr
+    sys.path.insert(0, str(folder))
+    yield folder / PACKAGE
+    sys.path.remove(str(folder))
+    for name in [name for name in sys.modules if name == PACKAGE or name.startswith(f"{PACKAGE}.")]:
+        del sys.modules[name]
+
+
+@pytest.fixture
+def wsgi_app(db):
+    """The service as a WSGI application built with the test's settings; the test's database connection
+    stays open across its requests (as Django's test client keeps it)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield WSGIHandler()
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+def test_every_generated_module_imports(generated):
+    package = importlib.import_module(PACKAGE)
+    names = [module.name for module in pkgutil.walk_packages(package.__path__, f"{PACKAGE}.")]
+    for name in names:
+        importlib.import_module(name)
+    endpoints = [name for name in names if name.startswith(f"{PACKAGE}.api.") and name.count(".") == 3]
+    assert len(endpoints) >= 49  # one module per operation of the schema
+
+
+def test_a_generated_client_plays_a_practice_game_and_a_daily_game(generated, wsgi_app):
+    from pyramid_client import AuthenticatedClient, Client
+    from pyramid_client.api.accounts import accounts_me_retrieve, accounts_signup_create
+    from pyramid_client.api.boards import boards_daily_retrieve
+    from pyramid_client.api.daily import daily_retrieve
+    from pyramid_client.api.deals import deals_retrieve
+    from pyramid_client.api.games import (games_create, games_hint_retrieve, games_log_retrieve, games_moves_create,
+                                          games_retrieve, games_share_retrieve, games_undo_create)
+    from pyramid_client.api.index import api_index
+    from pyramid_client.models import (ApiIndex, DailyBoard, DailyDeal, DailyPage, DailyPresetEnum, Deal,
+                                       DealStatusEnum, Error, ErrorCodeEnum, Game, GameModeEnum, GameStartInput,
+                                       GameStatusEnum, Hint, MoveInput, MoveLog, MoveOutcome, Share, SignupInput,
+                                       User, UserWithToken)
+
+    make_daily()  # today's one-look daily deal: WINNABLE_ONE_LOOK, won by WINNING_LINE in PAR moves
+    transport = {"transport": httpx.WSGITransport(app=wsgi_app)}
+    anonymous = Client(base_url="http://testserver", httpx_args=transport, raise_on_unexpected_status=True)
+
+    assert isinstance(api_index.sync(client=anonymous), ApiIndex)
+    signed_up = accounts_signup_create.sync_detailed(
+        client=anonymous, body=SignupInput(username="generated", password="a-long-pass-phrase"))
+    assert signed_up.status_code == 201 and isinstance(signed_up.parsed, UserWithToken)
+    # the generated client authenticates as generators do: Authorization: Bearer KEY
+    api = AuthenticatedClient(base_url="http://testserver", token=signed_up.parsed.token, httpx_args=transport,
+                              raise_on_unexpected_status=True)
+    me = accounts_me_retrieve.sync(client=api)
+    assert isinstance(me, User) and me.username == "generated"
+
+    # a whole practice game, by a deal number given as decimal text, every move one the answer calls legal
+    game = games_create.sync(client=api, body=GameStartInput(number="7", rules="one-look"))
+    assert isinstance(game, Game) and game.mode == GameModeEnum.PRACTICE
+    assert game.deal.number == 7 and game.deal.number_text == "7" and game.next_ply == 1
+    hint = games_hint_retrieve.sync(game.id, client=api)
+    assert isinstance(hint, Hint) and (hint.move is None or hint.move in game.position.legal_moves)
+    first = games_moves_create.sync(game.id, client=api, body=MoveInput(ply=1, move=game.position.legal_moves[0]))
+    assert isinstance(first, MoveOutcome) and first.applied and first.moves == 1
+    game = games_undo_create.sync(game.id, client=api)
+    assert isinstance(game, Game) and game.moves == 0 and game.undo_count == 1
+    played = []
+    while game.status == GameStatusEnum.PLAYING:
+        assert len(played) < 500, "the game does not end"
+        legal = game.position.legal_moves
+        move = next((m for m in legal if m not in ("draw", "redeal")), legal[0])
+        outcome = games_moves_create.sync(game.id, client=api, body=MoveInput(ply=game.next_ply, move=move))
+        assert isinstance(outcome, MoveOutcome) and outcome.applied
+        played.append(move)
+        game = outcome
+    assert game.status in (GameStatusEnum.WON, GameStatusEnum.STUCK) and game.finished_at is not None
+    assert game.position.legal_moves == [] and game.score.moves == len(played)
+    log = games_log_retrieve.sync(game.id, client=api)
+    assert isinstance(log, MoveLog) and [move.notation for move in log.moves] == played
+    again = games_retrieve.sync(game.id, client=api)
+    assert isinstance(again, Game) and again.version == game.version and again.status == game.status
+
+    # errors are typed too: a move after the end is a 409 Error with its code
+    refused = games_moves_create.sync_detailed(game.id, client=api, body=MoveInput(ply=game.next_ply, move="draw"))
+    assert refused.status_code == 409 and isinstance(refused.parsed, Error)
+    assert refused.parsed.code == ErrorCodeEnum.GAME_OVER
+
+    # a deal nobody has played or asked to be solved, by the largest number there is: exact as text and integer
+    deal = deals_retrieve.sync(str(2**64 - 1), client=anonymous, rules="one-look")
+    assert isinstance(deal, Deal) and deal.status == DealStatusEnum.UNSOLVED
+    assert deal.number == 2**64 - 1 and deal.number_text == "18446744073709551615"
+
+    # today's daily deal, ranked, won in par; then its board and the share line
+    page = daily_retrieve.sync(client=api)
+    assert isinstance(page, DailyPage) and page.count == 1 and isinstance(page.results[0], DailyDeal)
+    daily = page.results[0]
+    assert daily.my_game is None and daily.par_moves == PAR
+    game = games_create.sync(client=api, body=GameStartInput(daily=daily.id))
+    assert isinstance(game, Game) and game.mode == GameModeEnum.RANKED and game.daily.id == daily.id
+    assert game.deal.number is None and game.closes_at is not None  # secret until the day is over
+    for move in WINNING_LINE:
+        assert move in game.position.legal_moves
+        game = games_moves_create.sync(game.id, client=api, body=MoveInput(ply=game.next_ply, move=move))
+        assert isinstance(game, MoveOutcome) and game.applied
+    assert game.status == GameStatusEnum.WON and game.moves == PAR and game.cards_left == 0
+    board = boards_daily_retrieve.sync(daily.date, DailyPresetEnum(daily.preset.value), client=api)
+    assert isinstance(board, DailyBoard) and board.total == 1 and board.daily.par_moves == PAR
+    assert board.me is not None and board.me.rank == 1 and board.me.won and board.me.par_text == "par"
+    assert board.top[0].player.username == "generated" and board.top[0].game == game.id
+    share = games_share_retrieve.sync(game.id, client=api)
+    assert isinstance(share, Share) and share.share.startswith("Pyramid #")
+    page = daily_retrieve.sync(client=api)
+    assert page.results[0].my_game.id == game.id and page.results[0].my_game.status == GameStatusEnum.WON
