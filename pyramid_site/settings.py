@@ -57,6 +57,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "pyramid_site.requests.RequestIdMiddleware",  # first: every answer and log line carries the request's id
     "pyramid_site.metrics.MetricsMiddleware",
+    "pyramid_site.api.version.ApiVersionMiddleware",  # X-API-Version on every answer
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # the web page's scripts and styles, also under gunicorn
     "django.contrib.sessions.middleware.SessionMiddleware",
