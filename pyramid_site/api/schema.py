@@ -210,23 +210,18 @@ def _error_statuses(operation: dict, view) -> set[int]:
     return statuses
 
 
+NULL_ENUM = {"$ref": "#/components/schemas/NullEnum"}
+
+
 def _inline_null(node, null_schema) -> None:
     """The ``NullEnum`` component drf-spectacular makes for a nullable choice, written where it is used:
     ``oneOf: [{$ref: XEnum}, {type: null}]``."""
-    if null_schema is None:
-        return
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if isinstance(value, dict) and value.get("$ref") == "#/components/schemas/NullEnum":
-                node[key] = dict(null_schema)
-            else:
-                _inline_null(value, null_schema)
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            if isinstance(value, dict) and value.get("$ref") == "#/components/schemas/NullEnum":
-                node[index] = dict(null_schema)
-            else:
-                _inline_null(value, null_schema)
+    children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else []
+    for key, value in list(children):
+        if value == NULL_ENUM:
+            node[key] = dict(null_schema)
+        else:
+            _inline_null(value, null_schema)
 
 
 def shape_operations(result, generator, request, public):
@@ -238,11 +233,8 @@ def shape_operations(result, generator, request, public):
     for path, item in result["paths"].items():
         for method, operation in item.items():
             _parameter_enums(operation, enums_used)
-            security = operation.get("security")
-            if security is not None and {} in security:
+            if operation.get("security") is None or {} in operation["security"]:
                 operation["security"] = []  # answers without credentials (some say more to a logged-in player)
-            elif security is None:
-                operation["security"] = []
             statuses = _error_statuses(operation, views.get((path, method)))
             unknown = statuses - set(ERROR_RESPONSES)
             assert not unknown, f"{method} {path}: no shared response for {sorted(unknown)}"
@@ -257,7 +249,9 @@ def shape_operations(result, generator, request, public):
     components["schemas"].update({name: PARAMETER_ENUMS[name] for name in sorted(enums_used)})
     components["responses"] = {ERROR_RESPONSES[status][0]: error_response(status)
                                for status in sorted(statuses_used)}
-    _inline_null(result, components["schemas"].pop("NullEnum", None))
+    null_schema = components["schemas"].pop("NullEnum", None)
+    if null_schema is not None:
+        _inline_null(result, null_schema)
     item = components["schemas"].get("DailyListItem")
     if item is not None and "oneOf" in item:
         # a day's daily deals are all of one form: commitments before the day, the deals from it on. The

@@ -84,6 +84,8 @@ def test_linked_sequences_never_fail_the_server(staff_token):
             except Exception as exc:  # noqa: BLE001 - every kind of finding is reported below
                 problems.append(f"{case.method} {case.formatted_path} -> {response.status_code}: {exc}"[:500])
 
+    # the typed schema gives schemathesis more transitions to choose from (it infers links from the answers'
+    # components too): 100 sequences of 8 steps follow the links in every run (60 of 6 missed them in 1 of 4)
     Workflow.run(settings=hypothesis_settings(
         max_examples=100, stateful_step_count=8, deadline=None, database=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
