@@ -207,10 +207,11 @@ export class Table {
     const named = turned ? [] : move.split("+").map((loc) => this.cardAt(loc)).filter(Boolean).map(cardLabel);
     try {
       this.game = await api("POST", `games/${this.gameId}/moves/`, { ply: this.game.next_ply, move });
-      await leave(turned ? [] : move.split("+").map((loc) => this.root.querySelector(`.board [data-loc="${loc}"]`))
-        .filter(Boolean));
+      // a card picked while the removed ones fade stays picked: the state is reset before, not after, the fade
       this.hinted = [];
       this.selected = null;
+      await leave(turned ? [] : move.split("+").map((loc) => this.root.querySelector(`.board [data-loc="${loc}"]`))
+        .filter(Boolean));
       this.render();
       this.root.querySelector("#announce").textContent = turned ? `${move === "draw" ? "Drew" : "Redealt"}. ${this.game.cards_left} cards left.`
         : `${named.join(" and ")} removed. ${this.game.cards_left} cards left.`;
