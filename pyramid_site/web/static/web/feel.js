@@ -8,12 +8,27 @@ export function calm() {
   return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
-// cards taken away: they lift and fade before the table is drawn again
-export function leave(elements) {
-  if (calm() || !elements.length) return Promise.resolve();
-  return Promise.all(elements.map((el) => el.animate(
-    [{ opacity: 1, transform: "translateY(0) scale(1)" }, { opacity: 0, transform: "translateY(-14px) scale(.7)" }],
-    { duration: 170, easing: "ease-in", fill: "forwards" }).finished.catch(() => null)));
+// cards taken away lift and fade. What fades is a copy laid over the page, which nothing can click: the
+// table itself is drawn again at once, so a quick player's next click always lands on the new table.
+export function ghosts(elements) {
+  if (calm()) return [];
+  return elements.map((el) => {
+    const box = el.getBoundingClientRect();
+    const copy = el.cloneNode(true);
+    copy.removeAttribute("data-loc");
+    copy.setAttribute("aria-hidden", "true");
+    Object.assign(copy.style, { position: "fixed", left: `${box.left}px`, top: `${box.top}px`, margin: "0",
+      pointerEvents: "none", zIndex: "50" });
+    return copy;
+  });
+}
+
+export function leave(copies) {
+  for (const copy of copies) {
+    document.body.append(copy);
+    copy.animate([{ opacity: 1, transform: "translateY(0) scale(1)" }, { opacity: 0, transform: "translateY(-14px) scale(.7)" }],
+      { duration: 170, easing: "ease-in", fill: "forwards" }).finished.catch(() => null).then(() => copy.remove());
+  }
 }
 
 // a card turned onto the waste slides over from the stock

@@ -4,7 +4,7 @@
 // is refused on the page, in the engine's own words (`7♣ is covered by Q♦ and 2♠`), without a request.
 
 import { api, ApiError, startGame } from "./api.js";
-import { arrive, celebrate, leave, sound, soundOn, soundToggle } from "./feel.js";
+import { arrive, celebrate, ghosts, leave, sound, soundOn, soundToggle } from "./feel.js";
 import { cardBack, cardElement, cardLabel, emptySlot } from "./cards.js";
 
 const ROWS = 7;
@@ -207,12 +207,12 @@ export class Table {
     const named = turned ? [] : move.split("+").map((loc) => this.cardAt(loc)).filter(Boolean).map(cardLabel);
     try {
       this.game = await api("POST", `games/${this.gameId}/moves/`, { ply: this.game.next_ply, move });
-      // a card picked while the removed ones fade stays picked: the state is reset before, not after, the fade
       this.hinted = [];
       this.selected = null;
-      await leave(turned ? [] : move.split("+").map((loc) => this.root.querySelector(`.board [data-loc="${loc}"]`))
+      const fading = ghosts(turned ? [] : move.split("+").map((loc) => this.root.querySelector(`.board [data-loc="${loc}"]`))
         .filter(Boolean));
       this.render();
+      leave(fading);
       this.root.querySelector("#announce").textContent = turned ? `${move === "draw" ? "Drew" : "Redealt"}. ${this.game.cards_left} cards left.`
         : `${named.join(" and ")} removed. ${this.game.cards_left} cards left.`;
       if (move === "draw") arrive(this.root.querySelector("#waste-pile [data-loc]"), this.root.querySelector("#stock-pile"));
