@@ -19,7 +19,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, 
 
 from engine.solver import fast
 
-from .metrics import DATABASE_COLLECTORS
+from .metrics import DATABASE_COLLECTORS, redis_probe
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ def _redis() -> str:
     if not settings.REDIS_URL:
         return "not configured"
     try:
-        redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5, socket_timeout=0.5).ping()
+        redis_probe().ping()
         return "ok"
     except redis.RedisError as exc:
         return f"down: {type(exc).__name__}"

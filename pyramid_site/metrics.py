@@ -10,6 +10,7 @@ collector (``games/metrics.py``), computed when Prometheus asks.
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 
 import redis
 from django.conf import settings
@@ -36,6 +37,17 @@ class MetricsMiddleware:
         return response
 
 
+@lru_cache(maxsize=4)
+def _redis_for(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
+
+
+def redis_probe() -> redis.Redis:
+    """A client of ``REDIS_URL`` that gives up within half a second (health and metrics read through it), kept
+    per process: each probe reuses its connection pool instead of connecting anew."""
+    return _redis_for(settings.REDIS_URL)
+
+
 class QueueDepthCollector:
     """Tasks waiting in each Celery queue (Redis lists), read when Prometheus asks."""
 
@@ -47,7 +59,7 @@ class QueueDepthCollector:
             return
         family = GaugeMetricFamily("pyramid_celery_queue_depth", "Tasks waiting in a Celery queue", labels=["queue"])
         try:
-            client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.5, socket_timeout=0.5)
+            client = redis_probe()
             for queue in settings.PYRAMID_CELERY_QUEUES:
                 family.add_metric([queue], client.llen(queue))
         except redis.RedisError:

@@ -71,11 +71,11 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
         raise Invalid(str(exc), code="bad_rules") from None
     if number is None:
         number = secrets.randbelow(2**64)
-        while deal_number_is_secret(number):
+        while deal_number_is_secret(number):  # drawn again: a random deal is never a secret one
             number = secrets.randbelow(2**64)
-    if not 0 <= number < 2**64:
+    elif not 0 <= number < 2**64:
         raise Invalid("deal numbers run from 0 to 2**64 - 1", code="bad_deal_number")
-    if deal_number_is_secret(number):  # a daily or tournament deal whose window is not over
+    elif deal_number_is_secret(number):  # a daily or tournament deal whose window is not over
         raise NotFound(f"there is no practice deal {number}", code="deal_not_found")
     with transaction.atomic():
         deal = deal_get_or_create(number=number, rules=parsed_rules)
