@@ -160,7 +160,9 @@ SPECTACULAR_SETTINGS = {
     # the API's version, also the X-API-Version header (pyramid_site/api/version.py); the major part moves
     # with every change that may break a client (docs/api-changelog.md)
     "VERSION": "2.0.0",
-    "LICENSE": {"name": "All rights reserved (no license has been granted yet)"},
+    # the description of the API (this schema) is open to anybody who builds a client from it; the service
+    # itself is not licensed by it
+    "LICENSE": {"name": "CC BY 4.0 (this API description)", "identifier": "CC-BY-4.0"},
     "SERVERS": [{"url": "/", "description": "this server"}],
     "TAGS": [
         {"name": "index", "description": "Where a client starts."},

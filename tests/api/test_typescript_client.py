@@ -1,7 +1,7 @@
 """The contract from TypeScript: types generated from the live schema with openapi-typescript, and a small
-client (tests/api/typescript/client.ts, on openapi-fetch) type-checked against them with ``tsc --strict``;
+client (tests/api/node/client.ts, on openapi-fetch) type-checked against them with ``tsc --strict``;
 the client also states what the types must refuse (``@ts-expect-error``). Needs Node and the packages of
-tests/api/typescript (``npm ci --prefix tests/api/typescript``, which .ci/services runs)."""
+tests/api/node (``npm ci --prefix tests/api/node``, which .ci/services runs)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-HERE = Path(__file__).resolve().parent / "typescript"
+HERE = Path(__file__).resolve().parent / "node"
 BIN = HERE / "node_modules" / ".bin"
 TSCONFIG = {"compilerOptions": {"strict": True, "noEmit": True, "noUncheckedIndexedAccess": True,
                                 "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler",
@@ -25,7 +25,7 @@ def test_a_typescript_client_type_checks_against_the_generated_types(tmp_path):
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     if not (BIN / "openapi-typescript").exists() or not (BIN / "tsc").exists():
-        pytest.skip("the TypeScript tools are not installed: npm ci --prefix tests/api/typescript")
+        pytest.skip("the TypeScript tools are not installed: npm ci --prefix tests/api/node")
     schema = tmp_path / "schema.json"
     call_command("spectacular", "--file", str(schema), "--format", "openapi-json")
     generate = subprocess.run([str(BIN / "openapi-typescript"), str(schema), "-o", str(tmp_path / "schema.d.ts")],
