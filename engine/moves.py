@@ -83,6 +83,25 @@ def pair_move(a: int, b: int) -> Move:
     return Move(REMOVE, a, b) if a < b else Move(REMOVE, b, a)
 
 
+def move_code(move: Move) -> int:
+    """A move as a small number (under 1,600): 0 draw, 1 redeal, then removals by their locations. The
+    solver's compiled core speaks these codes, and stored analyses keep moves in them."""
+    if move.kind == DRAW:
+        return 0
+    if move.kind == REDEAL:
+        return 1
+    return 2 + move.first * 40 + (0 if move.second < 0 else move.second + 1)
+
+
+def move_from_code(code: int) -> Move:
+    if code == 0:
+        return DRAW_MOVE
+    if code == 1:
+        return REDEAL_MOVE
+    first, second = divmod(code - 2, 40)
+    return king_move(first) if second == 0 else pair_move(first, second - 1)
+
+
 def _parse(text: str) -> Move:
     word = text.strip().lower()
     if word in (DRAW, "d"):

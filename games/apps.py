@@ -14,8 +14,11 @@ class GamesConfig(AppConfig):
         from .metrics import GamesCollector
         from .services.daily import PURPOSE, daily_sequence_step
         from .services.sequences import sequence_register
+        from .signals import game_finished
+        from .tasks import analysis_on_game_finished
 
         sequence_register(PURPOSE, daily_sequence_step)
+        game_finished.connect(analysis_on_game_finished, dispatch_uid="games.analysis")
         collector_register(GamesCollector())
         if not fast.available:
             logging.getLogger(__name__).warning(

@@ -178,3 +178,21 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}#{self.ply} {self.notation}"
+
+
+class GameAnalysis(models.Model):
+    """The exact solver's answer for every position of a finished game (``engine.solver.analysis``): six
+    bytes a ply, ply 0 the start position. Where the win was lost and the costly moves are read from it."""
+
+    game = models.OneToOneField(Game, primary_key=True, on_delete=models.CASCADE, related_name="analysis")
+    plies = models.BinaryField(help_text="engine.solver.analysis.pack: six bytes a ply")
+    seconds = models.FloatField(help_text="how long the solver took")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(seconds__gte=0), name="analysis_seconds_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.game_id}"

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from functools import cache
 
 from django.db import connection
 from django.utils import timezone
 
 import engine
-from pyramid_site.api.errors import NotFound
+from engine.solver import solve
+from pyramid_site.api.errors import Conflict, Invalid, NotFound
 from pyramid_site.clock import utc_today
 from pyramid_site.db import prepared_cursor
 
+from .engine_glue import start_position
 from .errors import game_not_found
-from .models import DailyDeal, Deal, Game, Move
+from .models import DailyDeal, Deal, Game, GameAnalysis, Move
 
 
 def daily_deals_on(*, date: dt.date, user) -> list[DailyDeal]:
@@ -140,3 +143,56 @@ def game_log(*, game_id: int, user) -> tuple[Game, list[Move]]:
     """A game's move log, to whoever may see the game (``game_is_visible``)."""
     game = game_for_viewer(game_id=game_id, user=user)
     return game, list(game.log.order_by("ply"))
+
+
+def _analysis_open(game: Game) -> None:
+    """An analysis shows the whole game's best play: it waits for the game's end, and a ranked game's for the
+    end of its day or tournament (before it, it would give the deal away to those still playing)."""
+    if game.mode == Game.Mode.RANKED and not window_is_over(game):
+        what = "day" if game.daily_id else "tournament"
+        raise Conflict(f"the analysis of a ranked game opens when its {what} is over, at "
+                       f"{game.closes_at.isoformat()}", code="not_yet", opens_at=game.closes_at.isoformat())
+    if not game.is_over:
+        raise Conflict("the game is still being played: its analysis comes when it ends", code="not_yet",
+                       opens_at=None)
+
+
+def game_analysis(*, game_id: int, user) -> tuple[Game, GameAnalysis | None, list[str]]:
+    """A finished game's analysis (None while it is computed) and its moves, to whoever may see its log,
+    once ``_analysis_open`` allows."""
+    game = game_for_viewer(game_id=game_id, user=user)
+    _analysis_open(game)
+    moves = list(game.log.order_by("ply").values_list("notation", flat=True))
+    return game, GameAnalysis.objects.filter(game=game).first(), moves
+
+
+@dataclass(slots=True)
+class BestLine:
+    ply: int  # the game's ply it starts from
+    verdict: str
+    moves: list[str]
+    positions: list[engine.Position]  # after each of the moves
+
+
+def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seconds: float = 5.0
+                ) -> tuple[Game, list[str], list[engine.Position], BestLine | None]:
+    """A finished game's moves and the position after each (the start first), on the analysis' terms; with
+    ``best_from``, the solver's best line from that ply too."""
+    game = game_for_viewer(game_id=game_id, user=user)
+    _analysis_open(game)
+    moves = list(game.log.order_by("ply").values_list("notation", flat=True))
+    current = start_position(game.deal)
+    positions = [current.copy()]
+    for notation in moves:
+        current.apply(notation)
+        positions.append(current.copy())
+    if best_from is None:
+        return game, moves, positions, None
+    if not 0 <= best_from < len(positions):
+        raise Invalid(f"the game has plies 0 to {len(moves)}; there is no ply {best_from}", code="bad_parameter")
+    solution = solve(positions[best_from], budget_seconds=budget_seconds, grade=False)
+    current, line = positions[best_from].copy(), []
+    for notation in solution.solution:
+        current.apply(notation)
+        line.append(current.copy())
+    return game, moves, positions, BestLine(best_from, solution.verdict, list(solution.solution), line)

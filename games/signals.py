@@ -1,9 +1,10 @@
 """What the game service announces to the apps above it, which it never imports.
 
-``game_finished`` is sent when a ranked game ends (the move that ends it, or a resignation), inside
-the transaction that stores it, with ``game`` and ``position`` (the final engine position, or None
-when the receiver should load it from the game): a receiver's writes land with the game's, or
-neither does.
+``game_finished`` is sent when a game ends (the move that ends it, a resignation, or the server closing a
+ranked game at the end of its window), inside the transaction that stores it, with ``game`` and
+``position`` (the final engine position, or None when the receiver should load it from the game): a
+receiver's writes land with the game's, or neither does. Leaderboards score the ranked ones; the game
+app queues every finished game's analysis once the transaction commits.
 """
 
 from django.dispatch import Signal

@@ -5,6 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 
 from pyramid_site.clock import utc_today
 
@@ -33,6 +34,23 @@ def settle_sequence(purpose: str, key: str) -> str:
     queue = settings.PYRAMID_DAILY_QUEUE if purpose == DAILY else settings.PYRAMID_SOLVER_QUEUE
     (solve_deal.si(candidate.pk).set(queue=queue) | settle_sequence.si(purpose, key)).delay()
     return f"solving candidate deal {candidate.pk}"
+
+
+@shared_task(acks_late=True)
+def analyse_game(game_id: int) -> str:
+    analysis = services.game_analyse(game_id=game_id)
+    return "not over" if analysis is None else f"{len(analysis.plies) // 6} plies"
+
+
+def analyse_game_soon(game_id: int) -> None:
+    """Queue a game's analysis unless it was queued lately: asking again and again queues it once."""
+    if cache.add(f"analysis-queued:{game_id}", True, timeout=settings.PYRAMID_ANALYSIS_GAME_SECONDS * 2 + 60):
+        analyse_game.apply_async((game_id,), queue=settings.PYRAMID_SOLVER_QUEUE)
+
+
+def analysis_on_game_finished(sender, *, game, **kwargs) -> None:
+    """The receiver of ``signals.game_finished``: the analysis is queued once the game's end is stored."""
+    transaction.on_commit(lambda: analyse_game_soon(game.pk))
 
 
 @shared_task

@@ -159,7 +159,7 @@ SPECTACULAR_SETTINGS = {
                    "and `X-Request-ID`; changes that may break a client are listed in docs/api-changelog.md.",
     # the API's version, also the X-API-Version header (pyramid_site/api/version.py); the major part moves
     # with every change that may break a client (docs/api-changelog.md)
-    "VERSION": "2.0.0",
+    "VERSION": "2.1.0",
     # the description of the API (this schema) is open to anybody who builds a client from it; the service
     # itself is not licensed by it
     "LICENSE": {"name": "CC BY 4.0 (this API description)", "identifier": "CC-BY-4.0"},
@@ -290,6 +290,12 @@ PYRAMID_HINT_BUDGET_SECONDS = env_float("PYRAMID_HINT_BUDGET_SECONDS", 3.0, low=
 if PYRAMID_SOLVE_BUDGET_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured("PYRAMID_SOLVE_BUDGET_SECONDS must stay under CELERY_TASK_SOFT_TIME_LIMIT_SECONDS, "
                                "or every long solve is stopped before its verdict")
+# Post-game analysis: solver time for each position of a finished game, and for the whole game (the
+# positions left when it runs out are answered "unknown"); both stay under the task's soft time limit
+PYRAMID_ANALYSIS_POSITION_SECONDS = env_float("PYRAMID_ANALYSIS_POSITION_SECONDS", 5.0, low=0.01)
+PYRAMID_ANALYSIS_GAME_SECONDS = env_float("PYRAMID_ANALYSIS_GAME_SECONDS", 120.0, low=0.1)
+if PYRAMID_ANALYSIS_GAME_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
+    raise ImproperlyConfigured("PYRAMID_ANALYSIS_GAME_SECONDS must stay under CELERY_TASK_SOFT_TIME_LIMIT_SECONDS")
 # How long a web process remembers an API token (a revoked one stops working within this elsewhere)
 PYRAMID_TOKEN_CACHE_SECONDS = env_float("PYRAMID_TOKEN_CACHE_SECONDS", 30.0)
 # The suspicious-play rule of the daily re-check (leaderboards/fair_play/recheck.py, README "Fair play")

@@ -18,7 +18,7 @@ import time
 
 from ..cards import card_value
 from ..layout import ABOVE_MASK, BELOW_MASK, COVER_MASK, COVERS
-from ..moves import DRAW_MOVE, REDEAL_MOVE, king_move, pair_move
+from ..moves import move_from_code
 from ..position import Position
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Solution
 
@@ -42,12 +42,7 @@ available = _core is not None
 
 def move_text(code: int) -> str:
     """A move code of the core in docs/rules.md notation."""
-    if code == 0:
-        return str(DRAW_MOVE)
-    if code == 1:
-        return str(REDEAL_MOVE)
-    first, second = divmod(code - 2, 40)
-    return str(king_move(first) if second == 0 else pair_move(first, second - 1))
+    return str(move_from_code(code))
 
 
 def solve_fast(position: Position, *, max_nodes: int | None = None, budget_seconds: float | None = None) -> Solution:

@@ -12,6 +12,7 @@ from rest_framework import serializers
 
 import engine
 from engine.rules import DRAWS, MAX_PASSES, RESERVES, WORDS
+from engine.solver.analysis import Analysis, unpack
 from pyramid_site.api.output import (DEAL_NUMBER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA, DealNumberField, DealNumberInputField,
                                      DealNumberTextField, NullableItemsListField, PresetField, deal_number_text)
 
@@ -393,3 +394,100 @@ class HintOutput(serializers.Serializer):
 
     class Meta:
         ref_name = "Hint"
+
+
+class AnalysisPlyOutput(serializers.Serializer):
+    """The solver's answer for one position of the game: ply 0 the start, ply k the position after move k."""
+
+    ply = serializers.IntegerField()
+    move = serializers.CharField(allow_null=True, help_text="the move that led here; null at ply 0")
+    verdict = serializers.ChoiceField(choices=VERDICTS, help_text="the solver's: unknown when its budget ran out")
+    best_cards_left = serializers.IntegerField(allow_null=True, help_text="the fewest cards left reachable from "
+                                                                         "here: 0 when winnable")
+    moves_to_win = serializers.IntegerField(allow_null=True, help_text="the fewest moves that win from here")
+    best_move = serializers.CharField(allow_null=True, help_text="the first move of a line reaching the best; "
+                                                                 "null when no move improves on here")
+
+    class Meta:
+        ref_name = "AnalysisPly"
+
+
+class CostlyMoveOutput(serializers.Serializer):
+    ply = serializers.IntegerField(help_text="the move after which fewer cards could be cleared")
+    cost = serializers.IntegerField(help_text="how many fewer")
+
+    class Meta:
+        ref_name = "CostlyMove"
+
+
+class GameAnalysisOutput(serializers.Serializer):
+    """Where a finished game slipped, by the exact solver, which sees the whole deal (the face-down stock too)."""
+
+    game = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["pending", "ready"], help_text="pending while the solver works: "
+                                                                            "read again shortly")
+    plies = AnalysisPlyOutput(many=True)
+    lost_at = serializers.IntegerField(allow_null=True, help_text="the first move after which a winnable position "
+                                                                  "could no longer be won")
+    keep_move = serializers.CharField(allow_null=True, help_text="a move that would have kept the win there")
+    costly = CostlyMoveOutput(many=True, help_text="every move that made the best reachable result worse")
+    seconds = serializers.FloatField(allow_null=True, help_text="how long the solver took")
+
+    class Meta:
+        ref_name = "GameAnalysis"
+
+
+class ReplayPlyOutput(serializers.Serializer):
+    ply = serializers.IntegerField()
+    move = serializers.CharField(allow_null=True, help_text="the move that led here; null at ply 0")
+    position = PositionOutput()
+
+    class Meta:
+        ref_name = "ReplayPly"
+
+
+class BestLineOutput(serializers.Serializer):
+    """The solver's best line from one ply of the game, and the position after each of its moves."""
+
+    ply = serializers.IntegerField(help_text="the ply it starts from")
+    verdict = serializers.ChoiceField(choices=VERDICTS)
+    moves = serializers.ListField(child=serializers.CharField())
+    positions = PositionOutput(many=True)
+
+    class Meta:
+        ref_name = "BestLine"
+
+
+class GameReplayOutput(serializers.Serializer):
+    """Every position of a finished game, for stepping through it; with ``best_from``, the best line too."""
+
+    game = serializers.IntegerField()
+    plies = ReplayPlyOutput(many=True)
+    best_line = BestLineOutput(allow_null=True)
+
+    class Meta:
+        ref_name = "GameReplay"
+
+
+def analysis_output(game: Game, analysis, moves: list[str]) -> dict:
+    if analysis is None:
+        return {"game": game.pk, "status": "pending", "plies": [], "lost_at": None, "keep_move": None,
+                "costly": [], "seconds": None}
+    found = Analysis(moves, unpack(bytes(analysis.plies)))
+    plies = [{"ply": ply, "move": moves[ply - 1] if ply else None, "verdict": answer.verdict,
+              "best_cards_left": answer.best_cards_left, "moves_to_win": answer.moves_to_win,
+              "best_move": answer.best_move} for ply, answer in enumerate(found.plies)]
+    return {"game": game.pk, "status": "ready", "plies": plies, "lost_at": found.lost_at,
+            "keep_move": found.keep_move, "costly": [{"ply": c.ply, "cost": c.cost} for c in found.costly],
+            "seconds": round(analysis.seconds, 3)}
+
+
+def replay_output(game: Game, moves: list[str], positions: list, best) -> dict:
+    return {
+        "game": game.pk,
+        "plies": [{"ply": ply, "move": moves[ply - 1] if ply else None, "position": engine.player_view(position)}
+                  for ply, position in enumerate(positions)],
+        "best_line": None if best is None else {
+            "ply": best.ply, "verdict": best.verdict, "moves": best.moves,
+            "positions": [engine.player_view(p) for p in best.positions]},
+    }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import status
@@ -14,7 +15,7 @@ from pyramid_site.api.errors import Invalid
 from pyramid_site.api.inputs import json_object, valid_input
 from pyramid_site.api.output import DEAL_NUMBER_PATTERN, PRESET_CHOICES, deal_number_text
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
-from pyramid_site.api.params import date_value
+from pyramid_site.api.params import date_value, int_param
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.throttles import AccountThrottle
 from pyramid_site.clock import utc_today
@@ -23,10 +24,11 @@ from .. import selectors, services
 from ..daily import commitment
 from ..engine_glue import game_position
 from ..models import Deal
-from ..tasks import solve_deal_soon
-from .serializers import (DailyCommitmentOutput, DailyOutput, DailyVerifyOutput, DealOutput, GameOutput,
-                          GameStartInput, HintOutput, MoveInput, MoveLogOutput, MoveOutcomeOutput, MoveOutput,
-                          daily_commitment_output, game_output, move_input, unsolved_deal_output)
+from ..tasks import analyse_game_soon, solve_deal_soon
+from .serializers import (DailyCommitmentOutput, DailyOutput, DailyVerifyOutput, DealOutput, GameAnalysisOutput,
+                          GameOutput, GameReplayOutput, GameStartInput, HintOutput, MoveInput, MoveLogOutput,
+                          MoveOutcomeOutput, MoveOutput, analysis_output, daily_commitment_output, game_output,
+                          move_input, replay_output, unsolved_deal_output)
 
 # a day's daily deals: the deals from the day on, only their commitments before it
 DAILY_PAGE = page_schema(PolymorphicProxySerializer(
@@ -196,6 +198,42 @@ class GameLogView(APIView):
         game, log = selectors.game_log(game_id=game_id, user=request.user)
         return Response({"game": game.pk, "status": game.status, "moves": MoveOutput(log, many=True).data,
                          "log": " ".join(m.notation for m in log)})
+
+
+class GameAnalysisView(APIView):
+    """Where a finished game slipped, by the exact solver: its answer for every position (ply 0 the start,
+    ply k after move k), the move after which the win was lost and one that would have kept it, and every
+    move that cost cards. The solver sees the whole deal, the face-down stock too. Computed once when the
+    game ends (``pending`` until then); shown to whoever may see the game's log, a ranked game's once its
+    day or tournament is over (409 ``not_yet`` with ``opens_at`` before)."""
+
+    @extend_schema(responses={200: GameAnalysisOutput, 404: ERROR, 409: ERROR},
+                   summary="A finished game's analysis by the exact solver")
+    def get(self, request, game_id: int):
+        game, analysis, moves = selectors.game_analysis(game_id=game_id, user=request.user)
+        if analysis is None:
+            analyse_game_soon(game.pk)
+        return Response(analysis_output(game, analysis, moves))
+
+
+class GameReplayView(APIView):
+    """Every position of a finished game, the start first, for stepping through it; with ``best_from=K``,
+    also the solver's best line from ply K and the position after each of its moves. On the analysis'
+    terms (404, 409 ``not_yet``)."""
+
+    throttle_classes = [AccountThrottle]
+    throttle_scope = "hint"  # the best line is a solve, as a hint is
+
+    @extend_schema(parameters=[OpenApiParameter("best_from", int, description="a ply of the game: the best line "
+                                                                               "from there comes too")],
+                   responses={200: GameReplayOutput, 400: ERROR, 404: ERROR, 409: ERROR},
+                   summary="Every position of a finished game, and the best line from one of them")
+    def get(self, request, game_id: int):
+        best_from = int_param(request, "best_from", default=None, low=0, high=10_000)
+        game, moves, positions, best = selectors.game_replay(
+            game_id=game_id, user=request.user, best_from=best_from,
+            budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS)
+        return Response(replay_output(game, moves, positions, best))
 
 
 def _deal_request(request, number: str) -> tuple[int, engine.Rules]:

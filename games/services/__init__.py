@@ -1,5 +1,6 @@
 """Every write of the game service: one transaction each, keyword-only arguments."""
 
+from .analysis import game_analyse
 from .daily import daily_deal_prepare, daily_deal_settle, daily_slots_open
 from .deals import deal_get_or_create, deal_keep_secret, deal_solve, deal_solve_request
 from .play import (MoveOutcome, game_close, game_hint, game_resign, game_start, game_undo, games_close_expired,
@@ -8,7 +9,7 @@ from .sequences import Proven, candidate_number, proven_deal, sequence_register,
 
 __all__ = [
     "MoveOutcome", "Proven", "candidate_number", "daily_deal_prepare", "daily_deal_settle", "daily_slots_open",
-    "deal_get_or_create", "deal_keep_secret", "deal_solve", "deal_solve_request", "game_close",
+    "deal_get_or_create", "deal_keep_secret", "deal_solve", "deal_solve_request", "game_analyse", "game_close",
     "game_hint", "game_resign", "game_start", "game_undo", "games_close_expired", "move_submit", "proven_deal",
     "ranked_game_start", "sequence_register", "sequence_settle", "sequence_step",
 ]

@@ -99,9 +99,8 @@ def ranked_game_start(*, player, deal: Deal, closes_at: dt.datetime, daily: Dail
 
 
 def _finished(game: Game, position: engine.Position | None = None) -> None:
-    """Announce a ranked game's end to the apps that score it, inside the caller's transaction."""
-    if game.mode == Game.Mode.RANKED:
-        game_finished.send(sender=Game, game=game, position=position)
+    """Announce a game's end (to the apps that score it, and to its analysis), inside the caller's transaction."""
+    game_finished.send(sender=Game, game=game, position=position)
 
 
 def window_over(game: Game) -> Conflict:

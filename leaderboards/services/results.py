@@ -68,8 +68,9 @@ def result_record(*, game: Game, position: engine.Position | None = None) -> Res
 
 
 def result_on_game_finished(sender, *, game: Game, position: engine.Position | None, **kwargs) -> None:
-    """The receiver of ``games.signals.game_finished``: the result lands with the game's last write."""
-    result_record(game=game, position=position)
+    """The receiver of ``games.signals.game_finished``: a ranked game's result lands with its last write."""
+    if game.mode == Game.Mode.RANKED:
+        result_record(game=game, position=position)
 
 
 def results_rebuild(*, batch_size: int = 2000) -> int:

@@ -68,6 +68,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "not_ready": (409, "the tournament's deals are still being prepared"),
     "not_joined": (409, "join the tournament first"),
     "game_in_progress": (409, "finish your current arena game first (`game` is that game)"),
+    "not_yet": (409, "a game's analysis is not open yet: the game is being played, or its day or tournament is not "
+                "over (`opens_at` says when)"),
     "nothing_to_undo": (409, "the game has no move to take back"),
     "not_shareable": (409, "only a finished daily game has a share line"),
     "not_ranked": (409, "a practice game is on no board: there is nothing to void"),

@@ -29,6 +29,8 @@ class ErrorOutput(serializers.Serializer):
                                     help_text="`already_played`, `game_in_progress`: the game in the way")
     status = serializers.CharField(required=False, help_text="`game_over`: how the game ended")
     retry_after_seconds = serializers.IntegerField(required=False, help_text="`throttled`: wait this long")
+    opens_at = serializers.DateTimeField(required=False, allow_null=True,
+                                         help_text="`not_yet`: when the analysis opens (null: when the game ends)")
     request_id = serializers.CharField(required=False, help_text="`server_error`: the id the log has it under "
                                                                  "(also the `X-Request-ID` header)")
 

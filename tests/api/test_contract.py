@@ -27,7 +27,8 @@ NO_AUTH = {("/api/", "get"), ("/health/", "get"), ("/health/live/", "get"), ("/a
            ("/api/accounts/session/", "post"), ("/api/accounts/session/", "delete")}
 THROTTLED = {("/api/accounts/signup/", "post"), ("/api/accounts/login/", "post"), ("/api/accounts/session/", "post"),
              ("/api/accounts/session/", "delete"),  # the session view counts against the log-in allowance
-             ("/api/games/{game_id}/hint/", "get"), ("/api/deals/{number}/solve/", "post")}
+             ("/api/games/{game_id}/hint/", "get"), ("/api/games/{game_id}/replay/", "get"),
+             ("/api/deals/{number}/solve/", "post")}
 
 
 @pytest.fixture(scope="module")

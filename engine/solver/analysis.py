@@ -1,0 +1,131 @@
+"""Post-game analysis: the exact solver's answer for every position of a played game, and where the game
+slipped: the move after which a winnable position could no longer be won, and every move that made the
+best reachable result worse.
+
+Ply 0 is the start position, ply k the position after the game's k-th move. Each ply's answer is exactly
+the solver's (``solve``): its verdict, the fewest cards left reachable from there (0 when winnable), the
+fewest moves to win when winnable, and the first move of a line that reaches the best. The solver sees the
+whole deal, face-down stock included, as any analysis after the game does.
+
+A move that follows the previous ply's best line needs no new search: the rest of a shortest line is a
+shortest line from the position it leads to, and reaches the same best result.
+"""
+
+from __future__ import annotations
+
+import struct
+import time
+from dataclasses import dataclass
+
+from ..moves import Move, move_code, move_from_code, parse_move
+from ..position import Position
+from .result import UNKNOWN, UNWINNABLE, WINNABLE
+from .search import solve
+
+
+@dataclass(slots=True, frozen=True)
+class PlyAnswer:
+    verdict: str  # winnable | unwinnable | unknown (a budget ran out)
+    best_cards_left: int | None  # 0 when winnable; None when unknown
+    moves_to_win: int | None  # when winnable
+    best_move: str | None  # the first move of a line reaching the best; None when no move improves on here
+
+
+@dataclass(slots=True, frozen=True)
+class Costly:
+    ply: int  # the move that made the best reachable result worse
+    cost: int  # by how many cards
+
+
+@dataclass(slots=True)
+class Analysis:
+    moves: list[str]  # the game's moves: moves[k - 1] leads to ply k
+    plies: list[PlyAnswer]  # one more than moves: ply 0 is the start
+
+    @property
+    def lost_at(self) -> int | None:
+        """The first move after which a winnable position was unwinnable; None if the game never had a win
+        or kept it (or the budget hid where it went)."""
+        for ply in range(1, len(self.plies)):
+            if self.plies[ply - 1].verdict == WINNABLE and self.plies[ply].verdict == UNWINNABLE:
+                return ply
+        return None
+
+    @property
+    def keep_move(self) -> str | None:
+        """A move that would have kept the win where ``lost_at`` lost it."""
+        lost_at = self.lost_at
+        return None if lost_at is None else self.plies[lost_at - 1].best_move
+
+    @property
+    def costly(self) -> list[Costly]:
+        """Every move after which fewer cards could be cleared than before it (``lost_at`` among them)."""
+        found = []
+        for ply in range(1, len(self.plies)):
+            before, after = self.plies[ply - 1].best_cards_left, self.plies[ply].best_cards_left
+            if before is not None and after is not None and after > before:
+                found.append(Costly(ply, after - before))
+        return found
+
+
+def analyse(start: Position, moves: list[Move], *, budget_seconds_per_position: float | None = None,
+            budget_seconds: float | None = None) -> Analysis:
+    """Solve every position of a game played from ``start`` by ``moves`` (legal moves: a replayed log).
+
+    ``budget_seconds_per_position`` bounds each search; ``budget_seconds`` the whole game, after which the
+    remaining plies are ``unknown``.
+    """
+    started = time.perf_counter()
+    position = start.copy()
+    plies: list[PlyAnswer] = []
+    line: list[str] = []  # the best line from the previous ply, when one is known
+    for ply in range(len(moves) + 1):
+        if ply:
+            played = str(moves[ply - 1])
+            position.apply(moves[ply - 1])
+        else:
+            played = None
+        previous = plies[-1] if plies else None
+        if previous is not None and previous.verdict != UNKNOWN and line and line[0] == played:
+            line = line[1:]
+            moves_to_win = None if previous.moves_to_win is None else previous.moves_to_win - 1
+            plies.append(PlyAnswer(previous.verdict, previous.best_cards_left, moves_to_win,
+                                   line[0] if line else None))
+            continue
+        left = None if budget_seconds is None else budget_seconds - (time.perf_counter() - started)
+        if left is not None and left <= 0:
+            plies.append(PlyAnswer(UNKNOWN, None, None, None))
+            line = []
+            continue
+        budget = budget_seconds_per_position
+        if left is not None:
+            budget = left if budget is None else min(budget, left)
+        solution = solve(position, budget_seconds=budget, grade=False)
+        line = list(solution.solution)
+        plies.append(PlyAnswer(solution.verdict, solution.best_cards_left, solution.par_moves,
+                               line[0] if line else None))
+    return Analysis([str(move) for move in moves], plies)
+
+
+# Stored analyses: six bytes a ply (verdict, best cards left, moves to win, best move's code), little-endian.
+_PLY = struct.Struct("<BBHH")
+_VERDICTS = (WINNABLE, UNWINNABLE, UNKNOWN)
+_NONE_BYTE, _NONE_WORD = 0xFF, 0xFFFF
+
+
+def pack(plies: list[PlyAnswer]) -> bytes:
+    return b"".join(
+        _PLY.pack(_VERDICTS.index(p.verdict),
+                  _NONE_BYTE if p.best_cards_left is None else p.best_cards_left,
+                  _NONE_WORD if p.moves_to_win is None else p.moves_to_win,
+                  _NONE_WORD if p.best_move is None else move_code(parse_move(p.best_move)))
+        for p in plies)
+
+
+def unpack(data: bytes) -> list[PlyAnswer]:
+    if len(data) % _PLY.size:
+        raise ValueError(f"a stored analysis is {_PLY.size} bytes a ply; got {len(data)} bytes")
+    return [PlyAnswer(_VERDICTS[verdict], None if left == _NONE_BYTE else left,
+                      None if to_win == _NONE_WORD else to_win,
+                      None if code == _NONE_WORD else str(move_from_code(code)))
+            for verdict, left, to_win, code in _PLY.iter_unpack(data)]

@@ -1,0 +1,40 @@
+"""Post-game analysis: every position of a finished game solved once, after the game, and stored."""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.db import transaction
+
+import engine
+from engine.solver.analysis import analyse, pack
+
+from ..engine_glue import start_position
+from ..models import Game, GameAnalysis
+
+
+def game_analyse(*, game_id: int, again: bool = False) -> GameAnalysis | None:
+    """Solve every position of a finished game and store the answers; None for a game that does not exist
+    or is still being played. Safe to run twice, and concurrently: the first stored analysis stays, unless
+    ``again`` replaces it (a re-run after a solver change or with a larger budget)."""
+    game = Game.objects.select_related("deal").filter(pk=game_id).first()
+    if game is None or not game.is_over:
+        return None
+    if not again and (stored := GameAnalysis.objects.filter(game=game).first()) is not None:
+        return stored
+    start = start_position(game.deal)
+    log = list(game.log.order_by("ply").values_list("notation", flat=True))
+    played = engine.replay(start.deal, start.rules, log, start=start)
+    if not played.ok:  # the server checked every move; a log that no longer replays is for the re-check
+        raise ValueError(f"game {game_id}'s log does not replay: move {played.failed_at + 1}: {played.reason}")
+    began = time.perf_counter()
+    analysis = analyse(start, played.moves, budget_seconds_per_position=settings.PYRAMID_ANALYSIS_POSITION_SECONDS,
+                       budget_seconds=settings.PYRAMID_ANALYSIS_GAME_SECONDS)
+    fields = {"plies": pack(analysis.plies), "seconds": time.perf_counter() - began}
+    with transaction.atomic():
+        if again:
+            stored, _ = GameAnalysis.objects.update_or_create(game=game, defaults=fields)
+        else:
+            stored, _ = GameAnalysis.objects.get_or_create(game=game, defaults=fields)
+    return stored
