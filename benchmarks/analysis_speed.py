@@ -6,9 +6,11 @@ rules-of-thumb bot, and by a random player (random legal moves, removals preferr
 with the service's default budgets; the script prints per preset and player the analysis time per game
 (median, 95th percentile, worst), per position (median), how many positions needed a search of their own
 (the others follow the previous best line), the plies, the stored bytes per game (six a ply), and how many
-games lost a win (``lost_at``) and how many plies the budget left ``unknown``.
+games lost a win (``lost_at``) and how many plies the budget left ``unknown``. With ``--start-known`` the
+deal's own answer is given, as the service gives a solved deal's.
 
     .venv/bin/python benchmarks/analysis_speed.py
+    .venv/bin/python benchmarks/analysis_speed.py --start-known
     .venv/bin/python benchmarks/analysis_speed.py --games 20 --presets classic   # a quick look
 """
 
@@ -26,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rich.progress import Progress  # noqa: E402
 
 from engine import Position, deal_from_number, parse_move, preset  # noqa: E402
-from engine.solver import UNKNOWN, bot, fast  # noqa: E402
+from engine.solver import UNKNOWN, bot, fast, solve  # noqa: E402
 from engine.solver.analysis import analyse, pack  # noqa: E402
 
 
@@ -56,8 +58,12 @@ def main() -> None:
     parser.add_argument("--presets", default="classic,relaxed,strict,overlap")
     parser.add_argument("--position-seconds", type=float, default=5.0, help="PYRAMID_ANALYSIS_POSITION_SECONDS")
     parser.add_argument("--game-seconds", type=float, default=120.0, help="PYRAMID_ANALYSIS_GAME_SECONDS")
+    parser.add_argument("--start-known", action="store_true",
+                        help="the deal's own answer is known, as the service has it for a solved deal (every daily "
+                             "and tournament deal): the start position is not searched again (nor timed)")
     args = parser.parse_args()
-    print(f"compiled core: {fast.available}; {args.games} deals from #{args.first} per preset and player")
+    print(f"compiled core: {fast.available}; {args.games} deals from #{args.first} per preset and player; "
+          f"start known: {args.start_known}")
     print(f"{'preset':9} {'player':7} {'median s':>9} {'p95 s':>8} {'worst s':>8} {'ms/pos':>7} {'searched':>9} "
           f"{'plies':>6} {'bytes':>6} {'max B':>6} {'lost':>5} {'unknown':>8}")
     with Progress(transient=True) as progress:
@@ -69,9 +75,10 @@ def main() -> None:
                 for number in range(args.first, args.first + args.games):
                     start = Position.start(deal_from_number(number), rules)
                     moves = player(start, number)
+                    known = solve(start, budget_seconds=60, grade=False) if args.start_known else None
                     began = time.perf_counter()
                     analysis = analyse(start, moves, budget_seconds_per_position=args.position_seconds,
-                                       budget_seconds=args.game_seconds)
+                                       budget_seconds=args.game_seconds, start_solution=known)
                     took = time.perf_counter() - began
                     seconds.append(took)
                     per_position.append(took / len(analysis.plies))

@@ -10,12 +10,13 @@ from django.db import connection
 from django.utils import timezone
 
 import engine
+import engine.solver
 from engine.solver import solve
-from pyramid_site.api.errors import Conflict, Invalid, NotFound
+from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
 from pyramid_site.clock import utc_today
 from pyramid_site.db import prepared_cursor
 
-from .engine_glue import start_position
+from .engine_glue import game_position, start_position
 from .errors import game_not_found
 from .models import DailyDeal, Deal, Game, GameAnalysis, Move
 
@@ -196,3 +197,13 @@ def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seco
         current.apply(notation)
         line.append(current.copy())
     return game, moves, positions, BestLine(best_from, solution.verdict, list(solution.solution), line)
+
+
+def game_verdict(*, game_id: int, player, budget_seconds: float) -> tuple[Game, engine.solver.Solution]:
+    """Whether a practice game's position can still be won, for players who ask to see it after every move
+    (never a ranked game: it would tell a player the deal's best play while the deal is live)."""
+    game = game_of_player(game_id=game_id, player=player)
+    if game.mode != Game.Mode.PRACTICE:
+        raise Forbidden("whether a position can still be won is shown in practice games only",
+                        code="ranked_no_verdict")
+    return game, solve(game_position(game), budget_seconds=budget_seconds, grade=False)

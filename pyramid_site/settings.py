@@ -145,6 +145,8 @@ REST_FRAMEWORK = {
         "signup": env_str("PYRAMID_THROTTLE_SIGNUP", "20/hour"),
         "login": env_str("PYRAMID_THROTTLE_LOGIN", "30/min"),
         "hint": env_str("PYRAMID_THROTTLE_HINT", "300/hour"),  # per account
+        # "can this still be won?" after every practice move, for players who turn it on; per account
+        "verdict": env_str("PYRAMID_THROTTLE_VERDICT", "1500/hour"),
         "solve": env_str("PYRAMID_THROTTLE_SOLVE", "60/hour"),  # practice deals solved on request, per account
     },
 }

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..moves import Move, move_code, move_from_code, parse_move
 from ..position import Position
-from .result import UNKNOWN, UNWINNABLE, WINNABLE
+from .result import UNKNOWN, UNWINNABLE, WINNABLE, Solution
 from .search import solve
 
 
@@ -69,11 +69,12 @@ class Analysis:
 
 
 def analyse(start: Position, moves: list[Move], *, budget_seconds_per_position: float | None = None,
-            budget_seconds: float | None = None) -> Analysis:
+            budget_seconds: float | None = None, start_solution: Solution | None = None) -> Analysis:
     """Solve every position of a game played from ``start`` by ``moves`` (legal moves: a replayed log).
 
     ``budget_seconds_per_position`` bounds each search; ``budget_seconds`` the whole game, after which the
-    remaining plies are ``unknown``.
+    remaining plies are ``unknown``. ``start_solution``, the solver's answer for ``start`` already known (a
+    solved deal's), saves the search that is often the longest.
     """
     started = time.perf_counter()
     position = start.copy()
@@ -100,7 +101,10 @@ def analyse(start: Position, moves: list[Move], *, budget_seconds_per_position: 
         budget = budget_seconds_per_position
         if left is not None:
             budget = left if budget is None else min(budget, left)
-        solution = solve(position, budget_seconds=budget, grade=False)
+        if ply == 0 and start_solution is not None and start_solution.verdict != UNKNOWN:
+            solution = start_solution
+        else:
+            solution = solve(position, budget_seconds=budget, grade=False)
         line = list(solution.solution)
         plies.append(PlyAnswer(solution.verdict, solution.best_cards_left, solution.par_moves,
                                line[0] if line else None))

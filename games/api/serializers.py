@@ -396,6 +396,19 @@ class HintOutput(serializers.Serializer):
         ref_name = "Hint"
 
 
+class VerdictOutput(serializers.Serializer):
+    """Whether a practice game's position can still be won, by the exact solver."""
+
+    game = serializers.IntegerField()
+    ply = serializers.IntegerField(help_text="the position after this many moves")
+    verdict = serializers.ChoiceField(choices=VERDICTS, help_text="unknown when the solver's budget ran out")
+    moves_to_win = serializers.IntegerField(allow_null=True)
+    best_cards_left = serializers.IntegerField(allow_null=True, help_text="0 when winnable")
+
+    class Meta:
+        ref_name = "Verdict"
+
+
 class AnalysisPlyOutput(serializers.Serializer):
     """The solver's answer for one position of the game: ply 0 the start, ply k the position after move k."""
 

@@ -29,6 +29,7 @@ urlpatterns = [
     path("games/<game_id:game_id>/undo/", views.GameUndoView.as_view(), name="game-undo"),
     path("games/<game_id:game_id>/hint/", views.GameHintView.as_view(), name="game-hint"),
     path("games/<game_id:game_id>/log/", views.GameLogView.as_view(), name="game-log"),
+    path("games/<game_id:game_id>/verdict/", views.GameVerdictView.as_view(), name="game-verdict"),
     path("games/<game_id:game_id>/analysis/", views.GameAnalysisView.as_view(), name="game-analysis"),
     path("games/<game_id:game_id>/replay/", views.GameReplayView.as_view(), name="game-replay"),
     re_path(r"^deals/(?P<number>[^/]+?)/?$", views.DealView.as_view(), name="deal"),

@@ -27,7 +27,7 @@ from ..models import Deal
 from ..tasks import analyse_game_soon, solve_deal_soon
 from .serializers import (DailyCommitmentOutput, DailyOutput, DailyVerifyOutput, DealOutput, GameAnalysisOutput,
                           GameOutput, GameReplayOutput, GameStartInput, HintOutput, MoveInput, MoveLogOutput,
-                          MoveOutcomeOutput, MoveOutput, analysis_output, daily_commitment_output, game_output,
+                          MoveOutcomeOutput, MoveOutput, VerdictOutput, analysis_output, daily_commitment_output, game_output,
                           move_input, replay_output, unsolved_deal_output)
 
 # a day's daily deals: the deals from the day on, only their commitments before it
@@ -186,6 +186,22 @@ class GameHintView(APIView):
             "verdict": advice.verdict, "can_win": can_win, "moves_to_win": advice.moves_to_win,
             "best_cards_left": advice.best_cards_left,
         })
+
+
+class GameVerdictView(APIView):
+    """Whether a practice game's position can still be won, for a page that shows it after every move (a
+    player's setting, off by default). Not a hint: nothing is counted on the game. Ranked games: 403."""
+
+    throttle_classes = [AccountThrottle]
+    throttle_scope = "verdict"
+
+    @extend_schema(responses={200: VerdictOutput, 403: ERROR, 404: ERROR},
+                   summary="Can this practice position still be won? (practice only)")
+    def get(self, request, game_id: int):
+        game, solution = selectors.game_verdict(game_id=game_id, player=request.user,
+                                                budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS)
+        return Response({"game": game.pk, "ply": game.moves, "verdict": solution.verdict,
+                         "moves_to_win": solution.par_moves, "best_cards_left": solution.best_cards_left})
 
 
 class GameLogView(APIView):

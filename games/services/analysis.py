@@ -8,10 +8,18 @@ from django.conf import settings
 from django.db import transaction
 
 import engine
+from engine.solver import Solution
 from engine.solver.analysis import analyse, pack
 
 from ..engine_glue import start_position
-from ..models import Game, GameAnalysis
+from ..models import Deal, Game, GameAnalysis
+
+
+def _deal_solution(deal: Deal) -> Solution | None:
+    """The deal's stored verdict: the start position's answer, solved when the deal was."""
+    if deal.status not in (Deal.Status.WINNABLE, Deal.Status.UNWINNABLE):
+        return None
+    return Solution(deal.status, deal.par_moves, deal.best_cards_left, deal.best_moves, deal.solution.split())
 
 
 def game_analyse(*, game_id: int, again: bool = False) -> GameAnalysis | None:
@@ -30,7 +38,7 @@ def game_analyse(*, game_id: int, again: bool = False) -> GameAnalysis | None:
         raise ValueError(f"game {game_id}'s log does not replay: move {played.failed_at + 1}: {played.reason}")
     began = time.perf_counter()
     analysis = analyse(start, played.moves, budget_seconds_per_position=settings.PYRAMID_ANALYSIS_POSITION_SECONDS,
-                       budget_seconds=settings.PYRAMID_ANALYSIS_GAME_SECONDS)
+                       budget_seconds=settings.PYRAMID_ANALYSIS_GAME_SECONDS, start_solution=_deal_solution(game.deal))
     fields = {"plies": pack(analysis.plies), "seconds": time.perf_counter() - began}
     with transaction.atomic():
         if again:

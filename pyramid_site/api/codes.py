@@ -38,6 +38,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "csrf_failed": (403, "a session write whose CSRF check failed"),
     "ranked_no_undo": (403, "undo is for practice games only"),
     "ranked_no_hint": (403, "hints are for practice games only"),
+    "ranked_no_verdict": (403, "whether a position can still be won is shown in practice games only"),
     "not_member": (403, "only the club's members may do this"),
     "not_club_manager": (403, "only the club's owner (and admins) may do this"),
     "rank_too_low": (403, "an admin cannot remove the owner or another admin"),

@@ -28,6 +28,7 @@ NO_AUTH = {("/api/", "get"), ("/health/", "get"), ("/health/live/", "get"), ("/a
 THROTTLED = {("/api/accounts/signup/", "post"), ("/api/accounts/login/", "post"), ("/api/accounts/session/", "post"),
              ("/api/accounts/session/", "delete"),  # the session view counts against the log-in allowance
              ("/api/games/{game_id}/hint/", "get"), ("/api/games/{game_id}/replay/", "get"),
+             ("/api/games/{game_id}/verdict/", "get"),
              ("/api/deals/{number}/solve/", "post")}
 
 

@@ -193,3 +193,28 @@ def test_the_command_analyses_a_days_daily_games(service_settings, winning_line)
     assert f"game {game_id}: {len(winning_line) + 1} plies, start winnable, lost at None, 0 costly" in out.getvalue()
     analysis = client_for(player).get(f"/api/games/{game_id}/analysis/").json()
     assert [p["moves_to_win"] for p in analysis["plies"]] == list(range(PAR, -1, -1))
+
+
+def test_a_practice_game_can_ask_whether_it_can_still_be_won(service_settings, player, other_player, winning_line,
+                                                             losing_move):
+    api = client_for(player)
+    game_id = start_practice(api)
+    play(api, game_id, winning_line[:PLAYED])
+    still = api.get(f"/api/games/{game_id}/verdict/").json()
+    assert still == {"game": game_id, "ply": PLAYED, "verdict": "winnable", "moves_to_win": PAR - PLAYED,
+                     "best_cards_left": 0}
+    api.post(f"/api/games/{game_id}/moves/", {"ply": PLAYED + 1, "move": losing_move}, format="json")
+    reference = solve_reference(position_after([*winning_line[:PLAYED], losing_move]), max_nodes=200_000)
+    lost = api.get(f"/api/games/{game_id}/verdict/").json()
+    assert (lost["verdict"], lost["best_cards_left"], lost["moves_to_win"]) == (UNWINNABLE, reference.best_cards_left,
+                                                                                None)
+    assert Game.objects.get(pk=game_id).hint_count == 0  # not a hint
+    assert client_for(other_player).get(f"/api/games/{game_id}/verdict/").status_code == 404
+
+
+def test_a_ranked_game_never_says_whether_it_can_still_be_won(service_settings, player):
+    daily = make_daily()
+    api = client_for(player)
+    game_id = api.post("/api/games/", {"daily": daily.pk}, format="json").json()["id"]
+    refused = api.get(f"/api/games/{game_id}/verdict/")
+    assert refused.status_code == 403 and refused.json()["code"] == "ranked_no_verdict"

@@ -95,6 +95,12 @@ def test_a_game_that_keeps_its_win_was_never_lost():
     assert analysis.lost_at is None and analysis.keep_move is None and analysis.costly == []
 
 
+def test_a_known_start_answer_gives_the_same_analysis():
+    for start, moves in games("classic", 4):
+        known = solve_reference(start, max_nodes=30_000)
+        assert analyse(start, moves, start_solution=known).plies == analyse(start, moves).plies
+
+
 def test_a_spent_budget_answers_unknown_and_claims_nothing():
     start, moves = next(games("classic", 1))
     analysis = analyse(start, moves, budget_seconds=0)
