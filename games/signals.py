@@ -5,8 +5,12 @@ ranked game at the end of its window), inside the transaction that stores it, wi
 ``position`` (the final engine position, or None when the receiver should load it from the game): a
 receiver's writes land with the game's, or neither does. Leaderboards score the ranked ones; the game
 app queues every finished game's analysis once the transaction commits.
+
+``game_analysed`` is sent when a finished ranked game's analysis is stored, inside that transaction, with
+``game`` and ``analysis`` (an ``engine.solver.analysis.Analysis``): fair play reads the player's accuracy.
 """
 
 from django.dispatch import Signal
 
 game_finished = Signal()
+game_analysed = Signal()

@@ -8,11 +8,14 @@ class LeaderboardsConfig(AppConfig):
 
     def ready(self):
         from games.services import sequence_register
-        from games.signals import game_finished
+        from games.signals import game_analysed, game_finished
 
+        from .fair_play.accuracy import accuracy_on_game_analysed
         from .services.results import result_on_game_finished
         from .services.tournaments import PURPOSE, tournament_sequence_step
 
         # the game service announces each ranked game's end, in the transaction that stores it
         game_finished.connect(result_on_game_finished, dispatch_uid="leaderboards.result")
+        # and each ranked game's analysis, in the transaction that stores it: the accuracy rule of fair play
+        game_analysed.connect(accuracy_on_game_analysed, dispatch_uid="leaderboards.accuracy")
         sequence_register(PURPOSE, tournament_sequence_step)

@@ -303,6 +303,10 @@ PYRAMID_TOKEN_CACHE_SECONDS = env_float("PYRAMID_TOKEN_CACHE_SECONDS", 30.0)
 # The suspicious-play rule of the daily re-check (leaderboards/fair_play/recheck.py, README "Fair play")
 PYRAMID_FLAG_MIN_MOVES = env_int("PYRAMID_FLAG_MIN_MOVES", 10, low=1)
 PYRAMID_FLAG_EVEN_CV = env_float("PYRAMID_FLAG_EVEN_CV", 0.25)
+# The accuracy rule of fair play (leaderboards/fair_play/accuracy.py; measured in docs/benchmarks.md)
+PYRAMID_FLAG_ACCURACY_GAMES = env_int("PYRAMID_FLAG_ACCURACY_GAMES", 10, low=1, high=1000)
+PYRAMID_FLAG_ACCURACY_MIN_SEEN = env_int("PYRAMID_FLAG_ACCURACY_MIN_SEEN", 4, low=1)
+PYRAMID_FLAG_ACCURACY_MIN_MOVES = env_int("PYRAMID_FLAG_ACCURACY_MIN_MOVES", 100, low=1)
 # Where the daily boards' Redis copies live: REDIS_URL unless set; set and empty turns the cache off
 PYRAMID_BOARD_REDIS_URL = env_str("PYRAMID_BOARD_REDIS_URL", REDIS_URL)
 

@@ -68,6 +68,46 @@ class Analysis:
         return found
 
 
+@dataclass(slots=True, frozen=True)
+class Accuracy:
+    """How closely a game followed the solver, for the fair-play rule (README, "Fair play"). A move is best
+    when, from a winnable position, it keeps the win at its fewest moves (one move nearer). Counted apart
+    before the whole stock had been seen, when only luck or knowledge of the hidden cards plays perfectly,
+    and from then on, when any solver can play the rest perfectly."""
+
+    best_before: int  # best moves, of the counted ones, before the stock had been seen
+    counted_before: int  # moves made from a winnable position then
+    winnable_when_seen: bool  # the position could still be won when the stock had been seen
+    par_after_seen: bool  # and it was won from there in the fewest moves
+
+
+def stock_seen_at(start: Position, moves: list[Move]) -> int:
+    """The ply from which every stock card has been turned over (the first pass is through); past the end
+    of the game when it never was."""
+    position = start.copy()
+    for ply in range(len(moves) + 1):
+        if position.pass_no > 1 or position.stock_count == 0:
+            return ply
+        if ply < len(moves):
+            position.apply(moves[ply])
+    return len(moves) + 1
+
+
+def accuracy(plies: list[PlyAnswer], seen_at: int) -> Accuracy:
+    best = counted = 0
+    for ply in range(1, min(seen_at, len(plies) - 1) + 1):
+        before, after = plies[ply - 1], plies[ply]
+        if before.verdict != WINNABLE or after.verdict == UNKNOWN:
+            continue
+        counted += 1
+        best += after.verdict == WINNABLE and after.moves_to_win == before.moves_to_win - 1
+    seen = plies[seen_at] if seen_at < len(plies) else None
+    winnable_when_seen = seen is not None and seen.verdict == WINNABLE
+    won = plies[-1].verdict == WINNABLE and plies[-1].moves_to_win == 0
+    par_after_seen = winnable_when_seen and won and len(plies) - 1 - seen_at == seen.moves_to_win
+    return Accuracy(best, counted, winnable_when_seen, par_after_seen)
+
+
 def analyse(start: Position, moves: list[Move], *, budget_seconds_per_position: float | None = None,
             budget_seconds: float | None = None, start_solution: Solution | None = None) -> Analysis:
     """Solve every position of a game played from ``start`` by ``moves`` (legal moves: a replayed log).

@@ -13,6 +13,7 @@ from engine.solver.analysis import analyse, pack
 
 from ..engine_glue import start_position
 from ..models import Deal, Game, GameAnalysis
+from ..signals import game_analysed
 
 
 def _deal_solution(deal: Deal) -> Solution | None:
@@ -45,4 +46,6 @@ def game_analyse(*, game_id: int, again: bool = False) -> GameAnalysis | None:
             stored, _ = GameAnalysis.objects.update_or_create(game=game, defaults=fields)
         else:
             stored, _ = GameAnalysis.objects.get_or_create(game=game, defaults=fields)
+        if game.mode == Game.Mode.RANKED:
+            game_analysed.send(sender=Game, game=game, analysis=analysis)
     return stored

@@ -46,6 +46,7 @@ class Flag(models.Model):
     class Kind(models.TextChoices):
         RESULT_MISMATCH = "result_mismatch"  # the move log, replayed, does not give the stored result
         SUSPICIOUS = "suspicious"  # the documented fair-play rule (README, "Fair play") fired
+        ACCURACY = "accuracy"  # the player's last ranked games follow the solver beyond the population's play
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="flags")
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -60,7 +61,7 @@ class Flag(models.Model):
         constraints = [
             # one flag of a kind per game: the re-check job is safe to run again
             models.UniqueConstraint(fields=["game", "kind"], name="flag_once_per_game_kind"),
-            models.CheckConstraint(condition=Q(kind__in=["result_mismatch", "suspicious"]), name="flag_kind_valid"),
+            models.CheckConstraint(condition=Q(kind__in=["result_mismatch", "suspicious", "accuracy"]), name="flag_kind_valid"),
             models.CheckConstraint(condition=~Q(detail=""), name="flag_has_detail"),
         ]
         ordering = ["-created_at"]

@@ -1,0 +1,88 @@
+"""The measured play behind the accuracy rule of fair play (leaderboards/fair_play/accuracy.py).
+
+Plays ``--games`` classic deals (numbers from ``--first``) by several players: the rules-of-thumb bot, a
+random player (random legal moves, removals preferred), the exact solver (its best move at every turn), and
+the solver straying to a random legal move at 2 %, 5 % and 10 % of its turns. Each game is analysed as the
+service does; the script prints, per player, the share of best moves before the stock had been seen, how
+many games could still be won when it had been seen and how many of those were won from there in the
+fewest moves, and then how many windows of ``--window`` consecutive games the rule would flag under the
+service's settings (and under a few others, to show the margin).
+
+    .venv/bin/python benchmarks/accuracy_population.py
+    .venv/bin/python benchmarks/accuracy_population.py --games 30   # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rich.progress import Progress  # noqa: E402
+
+from engine import Position, deal_from_number, parse_move, preset  # noqa: E402
+from engine.solver import bot, solve  # noqa: E402
+from engine.solver.analysis import accuracy, analyse, stock_seen_at  # noqa: E402
+
+RULES = preset("classic")
+PLAYERS = {"bot": None, "random": None, "solver": 0.0, "solver, strays 2%": 0.02, "solver, strays 5%": 0.05,
+           "solver, strays 10%": 0.10}
+
+
+def line_of(label: str, start: Position, rng: random.Random) -> list:
+    if label == "bot":
+        return [parse_move(m) for m in bot.play(start).moves]
+    position, moves = start.copy(), []
+    while (legal := position.legal_moves()) and len(moves) < 300:
+        if label == "random":
+            removals = [m for m in legal if m.is_removal]
+            move = rng.choice(removals) if removals and rng.random() < 0.7 else rng.choice(legal)
+        else:
+            best = solve(position, budget_seconds=5, grade=False).solution
+            move = rng.choice(legal) if not best or rng.random() < PLAYERS[label] else parse_move(best[0])
+        position.apply(move)
+        moves.append(move)
+    return moves
+
+
+def fires(window, min_seen: int, min_moves: int) -> bool:
+    seen = [a for a in window if a.winnable_when_seen]
+    before = sum(a.counted_before for a in window)
+    return (len(seen) >= min_seen and all(a.par_after_seen for a in seen) and before >= min_moves
+            and sum(a.best_before for a in window) == before)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=80)
+    parser.add_argument("--first", type=int, default=1)
+    parser.add_argument("--window", type=int, default=10, help="PYRAMID_FLAG_ACCURACY_GAMES")
+    parser.add_argument("--min-seen", type=int, default=4, help="PYRAMID_FLAG_ACCURACY_MIN_SEEN")
+    parser.add_argument("--min-moves", type=int, default=100, help="PYRAMID_FLAG_ACCURACY_MIN_MOVES")
+    args = parser.parse_args()
+    variants = [(args.min_seen, args.min_moves), (args.min_seen - 1, args.min_moves), (args.min_seen + 2, args.min_moves)]
+    print(f"classic, deals {args.first} to {args.first + args.games - 1}; windows of {args.window} games")
+    print(f"{'player':20} {'best before':>11} {'winnable seen':>13} {'par after':>9} "
+          + " ".join(f"{'flag ' + str(s) + '/' + str(m):>12}" for s, m in variants))
+    with Progress(transient=True) as progress:
+        for label in PLAYERS:
+            task = progress.add_task(label, total=args.games)
+            found = []
+            for number in range(args.first, args.first + args.games):
+                start = Position.start(deal_from_number(number), RULES)
+                moves = line_of(label, start, random.Random(number))
+                found.append(accuracy(analyse(start, moves).plies, stock_seen_at(start, moves)))
+                progress.advance(task)
+            windows = [found[i:i + args.window] for i in range(len(found) - args.window + 1)]
+            best = sum(a.best_before for a in found) / max(1, sum(a.counted_before for a in found))
+            seen = sum(a.winnable_when_seen for a in found)
+            par = sum(a.par_after_seen for a in found)
+            flagged = [f"{sum(fires(w, s, m) for w in windows)}/{len(windows)}" for s, m in variants]
+            print(f"{label:20} {best:11.2%} {seen:13d} {par:9d} " + " ".join(f"{f:>12}" for f in flagged), flush=True)
+
+
+if __name__ == "__main__":
+    main()
