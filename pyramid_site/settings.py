@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "pyramid_site.accounts",
+    "pyramid_site.operations",
     "games",
     "leaderboards",
     "pyramid_site.web",
@@ -184,6 +185,7 @@ SPECTACULAR_SETTINGS = {
                                                "standings."},
         {"name": "fair-play", "description": "Staff only: voids of games and players, and the daily re-check's "
                                              "flags."},
+        {"name": "operations", "description": "Staff only: the record of failed Celery tasks."},
     ],
     # game ids fit a 64-bit column (games/api/urls.py): a longer number is a 404, never an overflow
     "PATH_CONVERTER_OVERRIDES": {"game_id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
@@ -200,6 +202,7 @@ SPECTACULAR_SETTINGS = {
         "TournamentSourceEnum": "leaderboards.api.output.TOURNAMENT_SOURCES",
         "TournamentStatusEnum": "leaderboards.api.output.TOURNAMENT_STATUSES",
         "BoardSourceEnum": "leaderboards.api.output.BOARD_SOURCES",
+        "TaskFailureKindEnum": "pyramid_site.operations.api.TASK_FAILURE_KINDS",
     },
     # OpenAPI 3.1: a null beside a component is `oneOf: [{$ref}, {type: null}]`, which every validator reads
     # alike (3.0's `nullable` beside `allOf` is read both ways)
@@ -263,7 +266,14 @@ CELERY_BEAT_SCHEDULE = {
         "task": "leaderboards.fair_play.tasks.recheck_ranked_day",
         "schedule": env_float("PYRAMID_RECHECK_EVERY_SECONDS", 86400.0, low=1.0),
     },
+    # failed tasks' records older than PYRAMID_TASK_FAILURE_KEEP_DAYS deleted
+    "prune-task-failures": {
+        "task": "pyramid_site.operations.tasks.prune_task_failures",
+        "schedule": env_float("PYRAMID_TASK_FAILURE_PRUNE_EVERY_SECONDS", 86400.0, low=1.0),
+    },
 }
+# Days a failed task's record is kept (admin, /api/operations/task-failures/, /metrics); older ones are pruned
+PYRAMID_TASK_FAILURE_KEEP_DAYS = env_int("PYRAMID_TASK_FAILURE_KEEP_DAYS", 30, low=1, high=3650)
 
 # --- The game service -------------------------------------------------------------------------------
 # The secret that daily deal numbers are derived from: nobody without it can compute a future deal.

@@ -32,6 +32,7 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/", include("leaderboards.api.urls")),
     path("api/fair-play/", include("leaderboards.fair_play.urls")),
+    path("api/operations/", include("pyramid_site.operations.urls")),
     path("api-auth/", include("rest_framework.urls")),
     path("", include("pyramid_site.web.urls")),
 ]

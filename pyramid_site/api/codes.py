@@ -53,6 +53,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "tournament_not_found": (404, "no tournament of this id that you can see"),
     "void_not_found": (404, "no void of this id"),
     "flag_not_found": (404, "no flag of this id"),
+    "task_failure_not_found": (404, "no recorded task failure of this id (they are kept a limited time)"),
     "bad_invite_code": (404, "no club has this invite code (it may have been renewed)"),
     "method_not_allowed": (405, "this address does not take this method"),
     "not_acceptable": (406, "the answer cannot be given in the media type asked for"),

@@ -136,7 +136,7 @@ def test_errors_are_declared_where_they_can_happen(schema):
             assert {"400", "413", "415"} <= statuses, where
             assert list(operation["requestBody"]["content"]) == ["application/json"], where
         assert ("429" in statuses) == ((path, method) in THROTTLED), where
-        if path.startswith("/api/fair-play/"):
+        if path.startswith(("/api/fair-play/", "/api/operations/")):
             assert "403" in statuses, where
     login = schema["paths"]["/api/accounts/login/"]["post"]["responses"]
     assert "401" in login  # bad credentials, though no credentials are needed to ask

@@ -10,6 +10,7 @@ from django.utils import timezone
 from leaderboards import services
 from leaderboards.fair_play.models import Flag
 from leaderboards.fair_play.services import game_void
+from pyramid_site.operations.services import task_failure_record
 from tests.support import client_for, daily_game, make_daily
 
 pytestmark = pytest.mark.django_db
@@ -57,13 +58,16 @@ def test_a_limit_or_offset_out_of_range_is_400(player, five_clubs, query):
 @pytest.fixture
 def lists(users, staff, winning_line):
     """Something in every list the API pages: a daily deal with two results (one of them voided, and
-    flagged), a club with a tournament that a member joined."""
+    flagged), a club with a tournament that a member joined, a failed task."""
     club = services.club_create(user=users[0], name="Paged")
     daily = make_daily()
     daily_game(users[0], daily, 4)
     voided = daily_game(users[1], daily, 6)
     game_void(game_id=voided.pk, reason="paging", by=staff)
     Flag.objects.create(game=voided, kind=Flag.Kind.SUSPICIOUS, detail="for the list")
+    task_failure_record(task_name="games.tasks.solve_deal", task_id="for-the-list", kind="error", args="(1,)",
+                        kwargs="{}", exception_type="ValueError", exception_message="for the list", traceback="",
+                        retries=0, worker="celery@here")
     now = timezone.now()
     cup = services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format="match",
                                      starts_at=now - dt.timedelta(hours=1), ends_at=now + dt.timedelta(hours=1))
@@ -74,12 +78,13 @@ def lists(users, staff, winning_line):
 @pytest.mark.parametrize("url, query", [
     ("/api/daily/", {}), ("/api/daily/{date}/", {}), ("/api/clubs/", {}), ("/api/clubs/{club}/members/", {}),
     ("/api/clubs/{club}/tournaments/", {}), ("/api/fair-play/voids/", {}), ("/api/fair-play/flags/", {}),
+    ("/api/operations/task-failures/", {}),
     ("/api/boards/weekly/", {"preset": "one-look"}), ("/api/boards/all-time/", {"preset": "one-look"}),
     ("/api/tournaments/{cup}/standings/", {}),
 ])
 def test_every_list_endpoint_pages_the_same_way(users, staff, lists, url, query):
     url = url.format(date=lists["daily"].date.isoformat(), club=lists["club"].pk, cup=lists["cup"].pk)
-    api = client_for(staff if "fair-play" in url else users[0])
+    api = client_for(staff if url.startswith(("/api/fair-play/", "/api/operations/")) else users[0])
     page = api.get(url, query)
     assert page.status_code == 200, page.json()
     body = page.json()

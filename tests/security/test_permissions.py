@@ -138,6 +138,14 @@ def test_fair_play_records_are_for_staff_only(users, winning_line):
     assert {code_of(a) for a in answers} == {(403, "forbidden")} and not Void.objects.exists()
 
 
+def test_the_record_of_failed_tasks_is_for_staff_only(users, staff):
+    """Failed tasks' arguments and tracebacks are the operators' (tests/operations has the rest)."""
+    answers = [client.get(url) for client in (client_for(users[0]), client_for(None))
+               for url in ("/api/operations/task-failures/", "/api/operations/task-failures/1/")]
+    assert [code_of(a) for a in answers] == [(403, "forbidden")] * 2 + [(401, "not_authenticated")] * 2
+    assert client_for(staff).get("/api/operations/task-failures/").status_code == 200
+
+
 def test_nobody_walks_the_game_ids_to_read_others_practice_games(users):
     """Old hole: any logged-in player could read every practice game's log by walking the ids (the
     deal, every move and when it was played). Another's practice game now answers exactly as an id

@@ -1,0 +1,125 @@
+"""Failures on a real Celery worker (prefork, one process) and Redis: a task that raises, one that gives up
+retrying and one killed by its hard time limit are recorded; a failure that cannot be recorded (its process lost
+the database) leaves the worker running."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+from celery.exceptions import TimeLimitExceeded
+from django.conf import settings
+from django.db import connection
+
+from pyramid_site.celery import app as celery_app
+from pyramid_site.operations.models import TaskFailure
+
+from . import worker_tasks
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not settings.REDIS_URL or connection.vendor != "postgresql",
+                       reason="needs REDIS_URL and PostgreSQL"),
+]
+
+
+@pytest.fixture(scope="module")
+def worker_queue(django_db_setup):
+    """A worker of its own queue: prefork (time limits are the pool's), one process, a fresh process per task
+    (so a task that breaks its process's database leaves nothing behind), the tests' tasks imported."""
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    db = connection.settings_dict
+    env = os.environ | {
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "REDIS_URL": settings.REDIS_URL,
+        "CELERY_QUEUE": queue,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "pyramid_site", "worker", "--pool", "prefork", "--concurrency", "1",
+         "--max-tasks-per-child", "1", "-Q", queue, "--include", "tests.operations.worker_tasks",
+         "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip", "--without-mingle"],
+        env=env, cwd=settings.BASE_DIR, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        yield queue
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture
+def queue(worker_queue):
+    celery_app.conf.task_always_eager = False
+    return worker_queue
+
+
+def recorded(task_id: str, timeout: float = 20.0) -> TaskFailure:
+    """The record of a run: written after the result, so looked for a while."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = TaskFailure.objects.filter(task_id=task_id).first()
+        if found is not None:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"no failure recorded for task {task_id}")
+
+
+def test_a_task_that_raises_on_the_worker_is_recorded(queue):
+    result = worker_tasks.fail.apply_async(("the worker failed",), {"size": 3}, queue=queue)
+    with pytest.raises(ValueError, match="the worker failed"):
+        result.get(timeout=60)
+    failure = recorded(result.id)
+    assert failure.task_name == "tests.operations.worker_tasks.fail" and failure.kind == "error"
+    assert failure.args == "('the worker failed',)" and failure.kwargs == "{'size': 3}"
+    assert failure.exception_type == "ValueError" and failure.exception_message == "the worker failedxxx"
+    assert "worker_tasks.py" in failure.traceback and failure.worker.startswith("celery@")
+    assert failure.retries == 0
+
+
+def test_a_task_that_gives_up_retrying_is_recorded_once(queue):
+    result = worker_tasks.fail_then_give_up.apply_async(("still missing",), queue=queue)
+    with pytest.raises(LookupError):
+        result.get(timeout=60)
+    failure = recorded(result.id)
+    assert failure.kind == "retries_exhausted" and failure.retries == 2
+    assert failure.exception_type == "LookupError" and failure.exception_message == "still missing"
+    time.sleep(0.5)
+    assert TaskFailure.objects.filter(task_id=result.id).count() == 1  # the retries themselves are not failures
+
+
+def test_a_task_past_its_soft_time_limit_is_recorded(queue):
+    result = worker_tasks.stop_at_the_soft_limit.apply_async((30,), queue=queue, soft_time_limit=1, time_limit=20)
+    with pytest.raises(Exception):
+        result.get(timeout=60)
+    failure = recorded(result.id)
+    assert failure.kind == "soft_time_limit"
+    assert failure.exception_type == "billiard.exceptions.SoftTimeLimitExceeded"
+
+
+def test_a_task_killed_by_its_hard_time_limit_is_recorded(queue):
+    result = worker_tasks.outlive_the_time_limit.apply_async((30,), queue=queue, soft_time_limit=1, time_limit=2)
+    with pytest.raises(TimeLimitExceeded):
+        result.get(timeout=60)
+    failure = recorded(result.id)
+    assert failure.task_name == "tests.operations.worker_tasks.outlive_the_time_limit"
+    assert failure.kind == "time_limit" and failure.exception_type == "billiard.exceptions.TimeLimitExceeded"
+    assert failure.args == "(30,)" and failure.worker  # the worker's main process wrote it, after the kill
+
+
+def test_a_failure_that_cannot_be_recorded_leaves_the_worker_running(queue):
+    lost = worker_tasks.fail_with_the_database_gone.apply_async(("unrecordable",), queue=queue)
+    with pytest.raises(ValueError, match="unrecordable"):  # the task's own failure, as it was
+        lost.get(timeout=60)
+    after = worker_tasks.fail.apply_async(("the next one",), queue=queue)
+    with pytest.raises(ValueError, match="the next one"):
+        after.get(timeout=60)
+    assert recorded(after.id).exception_message == "the next one"  # the worker went on, and records again
+    assert not TaskFailure.objects.filter(task_id=lost.id).exists()
