@@ -159,7 +159,7 @@ SPECTACULAR_SETTINGS = {
                    "and `X-Request-ID`; changes that may break a client are listed in docs/api-changelog.md.",
     # the API's version, also the X-API-Version header (pyramid_site/api/version.py); the major part moves
     # with every change that may break a client (docs/api-changelog.md)
-    "VERSION": "2.0.0",
+    "VERSION": "2.1.0",
     # the description of the API (this schema) is open to anybody who builds a client from it; the service
     # itself is not licensed by it
     "LICENSE": {"name": "CC BY 4.0 (this API description)", "identifier": "CC-BY-4.0"},
@@ -198,6 +198,7 @@ SPECTACULAR_SETTINGS = {
         "TournamentSourceEnum": "leaderboards.api.output.TOURNAMENT_SOURCES",
         "TournamentStatusEnum": "leaderboards.api.output.TOURNAMENT_STATUSES",
         "BoardSourceEnum": "leaderboards.api.output.BOARD_SOURCES",
+        "DayOutcomeEnum": "leaderboards.api.output.DAY_OUTCOMES",
     },
     # OpenAPI 3.1: a null beside a component is `oneOf: [{$ref}, {type: null}]`, which every validator reads
     # alike (3.0's `nullable` beside `allOf` is read both ways)
