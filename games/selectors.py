@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from django.db import connection
+from django.db.models import Count, DurationField, ExpressionWrapper, F, Min, Q
 from django.utils import timezone
 
 import engine
@@ -207,3 +208,22 @@ def game_verdict(*, game_id: int, player, budget_seconds: float) -> tuple[Game, 
         raise Forbidden("whether a position can still be won is shown in practice games only",
                         code="ranked_no_verdict")
     return game, solve(game_position(game), budget_seconds=budget_seconds, grade=False)
+# a game whose 28 pyramid cards are gone: its state's pyramid mask (the first field of Position.dumps, in
+# hexadecimal without leading zeros) is 0 whatever the goal; under goal: all the game may go on after it
+PYRAMID_CLEARED = Q(state__startswith="0.")
+
+
+def practice_figures(*, player_id: int) -> list[dict]:
+    """A player's finished practice games (won, stuck or resigned; not those still being played) per preset
+    (``custom`` for any other rule set), in one grouped query: ``played``, ``won``, ``cleared`` (the
+    pyramid gone), ``best_moves`` and ``best_duration`` (the fewest moves and the shortest time from start
+    to finish of a won game; None without one)."""
+    won = Q(status=Game.Status.WON)
+    duration = ExpressionWrapper(F("finished_at") - F("started_at"), output_field=DurationField())
+    return list(Game.objects.filter(player_id=player_id, mode=Game.Mode.PRACTICE)
+                .exclude(status=Game.Status.PLAYING)
+                .values(preset=F("deal__preset"))
+                .annotate(played=Count("id"), won=Count("id", filter=won),
+                          cleared=Count("id", filter=PYRAMID_CLEARED),
+                          best_moves=Min("moves", filter=won), best_duration=Min(duration, filter=won))
+                .order_by("preset"))

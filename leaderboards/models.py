@@ -52,7 +52,10 @@ class Result(models.Model):
             # the daily board: one deal's results in ranking order (cards left, moves, time)
             models.Index(fields=["daily", "cards_left", "moves", "duration_ms", "id"], condition=Q(voided=False),
                          name="result_daily_board"),
-            models.Index(fields=["player", "date"], condition=Q(voided=False), name="result_player_days"),
+            # a player's results by day (streaks, the page's history, the calendar), carrying what a player's
+            # statistics and calendar read, so that they come from the index alone (docs/benchmarks.md)
+            models.Index(fields=["player", "date"], condition=Q(voided=False), name="result_player_figures",
+                         include=["preset", "won", "cleared", "moves", "duration_ms", "cards_left", "daily", "game"]),
             models.Index(fields=["date", "preset"], condition=Q(voided=False), name="result_days"),
             models.Index(fields=["deal", "player"], condition=Q(voided=False), name="result_deal_player"),
         ]

@@ -16,10 +16,11 @@ from pyramid_site.api.params import date_value, int_param
 from pyramid_site.api.schema import ERROR
 from pyramid_site.clock import utc_today
 
-from ..selectors import boards, stats
+from ..selectors import boards, stats, statistics
 from ..selectors.clubs import club_for_viewer
-from .output import (DailyBoardOutput, PeriodRowOutput, PlayerPageOutput, ShareOutput, club_output,
-                     daily_board_output, period_row, result_row, streak_output)
+from .output import (DailyBoardOutput, PeriodRowOutput, PlayerCalendarOutput, PlayerPageOutput, PlayerStatisticsOutput,
+                     ShareOutput, calendar_output, club_output, daily_board_output, period_row, result_row,
+                     statistics_output, streak_output)
 
 CLUB = OpenApiParameter("club", int, description="only the members of this club (members only if it is private)")
 LIMIT = OpenApiParameter("limit", int, description="rows from the top (1-200, 50)")
@@ -110,6 +111,35 @@ class PlayerView(APIView):
             "history": [{"date": r.date.isoformat(), "preset": r.preset, **result_row(None, r)} for r in page.history],
             "clubs": [club_output(m.club, None) | {"role": m.role} for m in page.clubs],
         })
+
+
+class PlayerStatisticsView(APIView):
+    """A player's statistics by mode and preset: games played, won, win rate, pyramids cleared, the fewest
+    moves and shortest time of a win; and daily streaks. Ranked figures count what the boards count (finished
+    daily and tournament games, none void); practice figures are the player's alone (`null` to anyone else)."""
+
+    @extend_schema(responses={200: PlayerStatisticsOutput, 404: ERROR},
+                   summary="A player's statistics by mode (ranked, practice) and preset, and streaks")
+    def get(self, request, username: str):
+        return Response(statistics_output(statistics.player_statistics(player=stats.player_named(username),
+                                                                       viewer=request.user)))
+
+
+MONTHS = OpenApiParameter("months", int,
+                          description=f"this month and the ones before it (1-{statistics.MAX_MONTHS}, 3)")
+
+
+class PlayerCalendarView(APIView):
+    """A player's daily results day by day, from the 1st of the month `months - 1` months back to today: each
+    day's daily deals by preset, and for each whether the player won it, lost it or did not play it, with the
+    result's cards left, moves and time."""
+
+    @extend_schema(parameters=[MONTHS], responses={200: PlayerCalendarOutput, 400: ERROR, 404: ERROR},
+                   summary="A player's calendar of daily results (won, lost, not played) over the last months")
+    def get(self, request, username: str):
+        months = int_param(request, "months", 3, 1, statistics.MAX_MONTHS)
+        calendar = statistics.player_calendar(player=stats.player_named(username), months=months)
+        return Response(calendar_output(calendar, months))
 
 
 class ShareView(APIView):

@@ -17,6 +17,7 @@ TOURNAMENT_SCORINGS = list(Tournament.Scoring.values)
 TOURNAMENT_SOURCES = list(Tournament.Source.values)
 TOURNAMENT_STATUSES = list(Tournament.Status.values)
 BOARD_SOURCES = ["postgresql", "redis"]
+DAY_OUTCOMES = ["won", "lost", "not_played"]
 
 
 def over_par_text(result: Result) -> str | None:
@@ -75,6 +76,52 @@ def period_row(row: dict) -> dict:
         "best": {"cards_left": row["best_cards_left"], "moves_when_won": row["best_moves_won"]},
         "streak": streak_output(row["streak"]),
         "cleared_streak": streak_output(row["cleared_streak"]),
+    }
+
+
+def figures_output(figures) -> dict:
+    """A row of statistics (``selectors.statistics.Figures``): a preset's, or a mode's total (no bests)."""
+    body = {"played": figures.played, "won": figures.won, "win_rate": figures.win_rate, "cleared": figures.cleared}
+    if figures.preset is not None:
+        body = {"preset": figures.preset, **body, "best_moves": figures.best_moves,
+                "best_seconds": figures.best_seconds}
+    return body
+
+
+def mode_output(mode) -> dict | None:
+    if mode is None:
+        return None
+    return {"total": figures_output(mode.total), "presets": [figures_output(row) for row in mode.presets]}
+
+
+def statistics_output(statistics) -> dict:
+    player = statistics.player
+    return {
+        "player": {"id": player.pk, "username": player.username},
+        "ranked": mode_output(statistics.ranked),
+        "practice": mode_output(statistics.practice),
+        "streak": streak_output(statistics.streak),
+        "cleared_streak": streak_output(statistics.cleared_streak),
+    }
+
+
+def calendar_deal_output(deal) -> dict:
+    result = deal.result
+    if result is None:
+        return {"preset": deal.preset, "outcome": "not_played", "game": None, "cleared": None, "cards_left": None,
+                "moves": None, "seconds": None}
+    return {"preset": deal.preset, "outcome": "won" if result["won"] else "lost", "game": result["game_id"],
+            "cleared": result["cleared"], "cards_left": result["cards_left"], "moves": result["moves"],
+            "seconds": result["duration_ms"] / 1000}
+
+
+def calendar_output(calendar, months: int) -> dict:
+    player = calendar.player
+    return {
+        "player": {"id": player.pk, "username": player.username},
+        "months": months, "first": calendar.first.isoformat(), "last": calendar.last.isoformat(),
+        "days": [{"date": day.date.isoformat(), "deals": [calendar_deal_output(deal) for deal in day.deals]}
+                 for day in calendar.days],
     }
 
 
@@ -272,6 +319,100 @@ class PlayerPageOutput(serializers.Serializer):
 
     class Meta:
         ref_name = "PlayerPage"
+
+
+class ModeTotalOutput(serializers.Serializer):
+    """A mode's figures over every preset (``figures_output``)."""
+
+    played = serializers.IntegerField(help_text="finished games")
+    won = serializers.IntegerField(help_text="games that reached the goal")
+    win_rate = serializers.FloatField(allow_null=True, help_text="won / played, 0 to 1 (4 decimals); null when "
+                                                                 "nothing was played")
+    cleared = serializers.IntegerField(help_text="games whose 28 pyramid cards are gone (under goal: all, also "
+                                                 "games that were not won)")
+
+    class Meta:
+        ref_name = "ModeTotal"
+
+
+class PresetStatisticsOutput(ModeTotalOutput):
+    """One preset's figures in one mode (``figures_output``)."""
+
+    preset = PresetField()
+    best_moves = serializers.IntegerField(allow_null=True, help_text="the fewest moves of a won game; null "
+                                                                     "without one")
+    best_seconds = serializers.FloatField(allow_null=True, help_text="the shortest time from start to finish of "
+                                                                     "a won game (server time); null without one")
+
+    class Meta:
+        ref_name = "PresetStatistics"
+
+
+class ModeStatisticsOutput(serializers.Serializer):
+    """A mode's statistics: the total and each preset played (``mode_output``)."""
+
+    total = ModeTotalOutput()
+    presets = PresetStatisticsOutput(many=True, help_text="the presets played, in the rule book's order "
+                                                          "(custom rule sets last, as one)")
+
+    class Meta:
+        ref_name = "ModeStatistics"
+
+
+class PlayerStatisticsOutput(serializers.Serializer):
+    """A player's statistics by mode and preset, and daily streaks (``statistics_output``)."""
+
+    player = PlayerRefOutput()
+    ranked = ModeStatisticsOutput(help_text="ranked games (daily and tournament deals) as the boards count "
+                                            "them: finished (won, stuck, resigned or closed), none void")
+    practice = ModeStatisticsOutput(allow_null=True, help_text="finished practice games (won, stuck or "
+                                                               "resigned); to the player only: null to anyone "
+                                                               "else, practice being private")
+    streak = StreakOutput(help_text="UTC days in a row with a finished daily game (any preset)")
+    cleared_streak = StreakOutput(help_text="UTC days in a row with a daily game's pyramid cleared")
+
+    class Meta:
+        ref_name = "PlayerStatistics"
+
+
+class CalendarDealOutput(serializers.Serializer):
+    """A daily deal of the day and the player's result of it (``calendar_deal_output``); the figures are null
+    when it was not played."""
+
+    preset = PresetField()
+    outcome = serializers.ChoiceField(choices=DAY_OUTCOMES, help_text="won; lost (finished without reaching "
+                                                                      "the goal); or not_played (also a game "
+                                                                      "still being played, or a void one)")
+    game = serializers.IntegerField(allow_null=True, help_text="the player's game of it")
+    cleared = serializers.BooleanField(allow_null=True, help_text="the 28 pyramid cards are gone")
+    cards_left = serializers.IntegerField(allow_null=True, help_text="the cards the goal still asked for")
+    moves = serializers.IntegerField(allow_null=True)
+    seconds = serializers.FloatField(allow_null=True, help_text="server time from start to finish")
+
+    class Meta:
+        ref_name = "CalendarDeal"
+
+
+class CalendarDayOutput(serializers.Serializer):
+    date = serializers.DateField(help_text="a UTC day")
+    deals = CalendarDealOutput(many=True, help_text="the day's daily deals by preset; empty on a day without "
+                                                    "one")
+
+    class Meta:
+        ref_name = "CalendarDay"
+
+
+class PlayerCalendarOutput(serializers.Serializer):
+    """A player's daily results, day by day (``calendar_output``)."""
+
+    player = PlayerRefOutput()
+    months = serializers.IntegerField(help_text="the months asked for (this one and the ones before it)")
+    first = serializers.DateField(help_text="the first day: the 1st of the earliest month")
+    last = serializers.DateField(help_text="today (UTC)")
+    days = CalendarDayOutput(many=True, help_text="every day from first to last, in order")
+
+    class Meta:
+        ref_name = "PlayerCalendar"
 
 
 class ShareOutput(serializers.Serializer):

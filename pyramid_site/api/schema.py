@@ -113,7 +113,9 @@ LINKS = {
     ("/api/clubs/join/", "post", "201"): ("club_id", "$response.body#/id", CLUB_OPERATIONS),
     ("/api/clubs/{club_id}/tournaments/", "post", "201"): ("tournament_id", "$response.body#/id",
                                                           TOURNAMENT_OPERATIONS),
-    ("/api/accounts/signup/", "post", "201"): ("username", "$response.body#/username", ["players_retrieve"]),
+    ("/api/accounts/signup/", "post", "201"): ("username", "$response.body#/username",
+                                               ["players_retrieve", "players_stats_retrieve",
+                                                "players_calendar_retrieve"]),
 }
 
 

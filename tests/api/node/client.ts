@@ -61,6 +61,22 @@ export async function todaysBoard(baseUrl: string, token: string): Promise<Daily
   return board.data;
 }
 
+/** A player's ranked win rate per preset, their practice total (null unless it is my own page), and the days of
+ * this month they won a daily deal. */
+export async function statistics(baseUrl: string, token: string, username: string): Promise<string[]> {
+  const api = connect(baseUrl, token);
+  const stats = await api.GET("/api/players/{username}/stats/", { params: { path: { username } } });
+  if (stats.error) throw new Error(`${stats.error.code}: ${stats.error.message}`);
+  const lines = stats.data.ranked.presets.map((row) => `${row.preset}: ${row.won}/${row.played} (${row.win_rate ?? "-"})`);
+  const practice = stats.data.practice;
+  if (practice !== null) lines.push(`practice: ${practice.total.won}/${practice.total.played}`);
+  const calendar = await api.GET("/api/players/{username}/calendar/", {
+    params: { path: { username }, query: { months: 1 } },
+  });
+  const won = calendar.data?.days.filter((day) => day.deals.some((deal) => deal.outcome === "won")) ?? [];
+  return [...lines, `${won.length} days won since ${calendar.data?.first ?? "-"}`];
+}
+
 // what the types refuse (tsc fails if any of these is accepted)
 export async function refused(api: ReturnType<typeof connect>) {
   // @ts-expect-error: ply is a number
@@ -72,5 +88,10 @@ export async function refused(api: ReturnType<typeof connect>) {
   const { data } = await api.GET("/api/games/{game_id}/", { params: { path: { game_id: 1 } } });
   // @ts-expect-error: a game's status is one of its five words
   const status: "playing" | "won" = data!.status;
-  return status;
+  const stats = await api.GET("/api/players/{username}/stats/", { params: { path: { username: "ann" } } });
+  // @ts-expect-error: another player's practice figures may be null
+  const practicePlayed: number = stats.data!.practice.total.played;
+  // @ts-expect-error: months is a number
+  await api.GET("/api/players/{username}/calendar/", { params: { path: { username: "ann" }, query: { months: "3" } } });
+  return [status, practicePlayed];
 }

@@ -3,6 +3,7 @@
 import { api, currentUser } from "./api.js";
 import { clock } from "./table.js";
 import { countdown, html, PRESETS } from "./pages.js";
+import { calendarMonths, figuresTable } from "./stats.js";
 
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 
@@ -13,12 +14,12 @@ function say(root, text, kind = "error") {
   el.hidden = !text;
 }
 
-function rowsTable(rows, columns, { mine = null } = {}) {
+function rowsTable(rows, columns, { mine = null, className = "" } = {}) {
   if (!rows.length) return html`<p>Nobody here yet.</p>`;
   const head = columns.map(([label]) => html`<th>${label}</th>`);
   const body = rows.map((row) => html`<tr class="${mine && row.player?.username === mine ? "me" : ""}">${
     columns.map(([, value]) => html`<td>${value(row)}</td>`)}</tr>`);
-  return html`<table class="board-table"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  return html`<table class="board-table ${className}"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
 const playerLink = (row) => html`<a href="#/players/${encodeURIComponent(row.player.username)}">${row.player.username}</a>`;
@@ -70,26 +71,51 @@ export async function dailyRank(date, preset) {
 
 export async function playerPage(root, username) {
   root.innerHTML = html`<section class="player"><h1>${username}</h1><p class="page-message" hidden></p><div id="player"></div></section>`;
+  const name = encodeURIComponent(username);
   try {
-    const data = await api("GET", `players/${encodeURIComponent(username)}/`);
+    const [data, stats] = await Promise.all([api("GET", `players/${name}/`), api("GET", `players/${name}/stats/`)]);
     const s = data.stats;
     root.querySelector("#player").innerHTML = html`
       <dl class="stats">
         <div><dt>Streak</dt><dd id="player-streak">${data.streak.current}</dd></div>
-        <div><dt>Longest</dt><dd>${data.streak.longest}</dd></div>
+        <div><dt>Longest</dt><dd id="player-longest">${data.streak.longest}</dd></div>
         <div><dt>Played</dt><dd>${s.played}</dd></div>
         <div><dt>Cleared</dt><dd>${s.cleared}</dd></div>
         <div><dt>At par</dt><dd>${s.at_par}</dd></div>
         <div><dt>Average left</dt><dd>${s.cards_left_average}</dd></div>
       </dl>
+      <h2>Statistics</h2>
+      ${figuresTable(stats.ranked, "Ranked", "ranked-figures")}
+      ${stats.practice ? figuresTable(stats.practice, "Practice", "practice-figures")
+        : html`<p class="small" id="practice-figures">Practice figures are private to each player.</p>`}
+      <p class="small">Won: the goal reached, with the win rate. Cleared: the pyramid gone. Best: the fewest moves and
+        the shortest time of a win.</p>
+      <div class="calendar-head"><h2 id="calendar-title">Daily calendar</h2>
+        <label>Show <select id="calendar-months"><option value="3">3 months</option><option value="6">6 months</option>
+          <option value="12">12 months</option></select></label></div>
+      <div id="calendar" class="loading" aria-labelledby="calendar-title" role="region">Loading…</div>
       <h2>Clubs</h2>
       <p>${data.clubs.length ? data.clubs.map((c) => html`<a href="#/clubs/${c.id}">${c.name}</a> (${c.role}) `) : "None yet."}</p>
       <h2>Daily results</h2>
       ${rowsTable(data.history, [["Day", (r) => r.date], ["Preset", (r) => r.preset], ["Result", resultText],
-        ["Moves", (r) => r.moves], ["Par", (r) => r.par_text ?? "—"], ["Time", (r) => clock(r.seconds)]])}`;
+        ["Moves", (r) => r.moves], ["Par", (r) => r.par_text ?? "—"], ["Time", (r) => clock(r.seconds)]],
+        { className: "compact" })}`;
   } catch (error) {
-    say(root, error.message);
+    return say(root, error.message);
   }
+  const box = root.querySelector("#calendar");
+  const show = async (months) => {
+    try {
+      const calendar = await api("GET", `players/${name}/calendar/?months=${months}`);
+      box.innerHTML = calendarMonths(calendar);
+      box.classList.remove("loading");
+    } catch (error) {
+      box.textContent = "";
+      say(root, error.message);
+    }
+  };
+  root.querySelector("#calendar-months").addEventListener("change", (event) => show(event.target.value));
+  await show(3);
 }
 
 // --- clubs ---------------------------------------------------------------------------------------
