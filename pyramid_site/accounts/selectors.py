@@ -11,3 +11,10 @@ def is_guest(user) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return Guest.objects.filter(user_id=user.pk, signed_up_at__isnull=True).exists()
+
+
+def started_as_guest(user) -> bool:
+    """Whether ``user`` is a guest account, signed up since or not."""
+    if user is None or not user.is_authenticated:
+        return False
+    return Guest.objects.filter(user_id=user.pk).exists()

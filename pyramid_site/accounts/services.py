@@ -15,7 +15,7 @@ from pyramid_site.api.authentication import revocation_announce
 from pyramid_site.api.errors import Conflict, Unauthorized
 
 from .models import GUEST_PREFIX, Guest
-from .selectors import is_guest
+from .selectors import started_as_guest
 
 # the letters of a guest's name: lower case and digits, without the ones easily taken for others (0 o 1 l i)
 GUEST_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -25,10 +25,11 @@ GUEST_NAME_TRIES = 5
 
 def account_signup(*, username: str, password: str, email: str = "", signed_in=None):
     """``(account, token, named_guest)``: a guest's sign-up (``signed_in`` is the guest account the request came
-    with) names that guest account (``guest_sign_up``); anyone else's makes a new account and its API token.
+    with) names that guest account (``guest_sign_up``; sent again once it is named, it is refused, so a sign-up
+    sent twice at once never makes a second account); anyone else's makes a new account and its API token.
     ``username`` is already clean (``clean_name``). Usernames are unique whatever their case: the check and the
     create are one transaction, and the database's case-insensitive unique index settles a race between two."""
-    if is_guest(signed_in):
+    if started_as_guest(signed_in):
         return *guest_sign_up(user=signed_in, username=username, password=password, email=email), True
     User = get_user_model()
     try:

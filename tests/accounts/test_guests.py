@@ -250,7 +250,7 @@ def test_names_near_the_guest_names_are_anyones(username):
     assert sign_up(APIClient(), username).status_code == 201
 
 
-def test_a_named_account_signing_up_makes_another_account_and_a_signed_up_guest_is_named():
+def test_a_named_account_signing_up_makes_another_account_and_a_guest_signs_up_once():
     player = UserFactory()
     made = sign_up(client_for(player), "second")
     assert made.status_code == 201 and made.json()["id"] != player.pk
@@ -258,10 +258,11 @@ def test_a_named_account_signing_up_makes_another_account_and_a_signed_up_guest_
     assert player.username != "second"
     client, guest = new_guest()
     assert sign_up(client, "first-name").status_code == 200
-    # the former guest's token is a named account's now: signing up again is an ordinary new account
-    another = sign_up(client, "other-name")
-    assert another.status_code == 201 and another.json()["id"] != guest["id"]
+    # the sign-up form sent again (a second click, a retry) names nothing and makes nothing
+    again = sign_up(client, "other-name")
+    assert again.status_code == 409 and again.json()["code"] == "already_signed_up"
     assert User.objects.get(pk=guest["id"]).username == "first-name"
+    assert not User.objects.filter(username="other-name").exists()
 
 
 def test_a_sign_up_with_a_forged_or_revoked_token_is_refused_and_makes_nothing():
