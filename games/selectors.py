@@ -70,6 +70,11 @@ def game_is_visible(game: Game, user) -> bool:
     return game.player_id == getattr(user, "pk", None) or (game.mode == Game.Mode.RANKED and window_is_over(game))
 
 
+def games_of_player(*, player):
+    """A player's games, the latest started first (a queryset, for a page of it)."""
+    return Game.objects.filter(player=player).select_related("deal", "daily").order_by("-started_at", "-id")
+
+
 def game_for_viewer(*, game_id: int, user) -> Game:
     if user is not None and user.is_authenticated:
         try:

@@ -144,6 +144,7 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "signup": env_str("PYRAMID_THROTTLE_SIGNUP", "20/hour"),
+        "guest": env_str("PYRAMID_THROTTLE_GUEST", "20/hour"),  # guest accounts made, per client address
         "login": env_str("PYRAMID_THROTTLE_LOGIN", "30/min"),
         "hint": env_str("PYRAMID_THROTTLE_HINT", "300/hour"),  # per account
         # "can this still be won?" after every practice move, for players who turn it on; per account
@@ -157,7 +158,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Pyramid Solitaire: daily deals, practice deals and server-validated games.\n\n"
                    "Bodies are JSON (`Content-Type: application/json`; anything else is 415). Authenticate with "
                    "`Authorization: Bearer KEY` (or `Token KEY`), KEY being the token that sign-up and log-in "
-                   "answer. Every error is an `Error`: a stable `code` to branch on and a `message` for people. "
+                   "answer (or `POST /api/accounts/guest/` for a guest account, no sign-up needed). Every error "
+                   "is an `Error`: a stable `code` to branch on and a `message` for people. "
                    "Lists come in pages (`limit`, `offset`; follow `next`). Every answer carries `X-API-Version` "
                    "and `X-Request-ID`; changes that may break a client are listed in docs/api-changelog.md.",
     # the API's version, also the X-API-Version header (pyramid_site/api/version.py); the major part moves
@@ -170,8 +172,9 @@ SPECTACULAR_SETTINGS = {
     "TAGS": [
         {"name": "index", "description": "Where a client starts."},
         {"name": "health", "description": "Whether the service and its parts answer (load balancers, probes)."},
-        {"name": "accounts", "description": "Sign up, log in for a token (or a session, for the web page), "
-                                            "revoke it, who am I."},
+        {"name": "accounts", "description": "Play at once as a guest, sign up (a guest's sign-up keeps its games), "
+                                            "log in for a token (or a session, for the web page), revoke it, who "
+                                            "am I."},
         {"name": "daily", "description": "The daily deals: one per featured preset per UTC day, committed to "
                                          "before the day and revealed after it."},
         {"name": "games", "description": "Games played move by move, every move checked by the engine on the "

@@ -9,7 +9,8 @@ from . import health
 def api_root(request):
     """Where a client starts: the schema and the first addresses it needs."""
     return JsonResponse({"schema": "/api/schema/", "docs": "/api/docs/", "daily": "/api/daily/",
-                         "games": "/api/games/", "signup": "/api/accounts/signup/", "login": "/api/accounts/login/",
+                         "games": "/api/games/", "guest": "/api/accounts/guest/", "signup": "/api/accounts/signup/",
+                         "login": "/api/accounts/login/",
                          "boards": "/api/boards/all-time/", "clubs": "/api/clubs/"})
 
 

@@ -320,6 +320,23 @@ class GameOutput(serializers.Serializer):
         ref_name = "Game"
 
 
+class GameSummaryOutput(serializers.Serializer):
+    """One of my games in a line (``game_summary_output``): what it is, how it stands, when it was played."""
+
+    id = serializers.IntegerField()
+    mode = serializers.ChoiceField(choices=GAME_MODES)
+    status = serializers.ChoiceField(choices=GAME_STATUSES)
+    deal = GameDealOutput()
+    daily = GameDailyOutput(allow_null=True, help_text="the daily deal, for a daily game")
+    moves = serializers.IntegerField()
+    cards_left = serializers.IntegerField()
+    started_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    class Meta:
+        ref_name = "GameSummary"
+
+
 class MoveOutcomeOutput(GameOutput):
     """The game after a move; ``applied`` false when the move was already in the log (a retry)."""
 
@@ -331,8 +348,6 @@ class MoveOutcomeOutput(GameOutput):
 
 def game_output(game: Game, position: engine.Position) -> dict:
     """A game with the player's view of its position (never the order of the face-down stock)."""
-    # a ranked game's deal number (a daily or tournament deal) stays secret until its window is over
-    deal_public = game.mode == Game.Mode.PRACTICE or window_is_over(game)
     view = engine.player_view(position)
     if game.is_over and view["status"] == Game.Status.PLAYING:  # resigned, or closed at its window's end
         view = view | {"status": game.status, "legal_moves": []}
@@ -340,14 +355,8 @@ def game_output(game: Game, position: engine.Position) -> dict:
         "id": game.pk,
         "mode": game.mode,
         "status": game.status,
-        "deal": {
-            "number": game.deal.number if deal_public else None,
-            "number_text": deal_number_text(game.deal.number) if deal_public else None,
-            "preset": game.deal.preset,
-            "par_moves": game.deal.par_moves,
-        },
-        "daily": None if game.daily is None else {"id": game.daily_id, "date": game.daily.date.isoformat(),
-                                                  "preset": game.daily.preset},
+        "deal": _game_deal(game),
+        "daily": _game_daily(game),
         "moves": game.moves,
         "next_ply": game.moves + 1,
         "cards_left": game.cards_left,
@@ -360,6 +369,29 @@ def game_output(game: Game, position: engine.Position) -> dict:
         "score": engine.score(position).to_dict(),
         "position": view,
     }
+
+
+def _game_deal(game: Game) -> dict:
+    # a ranked game's deal number (a daily or tournament deal) stays secret until its window is over
+    deal_public = game.mode == Game.Mode.PRACTICE or window_is_over(game)
+    return {
+        "number": game.deal.number if deal_public else None,
+        "number_text": deal_number_text(game.deal.number) if deal_public else None,
+        "preset": game.deal.preset,
+        "par_moves": game.deal.par_moves,
+    }
+
+
+def _game_daily(game: Game) -> dict | None:
+    return None if game.daily is None else {"id": game.daily_id, "date": game.daily.date.isoformat(),
+                                            "preset": game.daily.preset}
+
+
+def game_summary_output(game: Game) -> dict:
+    """A game in a line, without its position (a ``GameSummaryOutput``)."""
+    return {"id": game.pk, "mode": game.mode, "status": game.status, "deal": _game_deal(game),
+            "daily": _game_daily(game), "moves": game.moves, "cards_left": game.cards_left,
+            "started_at": game.started_at, "finished_at": game.finished_at}
 
 
 class MoveOutput(serializers.ModelSerializer):

@@ -26,9 +26,10 @@ from ..engine_glue import game_position
 from ..models import Deal
 from ..tasks import analyse_game_soon, solve_deal_soon
 from .serializers import (DailyCommitmentOutput, DailyOutput, DailyVerifyOutput, DealOutput, GameAnalysisOutput,
-                          GameOutput, GameReplayOutput, GameStartInput, HintOutput, MoveInput, MoveLogOutput,
-                          MoveOutcomeOutput, MoveOutput, VerdictOutput, analysis_output, daily_commitment_output, game_output,
-                          move_input, replay_output, unsolved_deal_output)
+                          GameOutput, GameReplayOutput, GameStartInput, GameSummaryOutput, HintOutput, MoveInput,
+                          MoveLogOutput, MoveOutcomeOutput, MoveOutput, VerdictOutput, analysis_output,
+                          daily_commitment_output, game_output, game_summary_output, move_input, replay_output,
+                          unsolved_deal_output)
 
 # a day's daily deals: the deals from the day on, only their commitments before it
 DAILY_PAGE = page_schema(PolymorphicProxySerializer(
@@ -105,10 +106,18 @@ class DailyVerifyView(APIView):
 
 
 class GameListView(APIView):
-    """Start a game. `{"daily": id}` is a ranked game of one of today's daily deals (once per player, no undo or
-    hints, closed as it stands when the day ends); `{"number", "rules"}` a practice game of that deal under
-    those rules (a random deal when `number` is left out, classic rules when `rules` is). The answer is the
-    game; play it with `POST /api/games/{id}/moves/`."""
+    """My games, the latest started first, in pages (GET); start a game (POST). `{"daily": id}` is a ranked game of
+    one of today's daily deals (once per player, no undo or hints, closed as it stands when the day ends);
+    `{"number", "rules"}` a practice game of that deal under those rules (a random deal when `number` is left
+    out, classic rules when `rules` is). The answer is the game; play it with `POST /api/games/{id}/moves/`."""
+
+    @extend_schema(parameters=page_parameters(), responses={200: page_schema(GameSummaryOutput), 400: ERROR},
+                   operation_id="games_list", summary="My games, the latest started first",
+                   description="My games, practice and ranked, the latest started first, in pages: each in a line "
+                               "(open one at `/api/games/{id}/`). A ranked game's deal number stays hidden until "
+                               "its day or tournament is over.")
+    def get(self, request):
+        return paged(request, selectors.games_of_player(player=request.user), game_summary_output)
 
     @extend_schema(request=GameStartInput, examples=GAME_START_EXAMPLES,
                    responses={201: GameOutput, 400: ERROR, 404: ERROR, 409: ERROR},

@@ -31,10 +31,10 @@ class ClubListView(APIView):
         mine = request.query_params.get("mine") in ("1", "true", "yes")
         return paged(request, clubs_for_viewer(viewer=request.user, mine_only=mine), lambda c: club_output(c, None))
 
-    @extend_schema(request=ClubInput, responses={201: CLUB, 400: ERROR, 409: ERROR},
+    @extend_schema(request=ClubInput, responses={201: CLUB, 400: ERROR, 403: ERROR, 409: ERROR},
                    summary="Create a club; you become its owner",
                    description="Create a club with a name unique whatever its case; you become its owner, and the "
-                               "answer has its invite code.")
+                               "answer has its invite code. Guest accounts sign up first (403 `guest_not_allowed`).")
     def post(self, request):
         data = valid_input(ClubInput, request)
         club = services.club_create(user=request.user, **data)

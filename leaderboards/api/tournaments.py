@@ -44,7 +44,7 @@ class ClubTournamentsView(APIView):
                    description="Create a match (one ranked game per deal) or an arena (a sequence of deals played "
                                "one after another) over a window (README, \"Tournament standings\"). Secret deals "
                                "are found and proved winnable by the solver jobs: the tournament is `preparing` "
-                               "until they are ready.")
+                               "until they are ready. Guest accounts sign up first (403 `guest_not_allowed`).")
     def post(self, request, club_id: int):
         club_for_viewer(club_id=club_id, viewer=request.user)
         tournament = services.tournament_create(actor=request.user, club_id=club_id, **valid_input(TournamentInput, request))

@@ -8,6 +8,7 @@ import secrets
 
 from django.db import IntegrityError, transaction
 
+from pyramid_site.accounts.selectors import is_guest
 from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
 from pyramid_site.api.names import clean_name
 
@@ -43,7 +44,16 @@ def club_name(name: str) -> str:
     return clean_name(name, what="a club name", code="bad_club_name", max_length=60)
 
 
+def not_a_guest(user, doing: str) -> None:
+    """Guests play, join clubs and tournaments, but found and run nothing: a club or a tournament would be left
+    to an account whose only key is one browser's token."""
+    if is_guest(user):
+        raise Forbidden(f"a guest account cannot {doing}: sign up first (your games stay yours)",
+                        code="guest_not_allowed")
+
+
 def club_create(*, user, name: str, description: str = "", is_private: bool = False) -> Club:
+    not_a_guest(user, "create a club")
     name = club_name(name)
     try:
         with transaction.atomic():
@@ -124,6 +134,9 @@ def member_role_set(*, actor, club_id: int, user_id: int, role: str) -> Membersh
             raise NotFound(f"user {user_id} is not a member of {club.name}", code="member_not_found")
         if target.pk == owner.pk:
             raise Invalid("hand the club over by making another member owner", code="owner_role_change")
+        if role != Role.MEMBER and is_guest(target.user):
+            raise Forbidden(f"{target.user.username} is a guest account: it may be an owner or admin once it signs "
+                            "up", code="guest_not_allowed")
         if role == Role.OWNER:
             owner.role = Role.ADMIN
             owner.save(update_fields=["role"])

@@ -20,7 +20,7 @@ from pyramid_site.api.names import clean_name
 from pyramid_site.clock import day_end
 
 from ..models import Club, Entry, Tournament, TournamentDeal, WindowChange
-from .clubs import manager_of, membership_of
+from .clubs import manager_of, membership_of, not_a_guest
 from .standings import entry_refresh, standings_rebuild
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,7 @@ def _window(starts_at: dt.datetime, ends_at: dt.datetime) -> None:
 def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str, starts_at: dt.datetime,
                       ends_at: dt.datetime, scoring: str = Tournament.Scoring.PLAIN,
                       source: str = Tournament.Source.SECRET, deal_count: int | None = None) -> Tournament:
+    not_a_guest(actor, "create a tournament")
     try:
         parsed = engine.Rules.parse(rules)
     except engine.RulesError as exc:

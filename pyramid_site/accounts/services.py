@@ -1,21 +1,36 @@
-"""Accounts: sign up, log in, and API tokens."""
+"""Accounts: sign up, log in, API tokens, and guest accounts (made on a visitor's first game, named when the
+guest signs up)."""
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 
 from django.contrib.auth import authenticate, get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from pyramid_site.api.authentication import revocation_announce
 from pyramid_site.api.errors import Conflict, Unauthorized
 
+from .models import GUEST_PREFIX, Guest
+from .selectors import started_as_guest
 
-def account_signup(*, username: str, password: str, email: str = ""):
-    """A new account and its API token. ``username`` is already clean (``clean_name``). Usernames are
-    unique whatever their case: the check and the create are one transaction, and the database's
-    case-insensitive unique index settles a race between two."""
+# the letters of a guest's name: lower case and digits, without the ones easily taken for others (0 o 1 l i)
+GUEST_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+GUEST_NAME_LENGTH = 8
+GUEST_NAME_TRIES = 5
+
+
+def account_signup(*, username: str, password: str, email: str = "", signed_in=None):
+    """``(account, token, named_guest)``: a guest's sign-up (``signed_in`` is the guest account the request came
+    with) names that guest account (``guest_sign_up``; sent again once it is named, it is refused, so a sign-up
+    sent twice at once never makes a second account); anyone else's makes a new account and its API token.
+    ``username`` is already clean (``clean_name``). Usernames are unique whatever their case: the check and the
+    create are one transaction, and the database's case-insensitive unique index settles a race between two."""
+    if started_as_guest(signed_in):
+        return *guest_sign_up(user=signed_in, username=username, password=password, email=email), True
     User = get_user_model()
     try:
         with transaction.atomic():
@@ -25,7 +40,75 @@ def account_signup(*, username: str, password: str, email: str = ""):
             token = Token.objects.create(user=user)
     except IntegrityError:
         raise Conflict(f"the username {username!r} is taken", code="username_taken") from None
-    return user, token
+    return user, token, False
+
+
+def new_guest_name() -> str:
+    """A fresh guest name, ``guest-`` and eight random letters or digits (31**8, about 10**12 of them)."""
+    return GUEST_PREFIX + "".join(secrets.choice(GUEST_ALPHABET) for _ in range(GUEST_NAME_LENGTH))
+
+
+def guest_create():
+    """A new guest account and its API token: a user named ``guest-XXXXXXXX`` without a usable password (nobody
+    logs in to it; its token is its key) and its :class:`Guest` row, in one transaction. A name that happens to
+    be taken (the database's case-insensitive unique index says so) is drawn again."""
+    User = get_user_model()
+    for _ in range(GUEST_NAME_TRIES):
+        name = new_guest_name()
+        try:
+            with transaction.atomic():
+                user = User(username=name)
+                user.set_unusable_password()
+                user.save()
+                Guest.objects.create(user=user, name=name, created_at=user.date_joined)
+                token = Token.objects.create(user=user)
+            return user, token
+        except IntegrityError:
+            continue
+    raise Conflict("no free guest name was found; send the same request again", code="conflict")
+
+
+def guest_sign_up(*, user, username: str, password: str, email: str = ""):
+    """The guest account ``user`` becomes a named one: the same account (its id, games, results, streaks, board
+    places and clubs stay), now with this username, password and email, and its API token kept. ``username`` is
+    already clean (``clean_name``). The guest's row is locked, so of two sign-ups of one guest at once one
+    names it and the other is refused; a username taken meanwhile is settled by the database's unique index.
+    Every web process reads the account again at its next request (the token cache is told)."""
+    User = get_user_model()
+    try:
+        with transaction.atomic():
+            guest = Guest.objects.select_for_update().filter(user_id=user.pk).first()
+            if guest is None or guest.signed_up_at is not None:
+                raise Conflict("this account has signed up already: log in with its username and password",
+                               code="already_signed_up")
+            if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
+                raise IntegrityError
+            account = User.objects.get(pk=user.pk)
+            account.username, account.email = username, email
+            account.set_password(password)
+            account.save(update_fields=["username", "email", "password"])
+            guest.signed_up_at = timezone.now()
+            guest.save(update_fields=["signed_up_at"])
+            token, _ = Token.objects.get_or_create(user=account)
+    except IntegrityError:
+        raise Conflict(f"the username {username!r} is taken", code="username_taken") from None
+    # after the commit: a process that remembers the token remembers the guest too, and looks again
+    revocation_announce()
+    return account, token
+
+
+def guests_delete_idle(*, created_before) -> int:
+    """Delete the guest accounts made before ``created_before`` that never signed up and never started a game
+    (nothing of them is on any board); the number deleted. Guests who played are kept: their results count."""
+    User = get_user_model()
+    with transaction.atomic():
+        idle = User.objects.filter(guest__signed_up_at__isnull=True, guest__created_at__lt=created_before,
+                                   games__isnull=True)
+        ids = list(idle.values_list("pk", flat=True))
+        deleted = User.objects.filter(pk__in=ids).delete()[1].get(User._meta.label, 0)  # their tokens with them
+    if ids:
+        revocation_announce()  # no process keeps taking a deleted guest's token
+    return deleted
 
 
 def account_login(*, request, username: str, password: str):

@@ -3,6 +3,7 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
+    path("guest/", views.GuestView.as_view(), name="guest"),
     path("signup/", views.SignupView.as_view(), name="signup"),
     path("login/", views.TokenLoginView.as_view(), name="login"),
     path("session/", views.SessionLoginView.as_view(), name="session"),

@@ -1,10 +1,12 @@
-"""Accounts: sign up, log in for a token (or a session, for the web page), revoke the token, who am I."""
+"""Accounts: play at once as a guest, sign up (a guest's sign-up names the guest account), log in for a token
+(or a session, for the web page), revoke the token, who am I."""
 
 from __future__ import annotations
 
 import re
 
-from django.contrib.auth import get_user_model, login, logout
+from django.conf import settings
+from django.contrib.auth import get_user_model, login, logout, update_session_auth_hash
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiExample, extend_schema
@@ -14,13 +16,15 @@ from rest_framework.response import Response
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.views import APIView
 
-from pyramid_site.api.errors import Invalid
+from pyramid_site.api.errors import Conflict, Invalid
 from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.names import clean_name
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.throttles import AddressThrottle, UsernameThrottle
 
 from . import services
+from .models import GUEST_PREFIX
+from .selectors import is_guest
 
 User = get_user_model()
 
@@ -41,6 +45,8 @@ class SignupInput(serializers.Serializer):
             raise serializers.ValidationError(exc.message) from None
         if not USERNAME_CHARACTERS.fullmatch(name):
             raise serializers.ValidationError("3 to 30 letters, digits or . @ + - _, no spaces")
+        if name.casefold().startswith(GUEST_PREFIX):
+            raise serializers.ValidationError(f"names starting {GUEST_PREFIX!r} are the server's names for guests")
         return name
 
     def validate(self, data):
@@ -62,11 +68,16 @@ class UserOutput(serializers.ModelSerializer):
     # as the account has it (the model's own pattern is Python's \w, which JSON Schema reads as ASCII only)
     username = serializers.CharField(help_text="unique whatever its case")
     email = serializers.CharField(allow_blank=True, help_text="empty when none was given")
+    guest = serializers.SerializerMethodField(help_text="a guest account, made on a first game: it has no "
+                                                        "password until it signs up (which keeps its games)")
 
     class Meta:
         model = User
         ref_name = "User"
-        fields = ["id", "username", "email", "date_joined"]
+        fields = ["id", "username", "email", "date_joined", "guest"]
+
+    def get_guest(self, user) -> bool:
+        return is_guest(user)
 
 
 class UserWithTokenOutput(UserOutput):
@@ -91,21 +102,58 @@ def _account(request) -> User:
     return services.account_login(request=request, username=data["username"], password=data["password"])
 
 
+def _uses_session(request) -> bool:
+    return isinstance(request.successful_authenticator, SessionAuthentication)
+
+
 class SignupView(APIView):
     """Create an account: 201 with the account and its API token (throttled per client address). Usernames
-    are unique whatever their case."""
+    are unique whatever their case, and none starts `guest-`. Sent with a guest account's credentials, sign-up
+    names that same account instead (200): its id, games, results, streaks, board places and clubs stay, and so
+    does its token."""
 
     permission_classes = [AllowAny]
-    authentication_classes = []
     throttle_classes = [AddressThrottle]
     throttle_scope = "signup"
 
-    @extend_schema(request=SignupInput, examples=SIGNUP_EXAMPLES, responses={201: UserWithTokenOutput, 409: ERROR},
-                   summary="Create an account; returns a token")
+    @extend_schema(request=SignupInput, examples=SIGNUP_EXAMPLES,
+                   responses={201: UserWithTokenOutput, 200: UserWithTokenOutput, 403: ERROR, 409: ERROR},
+                   summary="Create an account, or name my guest account; returns a token")
     def post(self, request):
         data = valid_input(SignupInput, request)
-        user, token = services.account_signup(username=data["username"], password=data["password"],
-                                              email=data.get("email", ""))
+        user, token, named_guest = services.account_signup(
+            username=data["username"], password=data["password"], email=data.get("email", ""),
+            signed_in=request.user)
+        body = UserOutput(user).data | {"token": token.key}
+        if named_guest:
+            if _uses_session(request):  # the new password would end the session: it goes on under it
+                update_session_auth_hash(request._request, user)
+            return Response(body)
+        return Response(body, status=status.HTTP_201_CREATED, headers={"Location": f"/api/players/{user.username}/"})
+
+
+class GuestView(APIView):
+    """Play at once, without signing up: 201 with a new guest account (`guest-XXXXXXXX`, no password) and its API
+    token, throttled per client address. Keep the token: it is the only key to the account until the guest signs
+    up (`POST /api/accounts/signup/` with the token names this account and keeps its games). A request carrying
+    the site's `csrftoken` cookie (a browser on the web page) is checked for CSRF and logged in with a session
+    too. Someone logged in already is refused (409 `already_logged_in`)."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [AddressThrottle]
+    throttle_scope = "guest"
+
+    @extend_schema(request=None, responses={201: UserWithTokenOutput, 403: ERROR, 409: ERROR},
+                   summary="Play without signing up: a guest account and its token")
+    def post(self, request):
+        if request.user.is_authenticated:
+            raise Conflict(f"you are logged in already, as {request.user.username}", code="already_logged_in")
+        browser = settings.CSRF_COOKIE_NAME in request.COOKIES
+        if browser:  # a session is a browser's: its log-in is checked for CSRF like every other session write
+            SessionAuthentication().enforce_csrf(request)
+        user, token = services.guest_create()
+        if browser:
+            login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
         return Response(UserOutput(user).data | {"token": token.key}, status=status.HTTP_201_CREATED,
                         headers={"Location": f"/api/players/{user.username}/"})
 

@@ -42,6 +42,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "not_member": (403, "only the club's members may do this"),
     "not_club_manager": (403, "only the club's owner (and admins) may do this"),
     "rank_too_low": (403, "an admin cannot remove the owner or another admin"),
+    "guest_not_allowed": (403, "a guest account cannot do this (create a club or a tournament): sign up first, "
+                               "which keeps its games"),
     # what it names
     "not_found": (404, "nothing at this address"),
     "game_not_found": (404, "no game of this id that you may see"),
@@ -76,6 +78,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "not_shareable": (409, "only a finished daily game has a share line"),
     "not_ranked": (409, "a practice game is on no board: there is nothing to void"),
     "username_taken": (409, "the username is taken (whatever its case)"),
+    "already_logged_in": (409, "you are logged in already: a guest account is for visitors"),
+    "already_signed_up": (409, "the guest account has signed up already: log in with its username and password"),
     "club_name_taken": (409, "the club name is taken (whatever its case)"),
     "already_member": (409, "you are a member of this club already"),
     "already_joined": (409, "you have joined this tournament already"),

@@ -116,6 +116,9 @@ LINKS = {
     ("/api/accounts/signup/", "post", "201"): ("username", "$response.body#/username",
                                                ["players_retrieve", "players_stats_retrieve",
                                                 "players_calendar_retrieve"]),
+    ("/api/accounts/guest/", "post", "201"): ("username", "$response.body#/username",
+                                              ["players_retrieve", "players_stats_retrieve",
+                                               "players_calendar_retrieve"]),
 }
 
 
@@ -137,9 +140,9 @@ PLAIN_COMPONENTS = {
         "type": "object", "description": "Where a client starts: the schema and the first addresses it needs.",
         "properties": {name: {"type": "string", "description": f"the address of {what}"} for name, what in (
             ("schema", "this schema"), ("docs", "the schema's Swagger UI"), ("daily", "today's daily deals"),
-            ("games", "games (POST starts one)"), ("signup", "sign-up"), ("login", "log-in"),
-            ("boards", "the all-time board"), ("clubs", "clubs"))},
-        "required": ["schema", "docs", "daily", "games", "signup", "login", "boards", "clubs"],
+            ("games", "my games (POST starts one)"), ("guest", "a guest account: play without signing up"),
+            ("signup", "sign-up"), ("login", "log-in"), ("boards", "the all-time board"), ("clubs", "clubs"))},
+        "required": ["schema", "docs", "daily", "games", "guest", "signup", "login", "boards", "clubs"],
     },
     "Health": {
         "type": "object", "description": "Whether the service can answer: `ok`, and the state of each part it "

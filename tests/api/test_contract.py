@@ -24,8 +24,10 @@ METHODS = ("get", "post", "put", "patch", "delete")
 NO_AUTH = {("/api/", "get"), ("/health/", "get"), ("/health/live/", "get"), ("/api/daily/", "get"),
            ("/api/daily/{date}/", "get"), ("/api/daily/{date}/{preset}/verify/", "get"),
            ("/api/deals/{number}/", "get"), ("/api/accounts/signup/", "post"), ("/api/accounts/login/", "post"),
+           ("/api/accounts/guest/", "post"),
            ("/api/accounts/session/", "post"), ("/api/accounts/session/", "delete")}
-THROTTLED = {("/api/accounts/signup/", "post"), ("/api/accounts/login/", "post"), ("/api/accounts/session/", "post"),
+THROTTLED = {("/api/accounts/signup/", "post"), ("/api/accounts/guest/", "post"), ("/api/accounts/login/", "post"),
+             ("/api/accounts/session/", "post"),
              ("/api/accounts/session/", "delete"),  # the session view counts against the log-in allowance
              ("/api/games/{game_id}/hint/", "get"), ("/api/games/{game_id}/replay/", "get"),
              ("/api/games/{game_id}/verdict/", "get"),
@@ -145,7 +147,7 @@ def test_errors_are_declared_where_they_can_happen(schema):
 def test_auth_is_http_bearer_and_sign_up_and_log_in_answer_the_token(schema):
     schemes = schema["components"]["securitySchemes"]
     assert schemes["bearerAuth"]["type"] == "http" and schemes["bearerAuth"]["scheme"] == "bearer"
-    for path in ("/api/accounts/signup/", "/api/accounts/login/"):
+    for path in ("/api/accounts/signup/", "/api/accounts/login/", "/api/accounts/guest/"):
         answer = next(r for s, r in schema["paths"][path]["post"]["responses"].items() if s in ("200", "201"))
         body = resolve(schema, answer["content"]["application/json"]["schema"])
         assert "token" in body["properties"] and "token" in body["required"]

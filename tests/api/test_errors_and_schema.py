@@ -110,11 +110,11 @@ def test_the_api_root_is_an_index_of_where_to_start(player):
     index = APIClient().get("/api/")
     assert index.status_code == 200
     links = index.json()
-    assert {"schema", "docs", "daily", "games", "signup", "login", "boards", "clubs"} <= set(links)
+    assert {"schema", "docs", "daily", "games", "guest", "signup", "login", "boards", "clubs"} <= set(links)
     api = client_for(player)
-    for name in ("schema", "docs", "daily", "boards", "clubs"):
+    for name in ("schema", "docs", "daily", "games", "boards", "clubs"):
         assert api.get(links[name]).status_code == 200, name
-    for name in ("games", "signup", "login"):  # POST-only: there, and saying which method
+    for name in ("guest", "signup", "login"):  # POST-only: there, and saying which method
         assert api.get(links[name]).status_code == 405, name
 
 
@@ -130,7 +130,8 @@ def test_every_201_says_where_the_new_thing_is(users):
     made = {"game": owner.post("/api/games/", {"number": 7, "rules": "one-look"}, format="json"),
             "signup": APIClient().post("/api/accounts/signup/", {"username": "newcomer",
                                                                   "password": "a-long-pass-phrase"}, format="json"),
-            "club": owner.post("/api/clubs/", {"name": "Located"}, format="json")}
+            "club": owner.post("/api/clubs/", {"name": "Located"}, format="json"),
+            "guest": APIClient().post("/api/accounts/guest/")}
     made["join"] = member.post("/api/clubs/join/", {"invite_code": made["club"].json()["invite_code"]}, format="json")
     made["tournament"] = owner.post(f"/api/clubs/{made['club'].json()['id']}/tournaments/",
                                     {"name": "Cup", "rules": "one-look", "format": "match",
@@ -145,8 +146,10 @@ def test_every_201_says_where_the_new_thing_is(users):
     club = made["club"].json()["id"]
     assert {name: answer["Location"] for name, answer in made.items()} == {
         "game": f"/api/games/{made['game'].json()['id']}/", "signup": "/api/players/newcomer/",
+        "guest": f"/api/players/{made['guest'].json()['username']}/",
         "club": f"/api/clubs/{club}/", "join": f"/api/clubs/{club}/", "tournament": f"/api/tournaments/{cup}/",
         "entry": f"/api/tournaments/{cup}/", "tournament game": f"/api/games/{made['tournament game'].json()['id']}/"}
     for name in ("game", "club", "tournament"):
         assert owner.get(made[name]["Location"]).json()["id"] == made[name].json()["id"], name
+    assert owner.get(made["guest"]["Location"]).json()["player"]["id"] == made["guest"].json()["id"]
     assert member.get(made["tournament game"]["Location"]).json()["mode"] == "ranked"

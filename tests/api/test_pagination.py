@@ -80,7 +80,7 @@ def lists(users, staff, winning_line):
     ("/api/clubs/{club}/tournaments/", {}), ("/api/fair-play/voids/", {}), ("/api/fair-play/flags/", {}),
     ("/api/operations/task-failures/", {}),
     ("/api/boards/weekly/", {"preset": "one-look"}), ("/api/boards/all-time/", {"preset": "one-look"}),
-    ("/api/tournaments/{cup}/standings/", {}),
+    ("/api/tournaments/{cup}/standings/", {}), ("/api/games/", {}),
 ])
 def test_every_list_endpoint_pages_the_same_way(users, staff, lists, url, query):
     url = url.format(date=lists["daily"].date.isoformat(), club=lists["club"].pk, cup=lists["cup"].pk)

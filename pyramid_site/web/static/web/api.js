@@ -59,10 +59,21 @@ export async function api(method, path, body) {
   return data;
 }
 
+// Signed in as a guest, sign-up names the guest account (its token goes with the request): its games stay.
 export async function signup(username, password, email) {
   const user = await api("POST", "accounts/signup/", { username, password, email });
   remember(user);
   return user;
+}
+
+/** Whoever plays: the account logged in, or a guest account the server makes now (a visitor's first game). */
+export async function ensurePlayer() {
+  const user = currentUser();
+  if (user) return user;
+  const guest = await api("POST", "accounts/guest/");
+  remember(guest);
+  window.dispatchEvent(new Event("account"));
+  return guest;
 }
 
 export async function login(username, password) {
@@ -72,6 +83,7 @@ export async function login(username, password) {
 }
 
 export async function startGame(body) {
+  await ensurePlayer();
   const game = await api("POST", "games/", body);
   location.hash = `#/game/${game.id}`;
 }

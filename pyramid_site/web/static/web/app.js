@@ -2,7 +2,7 @@
 
 import { api, currentUser, forget } from "./api.js";
 import { boardsPage, clubPage, clubsPage, playerPage, TournamentPage, tournamentsPage } from "./boards.js";
-import { home, loginPage, practice, rulesPage } from "./pages.js";
+import { home, loginPage, practice, rulesPage, signupPage } from "./pages.js";
 import { Table } from "./table.js";
 
 const view = document.getElementById("view");
@@ -13,6 +13,13 @@ function drawAccount() {
   const account = document.getElementById("account");
   if (!user) {
     account.innerHTML = `<a href="#/login" id="login-link">Log in / Sign up</a>`;
+    return;
+  }
+  if (user.guest) {
+    // a guest's only key is the token in this browser: the way to keep its games is to sign up
+    account.innerHTML = `<span id="guest-badge">Guest: <a id="me" href="#/players/${encodeURIComponent(user.username)}"></a></span>
+      <a id="keep-games" class="button" href="#/signup">Sign up to keep your games</a> <a href="#/login" id="login-link">Log in</a>`;
+    account.querySelector("#me").textContent = user.username;
     return;
   }
   account.innerHTML = `<a id="me" href="#/players/${encodeURIComponent(user.username)}"></a> <button type="button" id="logout" class="quiet">Log out</button>`;
@@ -36,7 +43,8 @@ function needsLogin() {
 const routes = [
   [/^\/?$/, () => home(view)],
   [/^\/login$/, () => loginPage(view)],
-  [/^\/practice$/, () => needsLogin() || practice(view)],
+  [/^\/signup$/, () => signupPage(view)],
+  [/^\/practice$/, () => practice(view)],  // a visitor's first deal makes them a guest
   [/^\/game\/(\d+)$/, async (id) => {
     if (needsLogin()) return;
     open = new Table(view, Number(id));

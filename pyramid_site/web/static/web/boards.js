@@ -99,7 +99,9 @@ export async function playerPage(root, username) {
       <h2>Daily results</h2>
       ${rowsTable(data.history, [["Day", (r) => r.date], ["Preset", (r) => r.preset], ["Result", resultText],
         ["Moves", (r) => r.moves], ["Par", (r) => r.par_text ?? "—"], ["Time", (r) => clock(r.seconds)]],
-        { className: "compact" })}`;
+        { className: "compact" })}
+      <div id="my-games"></div>`;
+    if (currentUser()?.id === data.player.id) await myGames(root.querySelector("#my-games"));
   } catch (error) {
     return say(root, error.message);
   }
@@ -116,6 +118,17 @@ export async function playerPage(root, username) {
   };
   root.querySelector("#calendar-months").addEventListener("change", (event) => show(event.target.value));
   await show(3);
+}
+
+/** My own games, practice and ranked, the latest first: shown on my page only. */
+async function myGames(box) {
+  const games = (await api("GET", "games/?limit=20")).results;
+  const kind = (g) => g.daily ? `daily ${g.daily.date}` : g.mode === "practice" ? `practice #${g.deal.number_text}` : "tournament";
+  const status = (g) => g.status === "won" ? "won" : g.status === "playing" ? "playing" : `${g.status}, ${g.cards_left} left`;
+  box.innerHTML = html`<h2>Your games</h2>${games.length ? html`<table class="board-table" id="my-games-table">
+    <thead><tr><th>Game</th><th>Deal</th><th>Rules</th><th>Result</th><th>Moves</th></tr></thead>
+    <tbody>${games.map((g) => html`<tr data-game="${g.id}"><td><a href="#/game/${g.id}">#${g.id}</a></td><td>${kind(g)}</td>
+      <td>${g.deal.preset}</td><td>${status(g)}</td><td>${g.moves}</td></tr>`)}</tbody></table>` : html`<p>No games yet.</p>`}`;
 }
 
 // --- clubs ---------------------------------------------------------------------------------------
@@ -152,6 +165,10 @@ export async function clubsPage(root) {
     }
   });
   submit("#club-create", (d) => api("POST", "clubs/", { name: d.name, description: d.description, is_private: !!d.is_private }));
+  if (currentUser()?.guest) {  // guests join clubs; founding one waits for sign-up
+    root.querySelector("#club-create").innerHTML = html`<h2>Create a club</h2>
+      <p><a href="#/signup">Sign up</a> to create a club: your games stay yours.</p>`;
+  }
   submit("#club-join", (d) => api("POST", "clubs/join/", { invite_code: d.invite_code.trim() }));
   try {
     const clubs = (await api("GET", "clubs/?limit=200")).results;

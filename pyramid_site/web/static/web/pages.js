@@ -56,7 +56,7 @@ export async function home(root) {
     const dailies = (await api("GET", "daily/")).results;
     const list = root.querySelector("#dailies");
     list.innerHTML = dailies.length ? "" : "<li>Today's deals are still being prepared.</li>";
-    for (const daily of dailies) list.append(dailyItem(daily, user));
+    for (const daily of dailies) list.append(dailyItem(daily));
   } catch (error) {
     errorText(root, "#daily-error", error);
   }
@@ -86,7 +86,7 @@ export async function home(root) {
   if (!coming.children.length) coming.innerHTML = "<li>No deals committed yet.</li>";
 }
 
-function dailyItem(daily, user) {
+function dailyItem(daily) {
   const li = document.createElement("li");
   li.className = "daily";
   const mine = daily.my_game;
@@ -99,9 +99,7 @@ function dailyItem(daily, user) {
       in ${mine.moves} moves · par ${daily.par_moves ?? "—"}</div>` : ""}
     <div class="actions"></div>`;
   const actions = li.querySelector(".actions");
-  if (!user) {
-    actions.innerHTML = `<a href="#/login">Log in to play</a>`;
-  } else if (mine) {
+  if (mine) {
     actions.innerHTML = html`<a class="button" href="#/game/${mine.id}">${finished ? "See your result" : "Continue"}</a>`;
   } else {
     const button = document.createElement("button");
@@ -157,6 +155,22 @@ export function accountForms() {
 export function loginPage(root) {
   root.innerHTML = "<section><h1>Log in or sign up</h1></section>";
   root.querySelector("section").append(accountForms());
+}
+
+/** Sign up; a guest's sign-up keeps its games, results, streak and board places under the new name. */
+export function signupPage(root) {
+  const user = currentUser();
+  if (!user?.guest) {
+    loginPage(root);
+    return;
+  }
+  root.innerHTML = html`<section class="signup"><h1>Sign up to keep your games</h1>
+    <p class="lead">You are playing as <b>${user.username}</b>, a guest kept by this browser alone. Choose a name
+      and a password: your games, results, streak and places on the boards stay yours, under your new name.</p>
+    </section>`;
+  const forms = accountForms();
+  forms.querySelector("#login-form").remove();
+  root.querySelector("section").append(forms);
 }
 
 // --- practice ------------------------------------------------------------------------------------
