@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('games', '0003_game_analysis'),
-        ('leaderboards', '0005_tournament_window_changes'),
+        ('leaderboards', '0006_player_figures_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
