@@ -63,6 +63,12 @@ def prepare_daily_deals() -> int:
 
 
 @shared_task
+def fill_practice_pools() -> int:
+    """Beat job (on the solver's queue): keep proved practice deals of every difficulty ready."""
+    return services.practice_pools_fill(seconds_per_pool=settings.PYRAMID_PRACTICE_FILL_SECONDS)
+
+
+@shared_task
 def close_expired_games() -> int:
     """Beat job (every minute): close the ranked games still playing whose day or tournament is over."""
     return services.games_close_expired()

@@ -270,6 +270,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "leaderboards.fair_play.tasks.recheck_ranked_day",
         "schedule": env_float("PYRAMID_RECHECK_EVERY_SECONDS", 86400.0, low=1.0),
     },
+    # practice deals proved winnable, by difficulty, kept ready for players who ask for one
+    "fill-practice-pools": {
+        "task": "games.tasks.fill_practice_pools",
+        "schedule": env_float("PYRAMID_PRACTICE_FILL_EVERY_SECONDS", 900.0, low=1.0),
+        "options": {"queue": PYRAMID_SOLVER_QUEUE},
+    },
     # failed tasks' records older than PYRAMID_TASK_FAILURE_KEEP_DAYS deleted
     "prune-task-failures": {
         "task": "pyramid_site.operations.tasks.prune_task_failures",
@@ -306,6 +312,12 @@ PYRAMID_HINT_BUDGET_SECONDS = env_float("PYRAMID_HINT_BUDGET_SECONDS", 3.0, low=
 if PYRAMID_SOLVE_BUDGET_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured("PYRAMID_SOLVE_BUDGET_SECONDS must stay under CELERY_TASK_SOFT_TIME_LIMIT_SECONDS, "
                                "or every long solve is stopped before its verdict")
+# Practice deals proved winnable, by difficulty: the beat job keeps this many of each featured preset and
+# difficulty, solving random deals for a while each run; a player asking when none is ready waits this long
+# while the web process looks for one
+PYRAMID_PRACTICE_POOL_SIZE = env_int("PYRAMID_PRACTICE_POOL_SIZE", 50, low=1)
+PYRAMID_PRACTICE_FILL_SECONDS = env_float("PYRAMID_PRACTICE_FILL_SECONDS", 30.0, low=0.1)
+PYRAMID_PRACTICE_DRAW_SECONDS = env_float("PYRAMID_PRACTICE_DRAW_SECONDS", 3.0, low=0.05)
 # Post-game analysis: solver time for each position of a finished game, and for the whole game (the
 # positions left when it runs out are answered "unknown"); both stay under the task's soft time limit
 PYRAMID_ANALYSIS_POSITION_SECONDS = env_float("PYRAMID_ANALYSIS_POSITION_SECONDS", 5.0, low=0.01)

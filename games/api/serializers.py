@@ -56,9 +56,18 @@ class GameStartInput(serializers.Serializer):
                                             "reserve, overlap) or rule-set text such as `classic;passes=unlimited` "
                                             "(docs/rules.md); classic when left out")
 
+    winnable = serializers.BooleanField(required=False, default=False,
+                                        help_text="practice: a random deal the solver has proved winnable")
+    difficulty = serializers.IntegerField(required=False, min_value=1, max_value=5,
+                                          help_text="practice: a random proved deal of this difficulty (1 easy to "
+                                                    "5 hard, the solver's grading); implies winnable")
+
     def validate(self, data):
-        if "daily" in data and ("number" in data or "rules" in data):
+        if "daily" in data and ("number" in data or "rules" in data or data.get("winnable")
+                                or "difficulty" in data):
             raise serializers.ValidationError("give either daily, or number and rules, not both")
+        if "number" in data and (data.get("winnable") or "difficulty" in data):
+            raise serializers.ValidationError("give a number, or ask for a winnable deal (or a difficulty), not both")
         return data
 
 

@@ -27,6 +27,7 @@ from ..models import DailyDeal, Deal, Game, Move
 from ..selectors import deal_number_is_secret, game_of_player, window_is_over
 from ..signals import game_finished
 from .deals import deal_get_or_create
+from .practice import practice_pool_fill, proven_deal_draw
 
 
 @dataclass(slots=True)
@@ -51,9 +52,11 @@ def _new_game(*, player, deal: Deal, mode: str, daily: DailyDeal | None = None,
     )
 
 
-def game_start(*, player, daily_id: int | None = None, number: int | None = None, rules: str | None = None) -> Game:
+def game_start(*, player, daily_id: int | None = None, number: int | None = None, rules: str | None = None,
+               winnable: bool = False, difficulty: int | None = None) -> Game:
     """A ranked game of one of today's daily deals, or a practice game of deal ``number`` (random
-    when none is given) under ``rules`` (a preset name or rule-set text; ``classic`` by default)."""
+    when none is given) under ``rules`` (a preset name or rule-set text; ``classic`` by default); with
+    ``winnable`` or a ``difficulty``, a random deal the solver has proved winnable (of that difficulty)."""
     if daily_id is not None:
         daily = DailyDeal.objects.select_related("deal").filter(pk=daily_id).first()
         if daily is None or daily.date > utc_today():
@@ -69,6 +72,10 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
         parsed_rules = engine.Rules.parse(rules or "classic")
     except engine.RulesError as exc:
         raise Invalid(str(exc), code="bad_rules") from None
+    if winnable or difficulty is not None:
+        deal = _proven_practice_deal(parsed_rules, difficulty)
+        with transaction.atomic():
+            return _new_game(player=player, deal=deal, mode=Game.Mode.PRACTICE)
     if number is None:
         number = secrets.randbelow(2**64)
         while deal_number_is_secret(number):  # drawn again: a random deal is never a secret one
@@ -80,6 +87,19 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
     with transaction.atomic():
         deal = deal_get_or_create(number=number, rules=parsed_rules)
         return _new_game(player=player, deal=deal, mode=Game.Mode.PRACTICE)
+
+
+def _proven_practice_deal(rules: engine.Rules, difficulty: int | None) -> Deal:
+    """A proved deal from the pool; when it has none, random deals are solved here for a moment first."""
+    deal = proven_deal_draw(rules=rules, difficulty=difficulty)
+    if deal is None:
+        practice_pool_fill(rules=rules, seconds=settings.PYRAMID_PRACTICE_DRAW_SECONDS, difficulty=difficulty)
+        deal = proven_deal_draw(rules=rules, difficulty=difficulty)
+    if deal is None:
+        what = "winnable deal" if difficulty is None else f"winnable deal of difficulty {difficulty}"
+        raise Conflict(f"no {what} under these rules is proved yet: the solver is looking for some, ask again in "
+                       "a minute", code="no_deal_ready")
+    return deal
 
 
 def ranked_game_start(*, player, deal: Deal, closes_at: dt.datetime, daily: DailyDeal | None = None) -> Game:

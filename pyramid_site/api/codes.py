@@ -72,6 +72,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "not_ready": (409, "the tournament's deals are still being prepared"),
     "not_joined": (409, "join the tournament first"),
     "game_in_progress": (409, "finish your current arena game first (`game` is that game)"),
+    "no_deal_ready": (409, "no practice deal of the asked difficulty is proved yet: ask again in a minute"),
     "not_yet": (409, "a game's analysis is not open yet: the game is being played, or its day or tournament is not "
                 "over (`opens_at` says when)"),
     "nothing_to_undo": (409, "the game has no move to take back"),
