@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import engine
 import pytest
+from celery._state import _set_task_join_will_block
 
 from pyramid_site.celery import app as celery_app
 
@@ -42,6 +43,10 @@ def service_settings(settings):
     celery_app.conf.task_always_eager = True
     yield settings
     celery_app.conf.task_always_eager = eager
+    # Celery marks "inside a task" in one process-wide flag that each in-process task sets and puts back;
+    # tasks run at once in several threads (games finishing together) can leave it set, and a later test
+    # waiting on a real worker's result would be refused
+    _set_task_join_will_block(False)
 
 
 def _checked_after(request) -> bool:

@@ -73,3 +73,16 @@ def test_the_home_page_counts_down_to_the_next_daily_deal(page):
     first = clock.inner_text()
     page.wait_for_timeout(1200)
     assert clock.inner_text() != first  # it ticks
+
+
+def test_practice_deals_a_proved_deal_of_the_difficulty_asked_for(page, db, tasks_in_process):
+    from games.models import Game
+
+    page.goto("/#/practice")
+    page.get_by_label("Rules").select_option("classic")
+    page.locator("select[name=kind]").select_option("1")
+    page.get_by_role("button", name="Deal").click()
+    expect(page).to_have_url(re.compile(r"#/game/\d+$"))
+    deal = Game.objects.get(pk=int(page.url.rsplit("/", 1)[1])).deal
+    assert (deal.status, deal.difficulty) == ("winnable", 1)
+    expect(page.locator(".title")).to_have_text(f"Deal #{deal.number} · classic")

@@ -182,8 +182,19 @@ export function practice(root) {
       <h1>Practice</h1>
       <p class="lead">Any deal, any rules: hints, undo as often as you like, and the solver to ask.</p>
       <form id="practice-form" class="form">
-        <label>Deal number <input name="number" inputmode="numeric" pattern="[0-9]*" placeholder="random"></label>
         <label>Rules <select name="rules">${options.join("")}</select></label>
+        <label>Deal <select name="kind">
+          <option value="winnable">a random deal the solver has proved winnable</option>
+          <option value="1">winnable, difficulty ★ (easy)</option>
+          <option value="2">winnable, difficulty ★★</option>
+          <option value="3">winnable, difficulty ★★★</option>
+          <option value="4">winnable, difficulty ★★★★</option>
+          <option value="5">winnable, difficulty ★★★★★ (only look-ahead finds the win)</option>
+          <option value="any">any random deal (it may not be winnable)</option>
+        </select></label>
+        <label>Deal number <input name="number" inputmode="numeric" pattern="[0-9]*" placeholder="random"
+          aria-describedby="number-note"></label>
+        <p id="number-note" class="small">A number, when given, is dealt whatever the choice above.</p>
         <button type="submit">Deal</button>
         <p class="error" hidden></p>
       </form>
@@ -193,6 +204,8 @@ export function practice(root) {
     const data = Object.fromEntries(new FormData(event.target));
     const body = { rules: data.rules };
     if (data.number.trim()) body.number = data.number.trim();  // as digits: numbers run to 2**64
+    else if (data.kind === "winnable") body.winnable = true;
+    else if (/^[1-5]$/.test(data.kind)) body.difficulty = Number(data.kind);
     try {
       await startGame(body);
     } catch (error) {

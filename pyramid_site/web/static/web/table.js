@@ -549,7 +549,7 @@ export class Table {
     if (game.mode === "practice") {
       const rules = game.deal.preset === "custom" ? null : game.deal.preset;
       result.querySelector("#play-again").addEventListener("click", () => startGame({ number: game.deal.number, rules: rules ?? undefined }));
-      result.querySelector("#new-deal").addEventListener("click", () => startGame({ rules: rules ?? undefined }));
+      result.querySelector("#new-deal").addEventListener("click", () => startGame({ rules: rules ?? undefined, winnable: true }));
       // the deal's par, asked for at the end of the game (solved in milliseconds) when nobody had asked before
       if (game.deal.par_moves == null && rules) {
         const path = `deals/${game.deal.number}/solve/?rules=${encodeURIComponent(rules)}`;
