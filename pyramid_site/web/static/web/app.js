@@ -3,6 +3,7 @@
 import { api, currentUser, forget } from "./api.js";
 import { boardsPage, clubPage, clubsPage, playerPage, TournamentPage, tournamentsPage } from "./boards.js";
 import { home, loginPage, practice, rulesPage, signupPage } from "./pages.js";
+import { Replay } from "./replay.js";
 import { Table } from "./table.js";
 
 const view = document.getElementById("view");
@@ -48,6 +49,11 @@ const routes = [
   [/^\/game\/(\d+)$/, async (id) => {
     if (needsLogin()) return;
     open = new Table(view, Number(id));
+    await open.open();
+  }],
+  [/^\/game\/(\d+)\/replay(?:\/(\d+))?$/, async (id, ply) => {
+    if (needsLogin()) return;
+    open = new Replay(view, Number(id), ply === undefined ? null : Number(ply));
     await open.open();
   }],
   [/^\/rules\/([\w-]+)$/, (name) => rulesPage(view, name)],

@@ -46,10 +46,11 @@ export function cardElement(card, { location = null, free = true, tag = "button"
   return el;
 }
 
-export function cardBack({ location = null, label = "stock" } = {}) {
-  const el = document.createElement("button");
-  el.type = "button";
+export function cardBack({ location = null, label = "stock", tag = "button" } = {}) {
+  const el = document.createElement(tag);
   el.className = "card back";
+  if (tag === "button") el.type = "button";
+  else el.setAttribute("role", "img");
   if (location !== null) el.dataset.loc = location;
   el.setAttribute("aria-label", label);
   el.title = label;
@@ -61,4 +62,42 @@ export function emptySlot(label) {
   el.className = "card empty";
   el.textContent = label;
   return el;
+}
+
+/** The card at a location of a position, as a player names it: pyramid cards by themselves (`7♣`), the
+ * others by where they lie (`the reserve's 5♦`, `the stock's 9♥`, `the waste's 4♣`), as the engine's
+ * refusals do. Null when the view does not show it. */
+function placedCard(location, v) {
+  let card = null;
+  let where = "";
+  if (/^\d+$/.test(location)) card = v.pyramid[Number(location)]?.card;
+  else if (/^R\d$/.test(location)) [card, where] = [v.reserve[Number(location[1])], "the reserve's "];
+  else if (location === "S") [card, where] = [v.stock.top, "the stock's "];
+  else if (location === "W") [card, where] = [v.waste.at(-1), "the waste's "];
+  return card ? `${where}${cardLabel(card)}` : null;
+}
+
+/**
+ * A move in the notation of docs/rules.md, in players' words, as played from the position `v` (the
+ * view before it): "paired 7♣ with the waste's 6♦", "took K♠ away", "drew a card", "turned the waste over
+ * (redeal)". `tense: "doing"` says it as what might have been done ("pairing 7♣ with …", "taking K♠
+ * away", "drawing a card"). The notation itself when the view cannot name the cards.
+ */
+export function moveWords(move, v, { tense = "done" } = {}) {
+  const done = tense === "done";
+  if (move === "draw") return `${done ? "drew" : "drawing"}${v?.rules?.draw === 3 ? " three cards" : " a card"}`;
+  if (move === "redeal") return `${done ? "turned" : "turning"} the waste over (redeal)`;
+  const names = v ? move.split("+").map((location) => placedCard(location, v)) : [null];
+  if (names.some((name) => name === null)) return `${done ? "played" : "playing"} ${move}`;
+  if (names.length === 1) return `${done ? "took" : "taking"} ${names[0]} away`;
+  return `${done ? "paired" : "pairing"} ${names[0]} with ${names[1]}`;
+}
+
+/** The places a move takes cards from, as locations on the board ("stock" for a draw or a redeal). */
+export function moveLocations(move) {
+  return move === "draw" || move === "redeal" ? ["stock"] : move.split("+");
+}
+
+export function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }

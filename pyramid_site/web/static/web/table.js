@@ -5,6 +5,7 @@
 
 import { api, ApiError, startGame } from "./api.js";
 import { arrive, celebrate, ghosts, leave, sound, soundOn, soundToggle } from "./feel.js";
+import { resultAnalysis } from "./analysis.js";
 import { cardBack, cardElement, cardLabel, emptySlot } from "./cards.js";
 
 const ROWS = 7;
@@ -46,6 +47,63 @@ export function shareLine(game) {
   const result = game.status === "won" ? "cleared ▲" : `${game.cards_left} cards left`;
   const par = game.deal.par_moves ? `, par ${game.deal.par_moves}` : "";
   return `${what}: ${result} in ${game.moves} moves${par}, ${clock(elapsed(game))}`;
+}
+
+// --- a position drawn ----------------------------------------------------------------------------
+
+/**
+ * Draw the player's view `v` of a position into `board` (a `.board` element): the pyramid, the reserve,
+ * the stock and the waste. The table's cards are buttons; a read-only board (the replay's) draws pictures
+ * of cards that nothing can click, and the stock as a picture too.
+ */
+export function drawBoard(board, v, { readOnly = false } = {}) {
+  board.innerHTML = `
+    <div class="pyramid" role="group" aria-label="pyramid"></div>
+    <div class="reserve" role="group" aria-label="reserve"></div>
+    <div class="piles">
+      <div class="pile" id="stock-pile"><span class="pile-label">Stock <b id="stock-count">${v.stock.count}</b></span></div>
+      <div class="pile" id="waste-pile"><span class="pile-label">Waste <b id="waste-count">${v.waste.length}</b></span></div>
+    </div>`;
+  const tag = readOnly ? "div" : "button";
+  const pyramid = board.querySelector(".pyramid");
+  v.pyramid.forEach((slot, position) => {
+    if (!slot) return;
+    const [row, column] = rowColumn(position);
+    const el = cardElement(slot.card, { location: String(position), free: slot.free, tag });
+    el.style.setProperty("--row", row);
+    el.style.setProperty("--col", column);
+    if (!slot.free && !readOnly) el.tabIndex = -1;
+    pyramid.append(el);
+  });
+  if (v.pyramid_left === 0) {
+    pyramid.append(Object.assign(document.createElement("p"), { className: "cleared", textContent: "Pyramid cleared" }));
+  }
+  const reserve = board.querySelector(".reserve");
+  if (!v.rules.reserve) reserve.remove();
+  else {
+    v.reserve.forEach((card, i) => {
+      reserve.append(card ? cardElement(card, { location: `R${i}`, tag }) : emptySlot(""));
+    });
+  }
+  const stock = board.querySelector("#stock-pile");
+  const waste = board.querySelector("#waste-pile");
+  if (v.stock.top) stock.prepend(cardElement(v.stock.top, { location: "S", tag }));
+  else if (v.stock.count) {
+    stock.prepend(cardBack({ location: "stock", label: readOnly ? `stock, ${v.stock.count} cards` : `stock, ${v.stock.count} cards: draw`, tag }));
+  } else {
+    const el = cardBack({ location: "stock", label: v.legal_moves.includes("redeal") ? "redeal" : "stock empty", tag });
+    el.classList.add("spent");
+    stock.prepend(el);
+  }
+  const top = v.waste.at(-1);
+  if (top) {
+    const under = v.waste.at(-2);
+    const fan = document.createElement("div");
+    fan.className = "fan";
+    if (under) fan.append(cardElement(under, { free: false, tag: "div" }));
+    fan.append(cardElement(top, { location: "W", free: v.rules.waste_top === "live", tag }));
+    waste.prepend(fan);
+  } else waste.prepend(emptySlot("empty"));
 }
 
 export class Table {
@@ -396,14 +454,7 @@ export class Table {
           <span>Left <b id="cards-left">${v.cards_left}</b></span>
           ${closesIn(game) !== null ? `<span title="the game is closed as it stands when its ${game.daily ? "day" : "tournament"} ends">Closes in <b id="closes-in">${clock(closesIn(game))}</b></span>` : ""}
         </div>
-        <div class="board">
-          <div class="pyramid" role="group" aria-label="pyramid"></div>
-          <div class="reserve" role="group" aria-label="reserve"></div>
-          <div class="piles">
-            <div class="pile" id="stock-pile"><span class="pile-label">Stock <b id="stock-count">${v.stock.count}</b></span></div>
-            <div class="pile" id="waste-pile"><span class="pile-label">Waste <b id="waste-count">${v.waste.length}</b></span></div>
-          </div>
-        </div>
+        <div class="board"></div>
         <div class="controls">
           <button type="button" id="draw"><kbd>D</kbd> ${v.legal_moves.includes("redeal") ? "Redeal" : "Draw"}</button>
           ${this.practice ? `<button type="button" id="hint"><kbd>H</kbd> Hint</button>
@@ -417,9 +468,7 @@ export class Table {
         <div id="result"></div>
       </section>`;
     this.root.querySelector(".title").textContent = `${title} · ${game.deal.preset}`;
-    this.drawPyramid();
-    this.drawReserve();
-    this.drawPiles();
+    drawBoard(this.root.querySelector(".board"), v);
     const on = (id, fn) => this.root.querySelector(`#${id}`)?.addEventListener("click", fn);
     on("draw", () => this.stockAction());
     on("hint", () => this.hint());
@@ -460,52 +509,6 @@ export class Table {
     }
   }
 
-  drawPyramid() {
-    const pyramid = this.root.querySelector(".pyramid");
-    this.view.pyramid.forEach((slot, position) => {
-      if (!slot) return;
-      const [row, column] = rowColumn(position);
-      const el = cardElement(slot.card, { location: String(position), free: slot.free });
-      el.style.setProperty("--row", row);
-      el.style.setProperty("--col", column);
-      if (!slot.free) el.tabIndex = -1;
-      pyramid.append(el);
-    });
-    if (this.view.pyramid_left === 0) {
-      pyramid.append(Object.assign(document.createElement("p"), { className: "cleared", textContent: "Pyramid cleared" }));
-    }
-  }
-
-  drawReserve() {
-    const reserve = this.root.querySelector(".reserve");
-    if (!this.view.rules.reserve) return reserve.remove();
-    this.view.reserve.forEach((card, i) => {
-      reserve.append(card ? cardElement(card, { location: `R${i}` }) : emptySlot(""));
-    });
-  }
-
-  drawPiles() {
-    const v = this.view;
-    const stock = this.root.querySelector("#stock-pile");
-    const waste = this.root.querySelector("#waste-pile");
-    if (v.stock.top) stock.prepend(cardElement(v.stock.top, { location: "S" }));
-    else if (v.stock.count) stock.prepend(cardBack({ location: "stock", label: `stock, ${v.stock.count} cards: draw` }));
-    else {
-      const el = cardBack({ location: "stock", label: v.legal_moves.includes("redeal") ? "redeal" : "stock empty" });
-      el.classList.add("spent");
-      stock.prepend(el);
-    }
-    const top = v.waste.at(-1);
-    if (top) {
-      const under = v.waste.at(-2);
-      const fan = document.createElement("div");
-      fan.className = "fan";
-      if (under) fan.append(cardElement(under, { free: false, tag: "div" }));
-      fan.append(cardElement(top, { location: "W", free: v.rules.waste_top === "live" }));
-      waste.prepend(fan);
-    } else waste.prepend(emptySlot("empty"));
-  }
-
   async drawResult() {
     const game = this.game;
     const result = this.root.querySelector("#result");
@@ -526,6 +529,7 @@ export class Table {
           <div><dt>Par</dt><dd id="result-par">${game.deal.par_moves ?? "—"}</dd></div>
           ${game.daily ? `<div><dt>Your rank</dt><dd id="result-rank">…</dd></div>` : ""}
         </dl>
+        <p id="result-analysis" class="result-analysis"></p>
         <div class="share"><input id="share-line" readonly aria-label="share line">
           <button type="button" id="copy-share">Copy</button></div>
         <p class="next">${game.daily ? `<a href="#/boards/daily/${game.daily.date}/${game.daily.preset}">See the daily board</a> · ` : ""}
@@ -546,6 +550,8 @@ export class Table {
       this.say("Share line copied.");
     });
     this.say(headline, game.status);
+    const analysis = result.querySelector("#result-analysis");
+    resultAnalysis(analysis, game, () => analysis.isConnected);
     if (game.mode === "practice") {
       const rules = game.deal.preset === "custom" ? null : game.deal.preset;
       result.querySelector("#play-again").addEventListener("click", () => startGame({ number: game.deal.number, rules: rules ?? undefined }));
