@@ -86,3 +86,24 @@ def test_practice_deals_a_proved_deal_of_the_difficulty_asked_for(page, db, task
     deal = Game.objects.get(pk=int(page.url.rsplit("/", 1)[1])).deal
     assert (deal.status, deal.difficulty) == ("winnable", 1)
     expect(page.locator(".title")).to_have_text(f"Deal #{deal.number} · classic")
+
+
+def test_a_practice_player_may_hear_after_every_move_whether_the_deal_can_still_be_won(page, db):
+    from games.models import Game
+
+    page.goto("/#/practice")
+    page.get_by_label("Deal number").fill(str(WINNABLE_ONE_LOOK))
+    page.get_by_label("Rules").select_option("one-look")
+    page.get_by_role("button", name="Deal").click()
+    toggle = page.get_by_role("button", name="After every move: off")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    toggle.click()
+    expect(page.get_by_role("button", name="After every move: on")).to_have_attribute("aria-pressed", "true")
+    for ply, move in enumerate(list(WINNING_LINE)[:2], start=1):
+        play_move(page, move, use_key=True)
+        wait_for_moves(page, ply)
+        expect(page.locator("#message")).to_have_text(
+            f"Yes: this position can still be won in {PAR - ply} more moves with best play.", timeout=30_000)
+    assert Game.objects.get().hint_count == 0  # not a hint
+    page.reload()  # the choice is the browser's
+    expect(page.get_by_role("button", name="After every move: on")).to_be_visible()

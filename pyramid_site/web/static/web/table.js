@@ -276,6 +276,7 @@ export class Table {
       if (move === "draw") arrive(this.root.querySelector("#waste-pile [data-loc]"), this.root.querySelector("#stock-pile"));
       sound(this.game.status === "won" ? "win" : turned ? "draw" : "removal");
       if (this.game.status === "won") celebrate(this.root.querySelector(".board"));
+      else if (this.practice && this.playing && liveVerdictOn()) this.hint({ verdictOnly: true });
     } catch (error) {
       sound("refusal");
       await this.refused(error);
@@ -314,11 +315,11 @@ export class Table {
     if (!this.practice || !this.playing) return;
     this.say(verdictOnly ? "Asking the solver…" : "Thinking…");
     try {
-      const advice = await api("GET", `games/${this.gameId}/hint/`);
-      if (verdictOnly) {
-        this.say(verdictText(advice), "verdict");
+      if (verdictOnly) {  // not a hint: nothing is counted on the game
+        this.say(verdictText(await api("GET", `games/${this.gameId}/verdict/`)), "verdict");
         return;
       }
+      const advice = await api("GET", `games/${this.gameId}/hint/`);
       if (!advice.move) {
         this.say(advice.verdict === "unknown" ? "No hint this time: the solver ran out of time on this position."
           : advice.explanation, "hint");
@@ -459,7 +460,8 @@ export class Table {
           <button type="button" id="draw"><kbd>D</kbd> ${v.legal_moves.includes("redeal") ? "Redeal" : "Draw"}</button>
           ${this.practice ? `<button type="button" id="hint"><kbd>H</kbd> Hint</button>
           <button type="button" id="undo"><kbd>U</kbd> Undo</button>
-          <button type="button" id="can-win">Can this still be won?</button>` : ""}
+          <button type="button" id="can-win">Can this still be won?</button>
+          <button type="button" id="live-verdict" class="quiet" aria-pressed="${liveVerdictOn()}">After every move: ${liveVerdictOn() ? "on" : "off"}</button>` : ""}
           <button type="button" id="resign" class="quiet">Resign</button>
           <button type="button" id="sound" class="quiet" aria-pressed="${soundOn()}">Sound ${soundOn() ? "on" : "off"}</button>
         </div>
@@ -474,6 +476,12 @@ export class Table {
     on("hint", () => this.hint());
     on("undo", () => this.undo());
     on("can-win", () => this.hint({ verdictOnly: true }));
+    on("live-verdict", (event) => {
+      const now = liveVerdictToggle();
+      event.target.textContent = `After every move: ${now ? "on" : "off"}`;
+      event.target.setAttribute("aria-pressed", String(now));
+      if (now && this.playing) this.hint({ verdictOnly: true });
+    });
     on("resign", () => this.resign());
     on("sound", (event) => {
       const now = soundToggle();
@@ -582,12 +590,20 @@ export class Table {
   }
 }
 
+// a practice player's choice, kept in the browser: whether each move is followed by "can this still be won?"
+const LIVE_VERDICT_KEY = "pyramid.liveVerdict";
+const liveVerdictOn = () => localStorage.getItem(LIVE_VERDICT_KEY) === "on";
+function liveVerdictToggle() {
+  localStorage.setItem(LIVE_VERDICT_KEY, liveVerdictOn() ? "off" : "on");
+  return liveVerdictOn();
+}
+
 function verdictText(advice) {
-  if (advice.can_win === true) {
+  if (advice.verdict === "winnable") {
     const moves = advice.moves_to_win ? ` in ${advice.moves_to_win} more moves with best play` : "";
     return `Yes: this position can still be won${moves}.`;
   }
-  if (advice.can_win === false) {
+  if (advice.verdict === "unwinnable") {
     return `No: this position cannot be won any more; the best play leaves ${advice.best_cards_left} cards.`;
   }
   return "The solver could not decide in its time limit: it is not proved either way.";
