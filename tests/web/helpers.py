@@ -85,3 +85,11 @@ def sign_up(page: Page, username: str, password: str = "a-long-pass-phrase") -> 
     form.get_by_label("Password").fill(password)
     form.get_by_role("button", name="Create account").click()
     expect(page.locator("#me")).to_have_text(username)
+
+
+def menu_link(page, name: str):
+    """A page of the header's menu, opened first where a phone's header keeps it behind its Menu button."""
+    button = page.locator("#menu-button")
+    if button.is_visible() and button.get_attribute("aria-expanded") == "false":
+        button.click()
+    return page.locator("#menu").get_by_role("link", name=name, exact=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import sign_up
+from .helpers import menu_link, sign_up
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = ["#/", "#/practice", "#/boards/weekly/classic", "#/boards/all-time/classic", "#/clubs", "#/tournaments",
@@ -23,7 +23,7 @@ def test_no_serious_accessibility_violation(browser, site, width):
     found = {}
     try:
         sign_up(page, "reader" if width == 360 else "reader2")
-        page.get_by_role("link", name="Practice").click()
+        menu_link(page, "Practice").click()
         page.get_by_role("button", name="Deal").click()
         page.locator(".pyramid .card").first.wait_for()
         routes = [page.url.split("/", 3)[3]] + PAGES  # the table first

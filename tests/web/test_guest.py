@@ -15,7 +15,7 @@ from pyramid_site.celery import app as celery_app
 from tests.support import WINNABLE_ONE_LOOK, WINNING_LINE
 
 from .conftest import screenshot
-from .helpers import play_move, wait_for_moves
+from .helpers import menu_link, play_move, wait_for_moves
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def test_a_guest_plays_practice_and_the_daily_deal_then_signs_up_and_keeps_them(
         wait_for_moves(page, ply)
     expect(page.locator(".result-card h2")).to_have_text("Cleared! The deal is won.")
 
-    page.get_by_role("link", name="Today").click()
+    menu_link(page, "Today").click()
     daily = page.locator(".daily", has_text="classic")
     daily.get_by_role("button", name="Play today's deal").click()
     expect(page).to_have_url(re.compile(r"#/game/\d+$"))
@@ -68,7 +68,7 @@ def test_a_guest_plays_practice_and_the_daily_deal_then_signs_up_and_keeps_them(
 
     page.locator("#me").click()
     expect(page.locator(".player h1")).to_have_text("nefertiti")
-    history = page.locator(".player table").first
+    history = page.locator(".player table.compact")  # the daily results
     expect(history.locator("tbody tr")).to_have_count(1)
     expect(history).to_contain_text("classic")
     expect(history).to_contain_text("won")
@@ -93,7 +93,7 @@ def test_a_guest_is_asked_to_sign_up_before_creating_a_club(page):
     expect(page).to_have_url(re.compile(r"#/game/\d+$"))
     page.locator(".pyramid .card").first.wait_for()  # the table is drawn before the page changes
     expect(page.locator("#guest-badge")).to_be_visible()
-    page.get_by_role("link", name="Clubs", exact=True).click()
+    menu_link(page, "Clubs").click()
     expect(page).to_have_url(re.compile(r"#/clubs$"))
     expect(page.locator("#club-create")).to_contain_text("Sign up to create a club")
     expect(page.locator("#club-join").get_by_role("button", name="Join club")).to_be_visible()

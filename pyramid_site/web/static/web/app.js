@@ -71,18 +71,38 @@ const routes = [
   }],
 ];
 
+const bar = document.querySelector("header.bar");
+const menuButton = document.getElementById("menu-button");
+function showMenu(shown) {
+  bar.classList.toggle("open", shown);
+  menuButton.setAttribute("aria-expanded", String(shown));
+}
+menuButton.addEventListener("click", () => showMenu(!bar.classList.contains("open")));
+
+let navigated = false;
 async function route() {
   open?.close();
   open = null;
+  showMenu(false);
   const path = location.hash.replace(/^#/, "") || "/";
   for (const link of document.querySelectorAll("#menu a")) {
     link.classList.toggle("current", path.startsWith(link.getAttribute("href").slice(1)) && link.getAttribute("href") !== "#/" || (path === "/" && link.getAttribute("href") === "#/"));
   }
-  for (const [pattern, show] of routes) {
-    const match = path.match(pattern);
-    if (match) return show(...match.slice(1));
+  const match = routes.map(([pattern, show]) => [path.match(pattern), show]).find(([found]) => found);
+  if (match) await match[1](...match[0].slice(1));
+  else view.innerHTML = `<p class="error">There is no such page.</p>`;
+  // after a page change (not the first load) focus goes to the new page's heading, as a page load would put
+  // a screen reader there; unless the player has already moved into the page
+  const first = !navigated;
+  navigated = true;
+  if (first || (document.activeElement !== document.body && !bar.contains(document.activeElement))) return;
+  const heading = view.querySelector("h1");
+  if (heading) {
+    heading.setAttribute("tabindex", "-1");
+    heading.focus({ preventScroll: true });
+  } else {
+    view.focus({ preventScroll: true });
   }
-  view.innerHTML = `<p class="error">There is no such page.</p>`;
 }
 
 window.addEventListener("hashchange", route);
