@@ -56,8 +56,8 @@ class GameStartInput(serializers.Serializer):
                                             "reserve, overlap) or rule-set text such as `classic;passes=unlimited` "
                                             "(docs/rules.md); classic when left out")
 
-    winnable = serializers.BooleanField(required=False, default=False,
-                                        help_text="practice: a random deal the solver has proved winnable")
+    winnable = serializers.BooleanField(required=False, help_text="practice: a random deal the solver has proved "
+                                                                  "winnable (false unless given)")
     difficulty = serializers.IntegerField(required=False, min_value=1, max_value=5,
                                           help_text="practice: a random proved deal of this difficulty (1 easy to "
                                                     "5 hard, the solver's grading); implies winnable")

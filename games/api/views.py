@@ -125,7 +125,7 @@ class GameListView(APIView):
     def post(self, request):
         data = valid_input(GameStartInput, request)
         game = services.game_start(player=request.user, daily_id=data.get("daily"), number=data.get("number"),
-                                   rules=data.get("rules"), winnable=data["winnable"],
+                                   rules=data.get("rules"), winnable=data.get("winnable", False),
                                    difficulty=data.get("difficulty"))
         return Response(game_output(game, game_position(game)), status=status.HTTP_201_CREATED,
                         headers={"Location": f"/api/games/{game.pk}/"})
