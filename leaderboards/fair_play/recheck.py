@@ -53,7 +53,9 @@ def result_differences(game: Game, notations: list[str]) -> list[str]:
         return [f"move {replayed.failed_at + 1} ({notations[replayed.failed_at]}) is illegal: {replayed.reason}"]
     position = replayed.position
     score = engine.score(position)
-    status = Game.Status.RESIGNED if game.status == Game.Status.RESIGNED else position.status
+    # a resignation, or the server closing a ranked game at its window's end, ends a game its log leaves playing
+    ended_early = game.status in (Game.Status.RESIGNED, Game.Status.CLOSED) and position.status == engine.PLAYING
+    status = game.status if ended_early else position.status
     expected = {"state": position.dumps(), "moves": position.moves, "cards_left": position.cards_left,
                 "status": status}
     differences = [f"game {name} is {getattr(game, name)!r}, the log gives {value!r}"

@@ -9,15 +9,17 @@ from django.core.management import call_command
 from django.test import override_settings
 from engine.solver import UNKNOWN, Solution
 
+from games import services as game_services
 from games.models import Game, Move
+from games.tasks import close_expired_games
 from leaderboards.fair_play.models import Flag, Void
 from leaderboards.fair_play.recheck import ranked_day_recheck
 from leaderboards.fair_play.services import flag_review
 from leaderboards.fair_play.tasks import recheck_ranked_day
 from leaderboards.models import Result
 from pyramid_site.api.errors import Invalid
-from pyramid_site.clock import utc_today
-from tests.support import PAR, client_for, daily_game, make_daily
+from pyramid_site.clock import day_end, utc_today
+from tests.support import PAR, client_for, clock_at, daily_game, during, make_daily
 
 pytestmark = pytest.mark.django_db
 # seconds before each move of a person: long thought at some moves, quick at others
@@ -54,6 +56,26 @@ def test_a_solver_line_at_an_even_pace_is_flagged_and_a_persons_game_is_not(user
     assert flag.game == bot and flag.kind == "suspicious" and f"won in par ({PAR} moves" in flag.detail
     # a flag is not a penalty: the result stays on the board until an operator voids it
     assert not Result.objects.get(game=bot).voided and not Void.objects.exists()
+
+
+def test_a_game_closed_at_the_end_of_its_day_is_no_mismatch(users, winning_line, yesterday):
+    daily = make_daily(date=yesterday)
+    with clock_at(during(yesterday)):
+        game = game_services.ranked_game_start(player=users[0], deal=daily.deal, daily=daily,
+                                               closes_at=day_end(yesterday))
+        for ply, move in enumerate(winning_line[:6], start=1):
+            game_services.move_submit(game_id=game.pk, player=users[0], ply=ply, move=move)
+    assert close_expired_games() == 1  # left playing: the clock job closed it as it stood
+    game.refresh_from_db()
+    assert game.status == Game.Status.CLOSED
+    report = ranked_day_recheck(date=yesterday)
+    assert report.games == 1 and report.mismatched == [], list(Flag.objects.values_list("detail", flat=True))
+    assert not Flag.objects.exists()
+    # and a closed game whose log has gone on to a win is one
+    resigned_won = daily_game(users[1], daily)  # won on its day
+    Game.objects.filter(pk=resigned_won.pk).update(status=Game.Status.CLOSED, finished_at=day_end(yesterday),
+                                                   closes_at=day_end(yesterday))
+    assert ranked_day_recheck(date=yesterday).mismatched == [resigned_won.pk]
 
 
 @override_settings(PYRAMID_FLAG_EVEN_CV=0.01)
