@@ -95,6 +95,17 @@ class TournamentJoinView(APIView):
                         status=status.HTTP_201_CREATED, headers={"Location": f"/api/tournaments/{tournament_id}/"})
 
 
+class TournamentLeaveView(APIView):
+    """Withdraw from a tournament I joined, until it starts; from its start entries stay to its end."""
+
+    @extend_schema(request=None, responses={204: None, 404: ERROR, 409: ERROR},
+                   summary="Withdraw from a tournament, until it starts")
+    def post(self, request, tournament_id: int):
+        tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
+        services.tournament_leave(user=request.user, tournament_id=tournament_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class TournamentGameView(APIView):
     """Start my ranked game of a tournament's deal: in a match any deal by `index`, in an arena the next one.
     Play it with the games API; it closes as it stands when the tournament ends."""

@@ -20,6 +20,7 @@ urlpatterns = [
     path("clubs/<int:club_id>/tournaments/", tournaments.ClubTournamentsView.as_view(), name="club-tournaments"),
     path("tournaments/<int:tournament_id>/", tournaments.TournamentView.as_view(), name="tournament"),
     path("tournaments/<int:tournament_id>/join/", tournaments.TournamentJoinView.as_view(), name="tournament-join"),
+    path("tournaments/<int:tournament_id>/leave/", tournaments.TournamentLeaveView.as_view(), name="tournament-leave"),
     path("tournaments/<int:tournament_id>/games/", tournaments.TournamentGameView.as_view(), name="tournament-games"),
     path("tournaments/<int:tournament_id>/standings/", tournaments.StandingsView.as_view(),
          name="tournament-standings"),

@@ -220,6 +220,21 @@ def tournament_join(*, user, tournament_id: int) -> Entry:
     return entry_refresh(entry_id=entry.pk)  # a daily game already played in the window counts
 
 
+def tournament_leave(*, user, tournament_id: int) -> None:
+    """Withdraw from a tournament before it starts; once it has, entries stay to its end (its games are
+    ranked games on its standings)."""
+    with transaction.atomic():
+        entry = (Entry.objects.select_for_update().select_related("tournament")
+                 .filter(tournament_id=tournament_id, player=user).first())
+        if entry is None:
+            if not Tournament.objects.filter(pk=tournament_id).exists():
+                raise NotFound(f"there is no tournament {tournament_id}", code="tournament_not_found")
+            raise Conflict("you have not joined this tournament", code="not_joined")
+        if timezone.now() >= entry.tournament.starts_at:
+            raise Conflict("the tournament has started: entries stay to its end", code="tournament_started")
+        entry.delete()
+
+
 def tournament_game_start(*, user, tournament_id: int, index: int | None = None) -> Game:
     """Start the player's ranked game of the tournament's next deal: in a match any deal not played
     yet (``index``, or the first), in an arena the next of the sequence once the last one is over."""

@@ -477,3 +477,23 @@ def test_a_tournament_and_its_games_say_where_they_are(club, users):
     game = client_for(users[2]).post(f"/api/tournaments/{cup.pk}/games/", {}, format="json")
     assert game.status_code == 201 and game["Location"] == f"/api/games/{game.json()['id']}/"
     assert client_for(users[2]).get(game["Location"]).json()["closes_at"] is not None
+
+
+def test_a_player_may_withdraw_until_the_tournament_starts_and_not_after(club, users):
+    later = ready(create(users[0], club, starts_at=timezone.now() + HOUR, ends_at=timezone.now() + 2 * HOUR),
+                  [WINNABLE_ONE_LOOK])
+    api = client_for(users[2])
+    assert api.post(f"/api/tournaments/{later.pk}/join/").status_code == 201
+    assert api.post(f"/api/tournaments/{later.pk}/leave/").status_code == 204
+    assert not Entry.objects.filter(tournament=later, player=users[2]).exists()
+    again = api.post(f"/api/tournaments/{later.pk}/leave/")
+    assert again.status_code == 409 and again.json()["code"] == "not_joined"
+    assert api.post(f"/api/tournaments/{later.pk}/join/").status_code == 201  # and join again
+    started = ready(create(users[0], club), [WINNABLE_ONE_LOOK])
+    api.post(f"/api/tournaments/{started.pk}/join/")
+    refused = api.post(f"/api/tournaments/{started.pk}/leave/")
+    assert refused.status_code == 409 and refused.json()["code"] == "tournament_started"
+    assert Entry.objects.filter(tournament=started, player=users[2]).exists()
+    assert client_for(users[3]).post("/api/tournaments/999999/leave/").status_code == 404
+    outsider = client_for(UserFactory())  # never joined
+    assert outsider.post(f"/api/tournaments/{later.pk}/leave/").json()["code"] in ("not_joined", "tournament_not_found")

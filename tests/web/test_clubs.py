@@ -47,6 +47,8 @@ def test_club_and_tournament_created_and_joined_by_a_second_player(browser, site
     expect(guest).to_have_url(tournament_url)
     guest.get_by_role("button", name="Join").click()
     expect(guest.locator(".page-message")).to_have_text("You are in. Good luck!")
+    expect(guest.locator("#joined")).to_have_text("You are in.")
+    expect(guest.locator("#leave")).to_have_count(0)  # it has started: entries stay to its end
     expect(guest.locator("#standings")).to_contain_text("club-guest")
     expect(guest.locator("#standings-kind")).to_have_text("(live)")
 

@@ -310,7 +310,7 @@ export class TournamentPage {
         · ${t.status}</p>
       <p>${new Date(t.starts_at).toLocaleString()} to ${new Date(t.ends_at).toLocaleString()}
         <span id="tournament-clock" class="small"></span></p>
-      <p class="actions">${t.me ? html`<span id="joined">You are in.</span>` : html`<button type="button" id="join">Join</button>`}
+      <p class="actions"><span id="entry"></span>
         <button type="button" id="play-next">Play the next deal</button></p>
       <h2>Standings <span class="small" id="standings-kind"></span></h2>
       <div id="standings">Loading…</div>`;
@@ -319,11 +319,22 @@ export class TournamentPage {
       countdown(box.querySelector("#tournament-clock"), () => (Date.now() < starts ? starts : ends),
         Date.now() < starts ? "· starts in" : "· ends in");
     }
-    box.querySelector("#join")?.addEventListener("click", async (event) => {
+    // Join, then Leave until the tournament starts; from then "You are in."
+    const entry = box.querySelector("#entry");
+    const drawEntry = (joined) => {
+      entry.innerHTML = !joined ? html`<button type="button" id="join">Join</button>`
+        : Date.now() < starts ? html`<span id="joined">You are in.</span> <button type="button" id="leave" class="quiet">Leave</button>`
+          : html`<span id="joined">You are in.</span>`;
+    };
+    drawEntry(Boolean(t.me));
+    entry.addEventListener("click", async (event) => {
+      const joining = event.target.id === "join";
+      if (!joining && event.target.id !== "leave") return;
       try {
-        await api("POST", `tournaments/${this.id}/join/`);
-        say(root, "You are in. Good luck!", "ok");
-        event.target.replaceWith(Object.assign(document.createElement("span"), { id: "joined", textContent: "You are in." }));
+        await api("POST", `tournaments/${this.id}/${joining ? "join" : "leave"}/`);
+        say(root, joining ? "You are in. Good luck!" : "You have left the tournament.", "ok");
+        drawEntry(joining);
+        entry.querySelector("button")?.focus();
         await this.standings();
       } catch (error) {
         say(root, error.message);
