@@ -76,17 +76,22 @@ def start_service(folder: Path) -> tuple[subprocess.Popen, str]:
     raise SystemExit("the service did not start")
 
 
+def deal(page) -> None:
+    """The practice page opened, the winnable deal dealt by number, until its cards are drawn."""
+    page.goto("/#/practice")
+    page.get_by_label("Deal number").fill(str(WINNABLE_ONE_LOOK))
+    page.get_by_label("Rules").select_option("one-look")
+    page.get_by_role("button", name="Deal").click()
+    page.locator(".pyramid .card").first.wait_for()
+
+
 def first_load(browser, url: str) -> tuple[int, int, float]:
     context = browser.new_context(base_url=url, viewport={"width": 1280, "height": 900})
     page = context.new_page()
     fetched = []
     page.on("requestfinished", lambda request: fetched.append(request))
     started = time.perf_counter()
-    page.goto("/#/practice")
-    page.get_by_label("Deal number").fill(str(WINNABLE_ONE_LOOK))
-    page.get_by_label("Rules").select_option("one-look")
-    page.get_by_role("button", name="Deal").click()
-    page.locator(".pyramid .card").first.wait_for()
+    deal(page)
     took = (time.perf_counter() - started) * 1000
     sizes = sum(request.sizes()["responseBodySize"] for request in fetched)
     context.close()
@@ -96,11 +101,7 @@ def first_load(browser, url: str) -> tuple[int, int, float]:
 def clicks(browser, url: str) -> list[float]:
     context = browser.new_context(base_url=url, viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.goto("/#/practice")
-    page.get_by_label("Deal number").fill(str(WINNABLE_ONE_LOOK))
-    page.get_by_label("Rules").select_option("one-look")
-    page.get_by_role("button", name="Deal").click()
-    page.locator(".pyramid .card").first.wait_for()
+    deal(page)
     times = []
     for ply, move in enumerate(WINNING_LINE, start=1):
         if move in ("draw", "redeal"):  # D, as the stock's own card may be face up and playable here

@@ -220,16 +220,22 @@ def tournament_join(*, user, tournament_id: int) -> Entry:
     return entry_refresh(entry_id=entry.pk)  # a daily game already played in the window counts
 
 
+def _locked_entry(user, tournament_id: int, *, missing: str) -> Entry:
+    """The player's entry, locked for the caller's transaction, with its tournament."""
+    entry = (Entry.objects.select_for_update().select_related("tournament")
+             .filter(tournament_id=tournament_id, player=user).first())
+    if entry is None:
+        if not Tournament.objects.filter(pk=tournament_id).exists():
+            raise NotFound(f"there is no tournament {tournament_id}", code="tournament_not_found")
+        raise Conflict(missing, code="not_joined")
+    return entry
+
+
 def tournament_leave(*, user, tournament_id: int) -> None:
     """Withdraw from a tournament before it starts; once it has, entries stay to its end (its games are
     ranked games on its standings)."""
     with transaction.atomic():
-        entry = (Entry.objects.select_for_update().select_related("tournament")
-                 .filter(tournament_id=tournament_id, player=user).first())
-        if entry is None:
-            if not Tournament.objects.filter(pk=tournament_id).exists():
-                raise NotFound(f"there is no tournament {tournament_id}", code="tournament_not_found")
-            raise Conflict("you have not joined this tournament", code="not_joined")
+        entry = _locked_entry(user, tournament_id, missing="you have not joined this tournament")
         if timezone.now() >= entry.tournament.starts_at:
             raise Conflict("the tournament has started: entries stay to its end", code="tournament_started")
         entry.delete()
@@ -240,12 +246,7 @@ def tournament_game_start(*, user, tournament_id: int, index: int | None = None)
     yet (``index``, or the first), in an arena the next of the sequence once the last one is over."""
     now = timezone.now()
     with transaction.atomic():
-        entry = (Entry.objects.select_for_update().select_related("tournament")
-                 .filter(tournament_id=tournament_id, player=user).first())
-        if entry is None:
-            if not Tournament.objects.filter(pk=tournament_id).exists():
-                raise NotFound(f"there is no tournament {tournament_id}", code="tournament_not_found")
-            raise Conflict("join the tournament first", code="not_joined")
+        entry = _locked_entry(user, tournament_id, missing="join the tournament first")
         tournament = entry.tournament
         if tournament.status != Tournament.Status.READY:
             raise Conflict(f"the tournament's deals are not ready ({tournament.status})", code="not_ready")

@@ -11,21 +11,21 @@ from tests.support import WINNABLE_ONE_LOOK, WINNING_LINE
 from .helpers import wait_for_moves
 
 
-def tab_to(page, location: str) -> None:
-    """Press Tab (forwards through the page, round again at its end) until the card at ``location`` has focus."""
+def tab_until(page, found: str, what: str) -> None:
+    """Press Tab (forwards through the page, round again at its end) until ``found`` (a script) is true."""
     for _ in range(120):
         page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement?.dataset?.loc") == location:
+        if page.evaluate(found):
             return
-    pytest.fail(f"Tab never reached the card at {location}")
+    pytest.fail(f"Tab never reached {what}")
+
+
+def tab_to(page, location: str) -> None:
+    tab_until(page, f"document.activeElement?.dataset?.loc === {location!r}", f"the card at {location}")
 
 
 def tab_to_field(page, name: str) -> None:
-    for _ in range(40):
-        page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement?.name") == name:
-            return
-    pytest.fail(f"Tab never reached the field {name}")
+    tab_until(page, f"document.activeElement?.name === {name!r}", f"the field {name}")
 
 
 def test_a_whole_game_is_played_with_the_keyboard_alone(page):
