@@ -12,6 +12,7 @@ with one worker and DEBUG off, static files by WhiteNoise, as deployed), and dri
   click on its last card to the board showing the new move count: median and 95th percentile over every move.
 
     .venv/bin/python benchmarks/page_speed.py
+    .venv/bin/python benchmarks/page_speed.py --root /tmp/before   # a checkout of an older commit
 """
 
 from __future__ import annotations
@@ -53,18 +54,18 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_service(folder: Path) -> tuple[subprocess.Popen, str]:
+def start_service(folder: Path, root: Path) -> tuple[subprocess.Popen, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")} | {
         "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}", "DJANGO_DEBUG": "false",
         "DJANGO_SECRET_KEY": "page-speed-benchmark", "PYRAMID_DAILY_SECRET": "page-speed-benchmark",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "STATIC_ROOT": str(folder / "static"),
-        "DJANGO_SETTINGS_MODULE": "pyramid_site.settings"}
+        "DJANGO_SETTINGS_MODULE": "pyramid_site.settings", "PYRAMID_THROTTLE_SIGNUP": "100000/hour"}
     python = sys.executable
     for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
-        subprocess.run([python, "manage.py", *command], cwd=ROOT, env=env, check=True, capture_output=True)
+        subprocess.run([python, "manage.py", *command], cwd=root, env=env, check=True, capture_output=True)
     port = free_port()
     server = subprocess.Popen([python, "-m", "gunicorn", "pyramid_site.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(100):
         try:
@@ -77,9 +78,21 @@ def start_service(folder: Path) -> tuple[subprocess.Popen, str]:
 
 
 def deal(page) -> None:
-    """The practice page opened, the winnable deal dealt by number, until its cards are drawn."""
+    """The practice page opened, the winnable deal dealt by number, until its cards are drawn. A page that
+    asks for an account first (older versions) gets one made through its API, as a newcomer would sign up."""
     page.goto("/#/practice")
-    page.get_by_label("Deal number").fill(str(WINNABLE_ONE_LOOK))
+    field = page.get_by_label("Deal number")
+    page.wait_for_selector("input[name=number], input[name=username]")
+    if not field.count():
+        page.evaluate("""async () => {
+            const r = await fetch('/api/accounts/signup/', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                body: JSON.stringify({username: 'p' + Math.random().toString(36).slice(2, 12), password: 'a-long-pass-phrase'})});
+            const {token, ...user} = await r.json();
+            localStorage.setItem('pyramid.token', token);
+            localStorage.setItem('pyramid.user', JSON.stringify(user));
+        }""")
+        page.goto("/#/practice")
+    field.fill(str(WINNABLE_ONE_LOOK))
     page.get_by_label("Rules").select_option("one-look")
     page.get_by_role("button", name="Deal").click()
     page.locator(".pyramid .card").first.wait_for()
@@ -124,9 +137,11 @@ def clicks(browser, url: str) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="the source tree to serve (an older checkout, for a before-and-after)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        server, url = start_service(Path(folder))
+        server, url = start_service(Path(folder), args.root)
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
