@@ -104,6 +104,10 @@ if env_str("DATABASE_TEST_NAME"):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")
+# the player-figures index carries columns for PostgreSQL's index-only reads; SQLite (the README's run command)
+# keeps its key alone, which is all it needs, and says so at every start
+SILENCED_SYSTEM_CHECKS = ["models.W040"]
+
 CACHES = {
     # a Redis outage is a cache miss, not an error: see pyramid_site/cache.py
     "default": {"BACKEND": "pyramid_site.cache.ForgivingRedisCache", "LOCATION": REDIS_URL,
