@@ -8,6 +8,7 @@ must be there exactly once, at its ply. The same clients then hammer a trivial e
 on the same stack for the ratio.
 
     .venv/bin/python benchmarks/load_games.py --clients 24 --games 240
+    .venv/bin/python benchmarks/load_games.py --processes 2 --workers 1 --lines engine   # two web processes
 
 It makes a fresh database (``pyramid_bench`` by default) on the PostgreSQL of ``--pg``, migrates it and
 starts gunicorn on it; ``--url`` points it at a server already running instead.
@@ -153,7 +154,23 @@ def report(name: str, count: int, seconds: float, latencies: list[float], errors
     return figures
 
 
-async def run(args, base_url: str, dsn: str) -> int:
+class Alternating(httpx.AsyncBaseTransport):
+    """Each request to the next of several web processes (their ports), in turn: a client that switches
+    process on every request, as a load balancer may send it."""
+
+    def __init__(self, ports: list[int], limits: httpx.Limits):
+        self.inner, self.ports, self.turn = httpx.AsyncHTTPTransport(limits=limits), ports, 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        request.url = request.url.copy_with(port=self.ports[self.turn % len(self.ports)])
+        self.turn += 1
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def run(args, base_url: str, dsn: str, ports: list[int] | None = None) -> int:
     rules = engine.Rules.parse(args.rules)
     numbers = range(args.first_deal, args.first_deal + args.games)
     if args.lines == "solver":
@@ -163,7 +180,8 @@ async def run(args, base_url: str, dsn: str) -> int:
     total_moves = sum(len(line) for _, line in lines)
     print(f"{args.games} games, {total_moves} moves under {args.rules}, {args.clients} clients")
     limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
-    async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=30) as client:
+    transport = Alternating(ports, limits) if ports and len(ports) > 1 else None
+    async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=30, transport=transport) as client:
         tokens = await sign_up(client, args.clients, f"bench{os.getpid()}x")
         jobs = job_queue(lines)
         latencies, errors, sent = [], [], {}
@@ -212,6 +230,10 @@ def main() -> int:
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server")
     parser.add_argument("--db", default="pyramid_bench")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/9", help="a Redis database of its own (emptied)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="web processes (each gunicorn with --workers) on ports from --port; every client "
+                             "switches process on every request")
     parser.add_argument("--url", help="use a server already running at this address (and --dsn)")
     parser.add_argument("--dsn", help="its database, with --url")
     parser.add_argument("--trivial-seconds", type=float, default=10.0)
@@ -227,23 +249,31 @@ def main() -> int:
         connection.execute(f'CREATE DATABASE "{args.db}"')
     env = os.environ | {"DATABASE_URL": dsn, "DJANGO_DEBUG": "false", "PYRAMID_DAILY_SECRET": "pyramid-benchmark-secret", "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
                         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"}
-    env.pop("REDIS_URL", None)
+    # Redis as deployed: the cache, throttles and token revocations shared by the web processes, and the jobs
+    # a game's end queues (its analysis) sent to a broker, as in production, where workers take them (none here)
+    env["REDIS_URL"] = args.redis
+    import redis
+
+    redis.Redis.from_url(args.redis).flushdb()
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "pyramid_site.wsgi", "--bind", f"127.0.0.1:{args.port}",
-         "--workers", str(args.workers), "--log-level", "warning"], cwd=ROOT, env=env)
+    ports = [args.port + index for index in range(args.processes)]
+    servers = [subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "pyramid_site.wsgi", "--bind", f"127.0.0.1:{port}",
+         "--workers", str(args.workers), "--log-level", "warning"], cwd=ROOT, env=env) for port in ports]
     try:
-        base_url = f"http://127.0.0.1:{args.port}"
-        for _ in range(100):
-            try:
-                if httpx.get(f"{base_url}/health/").status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.2)
-        return asyncio.run(run(args, base_url, dsn))
+        for port in ports:
+            for _ in range(100):
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/health/").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.2)
+        return asyncio.run(run(args, f"http://127.0.0.1:{args.port}", dsn, ports))
     finally:
-        server.terminate()
-        server.wait(timeout=20)
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait(timeout=20)
 
 
 if __name__ == "__main__":
