@@ -152,6 +152,11 @@ def game_log(*, game_id: int, user) -> tuple[Game, list[Move]]:
     return game, list(game.log.order_by("ply"))
 
 
+def game_notations(game: Game) -> list[str]:
+    """A game's moves in notation, in order."""
+    return list(game.log.order_by("ply").values_list("notation", flat=True))
+
+
 def _analysis_open(game: Game) -> None:
     """An analysis shows the whole game's best play: it waits for the game's end, and a ranked game's for the
     end of its day or tournament (before it, it would give the deal away to those still playing)."""
@@ -169,7 +174,7 @@ def game_analysis(*, game_id: int, user) -> tuple[Game, GameAnalysis | None, lis
     once ``_analysis_open`` allows."""
     game = game_for_viewer(game_id=game_id, user=user)
     _analysis_open(game)
-    moves = list(game.log.order_by("ply").values_list("notation", flat=True))
+    moves = game_notations(game)
     return game, GameAnalysis.objects.filter(game=game).first(), moves
 
 
@@ -187,7 +192,7 @@ def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seco
     ``best_from``, the solver's best line from that ply too."""
     game = game_for_viewer(game_id=game_id, user=user)
     _analysis_open(game)
-    moves = list(game.log.order_by("ply").values_list("notation", flat=True))
+    moves = game_notations(game)
     current = start_position(game.deal)
     positions = [current.copy()]
     for notation in moves:

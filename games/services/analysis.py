@@ -13,6 +13,7 @@ from engine.solver.analysis import analyse, pack
 
 from ..engine_glue import start_position
 from ..models import Deal, Game, GameAnalysis
+from ..selectors import game_notations
 from ..signals import game_analysed
 
 
@@ -33,7 +34,7 @@ def game_analyse(*, game_id: int, again: bool = False) -> GameAnalysis | None:
     if not again and (stored := GameAnalysis.objects.filter(game=game).first()) is not None:
         return stored
     start = start_position(game.deal)
-    log = list(game.log.order_by("ply").values_list("notation", flat=True))
+    log = game_notations(game)
     played = engine.replay(start.deal, start.rules, log, start=start)
     if not played.ok:  # the server checked every move; a log that no longer replays is for the re-check
         raise ValueError(f"game {game_id}'s log does not replay: move {played.failed_at + 1}: {played.reason}")
