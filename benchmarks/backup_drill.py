@@ -226,23 +226,16 @@ def fill(*, days: int, players: int, seed: int) -> dict:
 def game_differences() -> tuple[int, list[str]]:
     """Every finished ranked game against its replayed log (the re-check's comparison), every other game's
     log against its stored state. Returns how many games were checked and what differs, naming each game."""
-    from django.db.models import Prefetch
-
     import engine
     from games.engine_glue import engine_deal, engine_rules
-    from games.models import Game, Move
+    from games.models import Game
+    from games.selectors import game_notations
     from leaderboards.fair_play.recheck import result_differences
 
     checked, differences = 0, []
-    games = (Game.objects.select_related("deal", "result").order_by("pk")
-             .prefetch_related(Prefetch("log", queryset=Move.objects.order_by("ply"))))
-    for game in games:
+    for game in Game.objects.select_related("deal", "result").order_by("pk"):
         checked += 1
-        log = list(game.log.all())
-        if [move.ply for move in log] != list(range(1, len(log) + 1)):
-            differences.append(f"game {game.pk}: its move log has gaps or doubles")
-            continue
-        notations = [move.notation for move in log]
+        notations = game_notations(game)
         ended = (Game.Status.WON, Game.Status.STUCK, Game.Status.RESIGNED)
         if game.mode == Game.Mode.RANKED and game.status in ended:
             differences += [f"game {game.pk}: {what}" for what in result_differences(game, notations)]

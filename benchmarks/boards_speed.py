@@ -88,9 +88,9 @@ def fill(players: int, days: int, entrants: int) -> None:
                        [players])
         cursor.execute("""
             INSERT INTO games_game (player_id, deal_id, daily_id, mode, status, state, moves, cards_left,
-                                    undo_count, hint_count, started_at, finished_at, version)
+                                    undo_count, hint_count, started_at, finished_at, version, move_log)
             SELECT uid, deal_id, did, 'ranked', CASE WHEN cl = 0 THEN 'won' ELSE 'stuck' END, '-', mv, cl, 0, 0,
-                   st, st + make_interval(secs => ms / 1000.0), mv
+                   st, st + make_interval(secs => ms / 1000.0), mv, decode(repeat('01', mv), 'hex')
             FROM (SELECT u.id AS uid, d.deal_id, d.id AS did,
                          CASE WHEN random() < 0.33 THEN 0 ELSE 1 + floor(random() * 27)::int END AS cl,
                          40 + floor(random() * 30)::int AS mv,

@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import engine  # noqa: E402
+from games.move_log import log_notations  # noqa: E402
 from fault_servers import gunicorn, migrate, missing_binaries, private_postgres  # noqa: E402
 from load_games import engine_line, job_queue, play_games, sign_up  # noqa: E402
 
@@ -40,11 +41,8 @@ def check_logs(dsn: str, sent: dict, acknowledged: dict) -> dict:
         games = {row[0]: row[1:] for row in connection.execute(
             "SELECT g.id, g.state, g.moves, d.text, d.rules FROM games_game g JOIN games_deal d ON d.id = g.deal_id "
             "WHERE g.id = ANY(%s)", [list(sent)])}
-        moves: dict[int, list[tuple[int, str]]] = {}
-        for game_id, ply, notation in connection.execute(
-                "SELECT game_id, ply, notation FROM games_move WHERE game_id = ANY(%s) ORDER BY game_id, ply",
-                [list(sent)]):
-            moves.setdefault(game_id, []).append((ply, notation))
+        moves = {game_id: list(enumerate(log_notations(log), start=1)) for game_id, log in connection.execute(
+            "SELECT id, move_log FROM games_game WHERE id = ANY(%s)", [list(sent)])}
     figures = Counter()
     for game_id, line in sent.items():
         state, move_count, deal_text, rules_text = games[game_id]

@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
+from games.move_log import log_notations  # noqa: E402
 
 
 def engine_line(number: int, rules: engine.Rules, seed: int) -> list[str]:
@@ -201,14 +202,10 @@ async def run(args, base_url: str, dsn: str, ports: list[int] | None = None) -> 
     print(f"ratio validated moves / trivial requests per second: {moves['per_second'] / trivial['per_second']:.2f}")
 
     with psycopg.connect(dsn) as connection:
-        rows = connection.execute(
-            "SELECT game_id, ply, notation FROM games_move WHERE game_id = ANY(%s) ORDER BY game_id, ply",
-            [list(sent)]).fetchall()
-    stored: dict[int, list[tuple[int, str]]] = {}
-    for game_id, ply, notation in rows:
-        stored.setdefault(game_id, []).append((ply, notation))
+        stored = {game_id: list(enumerate(log_notations(log), start=1)) for game_id, log in connection.execute(
+            "SELECT id, move_log FROM games_game WHERE id = ANY(%s)", [list(sent)])}
     lost = sum(stored.get(game_id, []) != list(enumerate(line, start=1)) for game_id, line in sent.items())
-    in_db = len(rows)
+    in_db = sum(len(log) for log in stored.values())
     print(f"moves sent and acknowledged: {len(latencies) - len(errors)}, moves in the database: {in_db}, "
           f"games whose log differs from what was sent: {lost}")
     ok = (lost == 0 and not errors and in_db == len(latencies) and moves["per_second"] >= args.floor

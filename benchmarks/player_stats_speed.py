@@ -69,10 +69,10 @@ def fill(*, players: int, days: int, share: float, practice: int, heavy_practice
         # ranked games of daily deals: the heavy player every one, the others a share of them
         cursor.execute("""
             INSERT INTO games_game (player_id, deal_id, daily_id, mode, status, state, moves, cards_left,
-                                    undo_count, hint_count, started_at, finished_at, closes_at, version)
+                                    undo_count, hint_count, started_at, finished_at, closes_at, version, move_log)
             SELECT uid, deal_id, did, 'ranked', CASE WHEN cl = 0 THEN 'won' ELSE 'stuck' END,
                    CASE WHEN cl = 0 THEN '0.0.0.0.1.40.1' ELSE 'f.0.0.0.1.40.0' END, mv, cl, 0, 0,
-                   st, st + make_interval(secs => ms / 1000.0), d_end, mv
+                   st, st + make_interval(secs => ms / 1000.0), d_end, mv, decode(repeat('01', mv), 'hex')
             FROM (SELECT u.id AS uid, d.deal_id, d.id AS did,
                          CASE WHEN random() < 0.33 THEN 0 ELSE 1 + floor(random() * 27)::int END AS cl,
                          40 + floor(random() * 30)::int AS mv, 60000 + floor(random() * 900000)::int AS ms,
@@ -92,19 +92,20 @@ def fill(*, players: int, days: int, share: float, practice: int, heavy_practice
         # practice games: a third won, a tenth still being played
         cursor.execute("""
             INSERT INTO games_game (player_id, deal_id, mode, status, state, moves, cards_left, undo_count,
-                                    hint_count, started_at, finished_at, version)
+                                    hint_count, started_at, finished_at, version, move_log)
             SELECT uid, deal_id, 'practice', status,
-                   CASE WHEN status = 'won' THEN '0.0.0.0.1.40.1' ELSE 'f.0.0.0.1.20.0' END,
-                   CASE WHEN status = 'won' THEN 35 + floor(random() * 40)::int ELSE 20 END,
+                   CASE WHEN status = 'won' THEN '0.0.0.0.1.40.1' ELSE 'f.0.0.0.1.20.0' END, mv,
                    CASE WHEN status = 'won' THEN 0 ELSE 5 END, 0, 0, st,
                    CASE WHEN status = 'playing' THEN NULL
-                        ELSE st + make_interval(secs => 30 + floor(random() * 900)) END, 1
-            FROM (SELECT u.id AS uid, (%s::bigint[])[1 + floor(random() * %s)::int] AS deal_id,
+                        ELSE st + make_interval(secs => 30 + floor(random() * 900)) END, 1,
+                   decode(repeat('01', mv), 'hex')
+            FROM (SELECT *, CASE WHEN status = 'won' THEN 35 + floor(random() * 40)::int ELSE 20 END AS mv FROM
+                 (SELECT u.id AS uid, (%s::bigint[])[1 + floor(random() * %s)::int] AS deal_id,
                          CASE WHEN random() < 0.1 THEN 'playing' WHEN random() < 0.37 THEN 'won' ELSE 'resigned' END
                              AS status,
                          now() - make_interval(secs => floor(random() * 3e7)) AS st
                   FROM auth_user u CROSS JOIN generate_series(1, %s) g
-                  WHERE g <= CASE WHEN u.username = 'heavy' THEN %s ELSE %s END) s""",
+                  WHERE g <= CASE WHEN u.username = 'heavy' THEN %s ELSE %s END) s) m""",
                        [practice_deals, len(practice_deals), max(practice, heavy_practice), heavy_practice,
                         practice])
         cursor.execute("VACUUM ANALYZE")

@@ -47,12 +47,12 @@ def main() -> None:
     django.setup()
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
-    from django.db import connection
     from django.utils import timezone
 
     import engine
     from games.daily import commitment
-    from games.models import DailyDeal, Deal, Game, Move
+    from games.models import DailyDeal, Deal, Game
+    from games.move_log import log_encode
     from leaderboards.fair_play.models import Flag
     from leaderboards.fair_play.recheck import ranked_day_recheck
     from leaderboards.models import Result
@@ -76,18 +76,14 @@ def main() -> None:
         (Game(player=user, deal=deal, daily=daily, mode="ranked", status="won", state=final.dumps(), moves=len(LINE),
               cards_left=0, started_at=start, finished_at=start + dt.timedelta(hours=1)) for user in users),
         batch_size=1000)
-    Move.objects.bulk_create((Move(game=game, ply=ply, notation=notation) for game in games
-                              for ply, notation in enumerate(LINE, start=1)), batch_size=5000)
-    # server times (created_at is stamped on insert): a tenth of the games at a steady 2 s a move, the
-    # rest 6 s a move give or take up to 4.5 s, as a person plays
-    with connection.cursor() as cursor:
-        cursor.execute("""
-            UPDATE games_move m SET created_at = g.started_at + CASE WHEN g.id % 10 = 0
-                THEN m.ply * interval '2 seconds'
-                ELSE m.ply * interval '6 seconds' + ((m.ply * 7 + g.id) % 4) * interval '1.5 seconds' END
-            FROM games_game g WHERE g.id = m.game_id""")
-        cursor.execute("UPDATE games_game g SET finished_at = (SELECT max(created_at) FROM games_move m "
-                       "WHERE m.game_id = g.id)")
+    # server times: a tenth of the games at a steady 2 s a move, the rest 6 s a move give or take up to
+    # 4.5 s, as a person plays
+    for game in games:
+        stamps = [start + dt.timedelta(seconds=2 * ply if game.pk % 10 == 0 else 6 * ply + (ply * 7 + game.pk) % 4 * 1.5)
+                  for ply in range(1, len(LINE) + 1)]
+        game.move_log = log_encode(list(zip(LINE, stamps)), started_at=start)
+        game.finished_at = stamps[-1]
+    Game.objects.bulk_update(games, ["move_log", "finished_at"], batch_size=1000)
     for game in Game.objects.all():
         results.append(Result(game=game, player_id=game.player_id, deal=deal, daily=daily, date=day,
                               preset="one-look", cards_left=0, pyramid_left=0, moves=len(LINE),

@@ -1,6 +1,7 @@
 from django.contrib import admin
 
-from .models import DailyDeal, Deal, Game, Move
+from .models import DailyDeal, Deal, Game
+from .move_log import log_moves
 
 
 @admin.register(Deal)
@@ -18,8 +19,9 @@ class DailyDealAdmin(admin.ModelAdmin):
 class GameAdmin(admin.ModelAdmin):
     list_display = ["id", "player", "deal", "mode", "status", "moves", "cards_left", "started_at"]
     list_filter = ["mode", "status"]
+    readonly_fields = ["moves_logged"]
 
-
-@admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
-    list_display = ["game", "ply", "notation", "created_at"]
+    @admin.display(description="move log")
+    def moves_logged(self, game: Game) -> str:
+        return "\n".join(f"{m.ply}. {m.notation} at {m.created_at:%Y-%m-%d %H:%M:%S.%f}"[:-4]
+                         for m in log_moves(bytes(game.move_log), started_at=game.started_at))

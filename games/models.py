@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Length
+from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
 from django.utils import timezone
 
 from .fields import UInt64Field
@@ -89,7 +91,7 @@ class DailyDeal(models.Model):
 
 
 class Game(models.Model):
-    """One player's game of one deal: the position lives here, the moves in :class:`Move`."""
+    """One player's game of one deal: its position, and its moves in one compact value (``games.move_log``)."""
 
     class Mode(models.TextChoices):
         RANKED = "ranked"  # daily and tournament deals: once per player, no undo, no hints
@@ -117,6 +119,8 @@ class Game(models.Model):
     # a ranked game's window: its daily deal's day, or its tournament; no move is taken from then on
     closes_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="bumped by every write")
+    move_log = models.BinaryField(default=bytes, editable=False,
+                                  help_text="every move with its server time stamp, games.move_log's format")
 
     class Meta:
         constraints = [
@@ -145,6 +149,10 @@ class Game(models.Model):
                 condition=Q(finished_at__isnull=True) | Q(finished_at__gte=F("started_at")),
                 name="game_finishes_after_start",
             ),
+            # each move takes one to seven bytes of the log (games.move_log): none when there is no move
+            models.CheckConstraint(condition=Q(GreaterThanOrEqual(Length("move_log"), F("moves")),
+                                             LessThanOrEqual(Length("move_log"), F("moves") * 7)),
+                                   name="game_move_log_length"),
         ]
         indexes = [
             models.Index(fields=["player", "-started_at"]),
@@ -159,25 +167,6 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status != self.Status.PLAYING
-
-
-class Move(models.Model):
-    """One move of a game's log, in the notation of the rules, stamped by the server."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="log")
-    ply = models.PositiveIntegerField(help_text="1 for the first move")
-    notation = models.CharField(max_length=12)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "ply"], name="move_game_ply_unique"),
-            models.CheckConstraint(condition=Q(ply__gte=1), name="move_ply_positive"),
-        ]
-        ordering = ["game", "ply"]
-
-    def __str__(self) -> str:
-        return f"{self.game_id}#{self.ply} {self.notation}"
 
 
 class GameAnalysis(models.Model):

@@ -19,7 +19,8 @@ from pyramid_site.db import prepared_cursor
 
 from .engine_glue import game_position, start_position
 from .errors import game_not_found
-from .models import DailyDeal, Deal, Game, GameAnalysis, Move
+from .models import DailyDeal, Deal, Game, GameAnalysis
+from .move_log import LoggedMove, log_moves, log_notations
 
 
 def daily_deals_on(*, date: dt.date, user) -> list[DailyDeal]:
@@ -146,15 +147,15 @@ def _game_of_player_row(game_id: int, player_id: int) -> Game | None:
     return game
 
 
-def game_log(*, game_id: int, user) -> tuple[Game, list[Move]]:
+def game_log(*, game_id: int, user) -> tuple[Game, list[LoggedMove]]:
     """A game's move log, to whoever may see the game (``game_is_visible``)."""
     game = game_for_viewer(game_id=game_id, user=user)
-    return game, list(game.log.order_by("ply"))
+    return game, log_moves(game.move_log, started_at=game.started_at)
 
 
 def game_notations(game: Game) -> list[str]:
     """A game's moves in notation, in order."""
-    return list(game.log.order_by("ply").values_list("notation", flat=True))
+    return log_notations(game.move_log)
 
 
 def _analysis_open(game: Game) -> None:

@@ -7,10 +7,12 @@ so that a board is one indexed query. Every result can be rebuilt from its game 
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.functions import Upper
+from django.db.models.functions import Cast, Upper
 
 from .fair_play.models import Flag, Void  # noqa: F401  (models of this app, kept in their own room)
 
@@ -88,6 +90,52 @@ class BoardCount(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["daily", "cards_left", "moves"], name="board_count_unique"),
         ]
+
+
+class PeriodStanding(models.Model):
+    """A player's figures on one weekly board, or the all-time board, of a daily preset: the sums the board
+    ranks by (README, "Board formulas"), kept in step with the results as they land, so that a board is an
+    index range and a rank one count, at any size. Rebuilt from the results by ``rebuild_boards``."""
+
+    class Kind(models.TextChoices):
+        WEEK = "week"  # starts on the Monday of its ISO week
+        ALL_TIME = "all"  # starts on ALL_TIME_START
+
+    ALL_TIME_START = dt.date(1970, 1, 1)
+    LIMIT = 8191  # days a player may have played one preset's daily deals: 22 years, 13 bits of the rank key
+
+    kind = models.CharField(max_length=4, choices=Kind.choices)
+    starts = models.DateField()
+    preset = models.CharField(max_length=20)
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    played = models.PositiveIntegerField()
+    cleared = models.PositiveIntegerField()
+    won = models.PositiveIntegerField()
+    at_par = models.PositiveIntegerField()
+    cards_total = models.PositiveIntegerField()
+    best_cards_left = models.PositiveSmallIntegerField()
+    best_moves_won = models.PositiveIntegerField(null=True, blank=True)
+    # the board's order in one ascending number: more cleared, then more at par, then fewer cards left in
+    # all, then more played; equal keys share a rank
+    rank_key = models.GeneratedField(
+        expression=(LIMIT - F("cleared")) * 2**46 + (LIMIT - F("at_par")) * 2**33
+        + Cast("cards_total", models.BigIntegerField()) * 2**13
+        + (LIMIT - F("played")),
+        output_field=models.BigIntegerField(), db_persist=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "starts", "preset", "player"], name="period_standing_once"),
+            models.CheckConstraint(condition=Q(kind="week") | Q(kind="all", starts=dt.date(1970, 1, 1)),
+                                   name="period_standing_kind_valid"),
+            models.CheckConstraint(condition=Q(played__gte=1, played__lte=8191) & Q(cleared__lte=F("played"))
+                                   & Q(won__lte=F("cleared")) & Q(at_par__lte=F("won"))
+                                   & Q(cards_total__lte=F("played") * 52), name="period_standing_figures"),
+        ]
+        indexes = [models.Index(fields=["kind", "starts", "preset", "rank_key", "player"], name="period_standing_rank")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} on the {self.kind} board of {self.starts} ({self.preset})"
 
 
 class Club(models.Model):

@@ -22,9 +22,10 @@ from games import services as game_services
 from games.daily import commitment, new_salt
 from games.engine_glue import engine_deal, engine_rules
 from games.models import DailyDeal, Deal, Game
+from games.move_log import LoggedMove, log_moves
 from games.services.deals import deal_get_or_create, deal_keep_secret
 from leaderboards import services as leaderboard_services
-from leaderboards.models import BoardCount, Result
+from leaderboards.models import BoardCount, PeriodStanding, Result
 from pyramid_site.clock import day_end, utc_today
 
 # The secrets the tests' settings use (tests/conftest.py): two different ones, so that a test can tell
@@ -154,10 +155,16 @@ def database_for_check(request) -> bool:
     return uses is not None or request.node.get_closest_marker("django_db") is not None
 
 
+def logged(game) -> list[LoggedMove]:
+    """A game's move log as stored now (``game`` a game or its id)."""
+    stored = Game.objects.only("move_log", "started_at").get(pk=getattr(game, "pk", game))
+    return log_moves(stored.move_log, started_at=stored.started_at)
+
+
 def check_logs_replay() -> None:
     """Each game's move log, replayed through the engine, gives exactly the stored state."""
     for game in Game.objects.select_related("deal"):
-        log = list(game.log.order_by("ply").values_list("ply", "notation"))
+        log = [(move.ply, move.notation) for move in logged(game)]
         assert [ply for ply, _ in log] == list(range(1, len(log) + 1)), f"game {game.pk} has gaps in its plies"
         replayed = engine.replay(engine_deal(game.deal.text), engine_rules(game.deal.rules), [n for _, n in log])
         assert replayed.ok, f"game {game.pk}: move {replayed.failed_at} fails: {replayed.reason}"
@@ -170,9 +177,32 @@ def check_logs_replay() -> None:
 
 
 def check_board_counts() -> None:
-    """Each daily board's counts are exactly what its results add up to (the services keep them in step)."""
+    """Each daily board's counts are exactly what its results add up to, and so are the weekly and all-time
+    standings, summed here from the results one by one (the services keep them in step)."""
     counts = {(c.daily_id, c.cards_left, c.moves): c.results for c in BoardCount.objects.all() if c.results}
     expected: dict = {}
     for key in Result.objects.filter(daily__isnull=False, voided=False).values_list("daily_id", "cards_left", "moves"):
         expected[key] = expected.get(key, 0) + 1
     assert counts == expected
+    assert standings_stored() == standings_summed()
+
+
+def standings_stored() -> dict:
+    return {(s.kind, s.starts, s.preset, s.player_id): (s.played, s.cleared, s.won, s.at_par, s.cards_total,
+                                                        s.best_cards_left, s.best_moves_won)
+            for s in PeriodStanding.objects.all()}
+
+
+def standings_summed() -> dict:
+    """The standings by the README's board formulas, from each counted daily result."""
+    figures: dict = {}
+    for r in Result.objects.filter(daily__isnull=False, voided=False):
+        monday = r.date - dt.timedelta(days=r.date.weekday())
+        for key in (("week", monday, r.preset, r.player_id), ("all", dt.date(1970, 1, 1), r.preset, r.player_id)):
+            played, cleared, won, at_par, cards, best, best_won = figures.get(key, (0, 0, 0, 0, 0, 52, None))
+            par = r.won and r.par_moves is not None and r.moves <= r.par_moves
+            if r.won:
+                best_won = r.moves if best_won is None else min(best_won, r.moves)
+            figures[key] = (played + 1, cleared + r.cleared, won + r.won, at_par + par, cards + r.cards_left,
+                            min(best, r.cards_left), best_won)
+    return figures

@@ -16,7 +16,7 @@ from engine.solver.analysis import Analysis, unpack
 from pyramid_site.api.output import (DEAL_NUMBER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA, DealNumberField, DealNumberInputField,
                                      DealNumberTextField, NullableItemsListField, PresetField, deal_number_text)
 
-from ..models import DailyDeal, Deal, Game, Move
+from ..models import DailyDeal, Deal, Game
 from ..selectors import daily_is_over, window_is_over
 
 GAME_MODES = list(Game.Mode.values)
@@ -403,11 +403,13 @@ def game_summary_output(game: Game) -> dict:
             "started_at": game.started_at, "finished_at": game.finished_at}
 
 
-class MoveOutput(serializers.ModelSerializer):
+class MoveOutput(serializers.Serializer):
+    ply = serializers.IntegerField(min_value=1)
+    notation = serializers.CharField()
+    created_at = serializers.DateTimeField(help_text="the server's time stamp of the move, to the centisecond")
+
     class Meta:
-        model = Move
         ref_name = "Move"
-        fields = ["ply", "notation", "created_at"]
 
 
 class MoveLogOutput(serializers.Serializer):

@@ -23,7 +23,8 @@ from pyramid_site.metrics import MOVES
 
 from ..engine_glue import engine_deal, engine_rules, game_position, start_position
 from ..errors import IllegalMoveError, game_not_found
-from ..models import DailyDeal, Deal, Game, Move
+from ..models import DailyDeal, Deal, Game
+from ..move_log import log_append, log_notations, log_without_last
 from ..selectors import deal_number_is_secret, game_of_player, window_is_over
 from ..signals import game_finished
 from .deals import deal_get_or_create
@@ -201,15 +202,17 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
         except engine.IllegalMove as exc:
             raise IllegalMoveError(exc.reason, move=notation) from None
         read_version = game.version
+        game.move_log = bytes(game.move_log) + log_append(game.move_log, started_at=game.started_at, move=parsed,
+                                                          at=timezone.now())
         _store_position(game, position)
         if game.is_over:
             # the move that ends a game and its result on the boards land together, or neither does
             with transaction.atomic():
-                written = _write_move(game, read_version, ply, notation)
+                written = _write_move(game, read_version)
                 if written:
                     _finished(game, position)
         else:
-            written = _write_move(game, read_version, ply, notation)
+            written = _write_move(game, read_version)
         if written:
             MOVES.inc()
             return MoveOutcome(game, position, applied=True)
@@ -221,8 +224,7 @@ def _already_played(game: Game, ply: int, notation: str) -> MoveOutcome | None:
     the next move of a game still playing; otherwise the refusal."""
     expected = game.moves + 1
     if ply < expected:
-        recorded = Move.objects.filter(game=game, ply=ply).values_list("notation", flat=True).first()
-        if recorded == notation:
+        if log_notations(game.move_log)[ply - 1] == notation:
             return MoveOutcome(game, game_position(game), applied=False)
     if ply != expected:
         raise Conflict(f"move {ply} is not the next one: the next move is {expected}", code="wrong_ply",
@@ -235,31 +237,22 @@ def _already_played(game: Game, ply: int, notation: str) -> MoveOutcome | None:
 
 
 _MOVE_CAS_SQL = """
-WITH moved AS (
-    UPDATE games_game SET state = %s, moves = %s, cards_left = %s, status = %s, finished_at = %s, version = %s
-    WHERE id = %s AND version = %s
-    RETURNING id
-)
-INSERT INTO games_move (game_id, ply, notation, created_at) SELECT id, %s, %s, %s FROM moved
+UPDATE games_game SET state = %s, moves = %s, cards_left = %s, status = %s, finished_at = %s, version = %s,
+    move_log = %s
+WHERE id = %s AND version = %s
 """
 
 
-def _write_move(game: Game, read_version: int, ply: int, notation: str) -> bool:
-    """Store the game's new position and log the move, only if the game is still at ``read_version``."""
-    now = timezone.now()
+def _write_move(game: Game, read_version: int) -> bool:
+    """Store the game's new position and move log, only if the game is still at ``read_version``."""
     if connection.vendor == "postgresql":
-        # one statement is atomic on its own: one round trip instead of four in a transaction
-        with prepared_cursor() as cursor:
+        with prepared_cursor() as cursor:  # the ORM's update would be parsed and planned anew every move
             cursor.execute(_MOVE_CAS_SQL, [game.state, game.moves, game.cards_left, game.status, game.finished_at,
-                                           game.version, game.pk, read_version, ply, notation, now])
+                                           game.version, game.move_log, game.pk, read_version])
             return cursor.rowcount == 1
-    with transaction.atomic():
-        updated = Game.objects.filter(pk=game.pk, version=read_version).update(
-            state=game.state, moves=game.moves, cards_left=game.cards_left, status=game.status,
-            finished_at=game.finished_at, version=game.version)
-        if updated:
-            Move.objects.create(game=game, ply=ply, notation=notation, created_at=now)
-        return bool(updated)
+    return bool(Game.objects.filter(pk=game.pk, version=read_version).update(
+        state=game.state, moves=game.moves, cards_left=game.cards_left, status=game.status,
+        finished_at=game.finished_at, version=game.version, move_log=game.move_log))
 
 
 def game_resign(*, game_id: int, player) -> Game:
@@ -297,12 +290,13 @@ def game_undo(*, game_id: int, player) -> Game:
             raise game_over(game)
         if game.moves == 0:
             raise Conflict("there is no move to take back", code="nothing_to_undo")
-        log = list(Move.objects.filter(game=game).order_by("ply").values_list("notation", flat=True))
-        replayed = engine.replay(engine_deal(game.deal.text), engine_rules(game.deal.rules), log[:-1])
-        Move.objects.filter(game=game, ply=game.moves).delete()
+        game.move_log = log_without_last(game.move_log)
+        replayed = engine.replay(engine_deal(game.deal.text), engine_rules(game.deal.rules),
+                                 log_notations(game.move_log))
         _store_position(game, replayed.position)
         game.undo_count += 1
-        game.save(update_fields=["state", "moves", "cards_left", "status", "finished_at", "version", "undo_count"])
+        game.save(update_fields=["state", "moves", "cards_left", "status", "finished_at", "version", "undo_count",
+                                 "move_log"])
         return game
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -27,6 +29,8 @@ LIMIT = OpenApiParameter("limit", int, description="rows from the top (1-200, 50
 PERIOD_PAGE = page_schema(
     PeriodRowOutput, name="PeriodBoardPage",
     first=serializers.DateField(allow_null=True, help_text="the period's first day; null for all time"),
+    me=PeriodRowOutput(allow_null=True, help_text="my row, when I am on the board"),
+    around=PeriodRowOutput(many=True, help_text="my row and the rows above and below it (`around`)"),
     last=serializers.DateField(allow_null=True, help_text="the period's last day; null for all time"),
     preset=serializers.CharField(help_text="the preset asked for"))
 AROUND = OpenApiParameter("around", int, description="rows above and below my own (0-25, 5)")
@@ -61,16 +65,18 @@ class DailyBoardView(APIView):
 
 
 def _period_response(request, first, last, preset):
-    rows = stats.period_rows(preset=preset, first=first, last=last, club_id=_club_id(request))
-    return paged(request, rows, period_row, decorate=stats.name_rows, preset=preset,
-                 first=first and first.isoformat(), last=last and last.isoformat())
+    scope = stats.standings(preset=preset, first=first, club_id=_club_id(request))
+    me, around = stats.my_period_rows(scope, player=request.user, around=int_param(request, "around", 5, 0, 25))
+    return paged(request, stats.period_rows(scope), period_row, decorate=partial(stats.shown_rows, scope),
+                 preset=preset, first=first and first.isoformat(), last=last and last.isoformat(),
+                 me=me and period_row(me), around=[period_row(row) for row in around])
 
 
 class WeeklyBoardView(APIView):
     """Players ranked over the daily deals of one ISO week (Monday to Sunday, UTC), by the formulas of the
     README ("Board formulas"), in pages."""
 
-    @extend_schema(parameters=[PRESET, CLUB, *page_parameters(), OpenApiParameter("week", str, description="any day "
+    @extend_schema(parameters=[PRESET, CLUB, AROUND, *page_parameters(), OpenApiParameter("week", str, description="any day "
                    "of the ISO week, YYYY-MM-DD (this week)")],
                    responses={200: PERIOD_PAGE, 400: ERROR, 404: ERROR},
                    summary="Weekly board over the daily deals of one ISO week (Monday to Sunday, UTC)")
@@ -84,7 +90,7 @@ class AllTimeBoardView(APIView):
     """Players ranked over every daily deal so far, by the formulas of the README ("Board formulas"), in
     pages."""
 
-    @extend_schema(parameters=[PRESET, CLUB, *page_parameters()], responses={200: PERIOD_PAGE, 400: ERROR, 404: ERROR},
+    @extend_schema(parameters=[PRESET, CLUB, AROUND, *page_parameters()], responses={200: PERIOD_PAGE, 400: ERROR, 404: ERROR},
                    summary="All-time board over every daily deal")
     def get(self, request):
         return _period_response(request, None, None, request.query_params.get("preset", "classic"))

@@ -26,6 +26,7 @@ from engine import parse_move
 from engine.solver.analysis import Accuracy, accuracy, stock_seen_at, unpack
 from games.engine_glue import start_position
 from games.models import Game, GameAnalysis
+from games.selectors import game_notations
 
 from .models import Flag
 
@@ -52,14 +53,14 @@ class AccuracyFigures:
 
 
 def game_accuracy(game: Game, analysis: GameAnalysis) -> Accuracy:
-    moves = [parse_move(m.notation) for m in game.log.all()]
+    moves = [parse_move(notation) for notation in game_notations(game)]
     return accuracy(unpack(bytes(analysis.plies)), stock_seen_at(start_position(game.deal), moves))
 
 
 def player_accuracy(*, player_id: int) -> AccuracyFigures:
     """The rule's figures over the player's last analysed ranked games."""
     analyses = list(GameAnalysis.objects.filter(game__player_id=player_id, game__mode=Game.Mode.RANKED)
-                    .select_related("game__deal").prefetch_related("game__log")
+                    .select_related("game__deal")
                     .order_by("-game__finished_at", "-game_id")[:settings.PYRAMID_FLAG_ACCURACY_GAMES])
     found = [game_accuracy(a.game, a) for a in analyses]
     return AccuracyFigures(len(found), sum(f.winnable_when_seen for f in found), sum(f.par_after_seen for f in found),

@@ -18,12 +18,13 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Prefetch, Q
+from django.db.models import Q
 
 import engine
 from engine.solver import WINNABLE, solve
 from games.engine_glue import engine_deal, engine_rules, start_position
-from games.models import Game, Move
+from games.models import Game
+from games.move_log import log_moves
 
 from .models import Flag
 
@@ -41,9 +42,7 @@ def _ranked_games_of(date: dt.date):
     """The finished ranked games of a UTC day: its daily games, and tournament games finished that day."""
     return (Game.objects.filter(mode=Game.Mode.RANKED).exclude(status=Game.Status.PLAYING)
             .filter(Q(daily__date=date) | Q(daily__isnull=True, finished_at__date=date))
-            # the log and the result come in a few queries per chunk, not two per game
-            .select_related("deal", "daily", "result")
-            .prefetch_related(Prefetch("log", queryset=Move.objects.order_by("ply"))).order_by("pk"))
+            .select_related("deal", "daily", "result").order_by("pk"))
 
 
 def result_differences(game: Game, notations: list[str]) -> list[str]:
@@ -115,12 +114,12 @@ def ranked_day_recheck(*, date: dt.date) -> RecheckReport:
     report = RecheckReport(date=date)
     for game in _ranked_games_of(date).iterator(chunk_size=500):
         report.games += 1
-        log = [(move.notation, move.created_at) for move in game.log.all()]
-        differences = result_differences(game, [notation for notation, _ in log])
+        log = log_moves(game.move_log, started_at=game.started_at)
+        differences = result_differences(game, [move.notation for move in log])
         if differences:
             report.mismatched.append(game.pk)
             report.flags_new += _flag(game, Flag.Kind.RESULT_MISMATCH, "; ".join(differences))
-        why = suspicion(game, [stamp for _, stamp in log])
+        why = suspicion(game, [move.created_at for move in log])
         if why:
             report.suspicious.append(game.pk)
             report.flags_new += _flag(game, Flag.Kind.SUSPICIOUS, why)

@@ -15,6 +15,7 @@ from pyramid_site.api.errors import Conflict, Invalid, NotFound
 from .. import cache
 from ..models import Result
 from ..services.board_counts import board_count_move, counted
+from ..services.period_standings import period_standings_follow
 from ..services.standings import entries_refresh_for_result
 from .models import Flag, Void
 
@@ -34,6 +35,7 @@ def _apply(results, *, voided: bool) -> int:
         Result.objects.filter(pk=result.pk).update(voided=voided)
         result.voided = voided
         board_count_move(before, counted(result))
+        period_standings_follow(before, result)
         entries_refresh_for_result(result)
         cache.result_changed(result)
     return len(changed)

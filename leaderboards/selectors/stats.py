@@ -4,6 +4,8 @@ The formulas are in the README ("Leaderboards"): over the daily results in the p
 ranked games of daily deals, none void), per player: deals played, pyramids cleared, total and
 average cards left, results at par (won in par moves or fewer) and the best result; ranked by
 pyramids cleared, then results at par, then total cards left (fewer first), then deals played.
+Those sums are kept per player as results land (:class:`PeriodStanding`, with the order in one
+``rank_key``), so that a page of a board is an index range and a rank one index range count.
 """
 
 from __future__ import annotations
@@ -13,13 +15,12 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Avg, Count, F, Min, Q, Sum, Window
-from django.db.models.functions import Rank
+from django.db.models import Avg, Count, F, Min, Q, Sum
 
 from pyramid_site.api.errors import Conflict, NotFound
 from pyramid_site.clock import utc_today
 
-from ..models import Club, Membership, Result
+from ..models import Club, Membership, PeriodStanding, Result
 from ..streaks import Streak, streak_of
 
 AT_PAR = Q(won=True, par_moves__isnull=False, moves__lte=F("par_moves"))
@@ -33,7 +34,8 @@ AGGREGATES = {
     "best_cards_left": Min("cards_left"),
     "best_moves_won": Min("moves", filter=Q(won=True)),
 }
-ORDER = [F("cleared_count").desc(), F("at_par").desc(), F("cards_total").asc(), F("played").desc()]
+SHOWN = ["player_id", "rank_key", "played", "cleared", "won", "at_par", "cards_total", "best_cards_left",
+         "best_moves_won"]
 
 
 def week_of(day: dt.date) -> tuple[dt.date, dt.date]:
@@ -56,12 +58,54 @@ def daily_results(*, preset: str | None = None, first: dt.date | None = None, la
     return results
 
 
-def period_rows(*, preset: str | None, first: dt.date | None, last: dt.date | None, club_id: int | None = None):
-    """Per player, the aggregates of the period and the rank, in board order (rows are dicts)."""
-    return (daily_results(preset=preset, first=first, last=last, club_id=club_id)
-            .values("player_id").annotate(**AGGREGATES)
-            .annotate(rank=Window(Rank(), order_by=ORDER))
-            .order_by("rank", "player_id"))
+def standings(*, preset: str, first: dt.date | None, club_id: int | None = None):
+    """The standings of the weekly board that starts on ``first`` (a Monday), or of the all-time board (None)."""
+    kind, starts = ((PeriodStanding.Kind.WEEK, first) if first is not None
+                    else (PeriodStanding.Kind.ALL_TIME, PeriodStanding.ALL_TIME_START))
+    rows = PeriodStanding.objects.filter(kind=kind, starts=starts, preset=preset)
+    if club_id is not None:
+        rows = rows.filter(player_id__in=Membership.objects.filter(club_id=club_id).values("user_id"))
+    return rows
+
+
+def period_rows(scope):
+    """The board's rows in its order (dicts); ``shown_rows`` ranks and names a slice of them."""
+    return scope.order_by("rank_key", "player_id").values(*SHOWN)
+
+
+def shown_rows(scope, rows: list[dict]) -> list[dict]:
+    """A contiguous slice of the board, ranked, with names and streaks."""
+    name_rows(rank_rows(scope, rows))
+    return rows
+
+
+def rank_rows(scope, rows: list[dict]) -> list[dict]:
+    """Give a contiguous slice of the board its ranks: the first row's is one more than the rows ahead of it
+    (one index range count); after it, a row whose key differs ranks by its position, equal keys share one."""
+    if not rows:
+        return rows
+    first = rows[0]
+    ahead = scope.filter(rank_key__lt=first["rank_key"]).count()
+    position = ahead + scope.filter(rank_key=first["rank_key"], player_id__lt=first["player_id"]).count()
+    for i, row in enumerate(rows):
+        row["rank"] = ahead + 1 if i == 0 else (
+            rows[i - 1]["rank"] if row["rank_key"] == rows[i - 1]["rank_key"] else position + i + 1)
+    return rows
+
+
+def my_period_rows(scope, *, player, around: int) -> tuple[dict | None, list[dict]]:
+    """My row and up to ``around`` rows either side of it, ranked; (None, []) when I am not on the board."""
+    if player is None or not player.is_authenticated:
+        return None, []
+    mine = scope.filter(player_id=player.pk).values(*SHOWN).first()
+    if mine is None:
+        return None, []
+    before = Q(rank_key__lt=mine["rank_key"]) | Q(rank_key=mine["rank_key"], player_id__lt=mine["player_id"])
+    after = Q(rank_key__gt=mine["rank_key"]) | Q(rank_key=mine["rank_key"], player_id__gt=mine["player_id"])
+    above = list(scope.filter(before).order_by("-rank_key", "-player_id").values(*SHOWN)[:around])[::-1]
+    below = list(period_rows(scope.filter(after))[:around])
+    window = shown_rows(scope, [*above, mine, *below])
+    return window[len(above)], window
 
 
 def name_rows(rows: list[dict]) -> None:
@@ -73,13 +117,11 @@ def name_rows(rows: list[dict]) -> None:
         row["streak"], row["cleared_streak"] = streaks[row["player_id"]]
 
 
-def period_board(*, preset: str | None, first: dt.date | None, last: dt.date | None, club_id: int | None = None,
-                 limit: int = 50, offset: int = 0) -> tuple[int, list[dict]]:
+def period_board(*, preset: str, first: dt.date | None, club_id: int | None = None, limit: int = 50,
+                 offset: int = 0) -> tuple[int, list[dict]]:
     """(players on the board, rows from ``offset``), each row with its rank, name and streaks."""
-    rows = period_rows(preset=preset, first=first, last=last, club_id=club_id)
-    page = list(rows[offset:offset + limit])
-    name_rows(page)
-    return rows.count(), page
+    scope = standings(preset=preset, first=first, club_id=club_id)
+    return scope.count(), shown_rows(scope, list(period_rows(scope)[offset:offset + limit]))
 
 
 def streaks_of_players(player_ids, *, today: dt.date | None = None) -> dict[int, tuple[Streak, Streak]]:

@@ -14,6 +14,7 @@ from .. import cache
 from ..fair_play.models import Void
 from ..models import Result
 from .board_counts import board_count_move, counted
+from .period_standings import period_standings_follow
 from .standings import entries_refresh_for_result
 
 
@@ -61,6 +62,7 @@ def result_record(*, game: Game, position: engine.Position | None = None) -> Res
         before = counted(Result.objects.select_for_update().filter(game=game).first())
         result, _ = Result.objects.update_or_create(game=game, defaults=_result_fields(game, position))
         board_count_move(before, counted(result))
+        period_standings_follow(before, result)
         entries_refresh_for_result(result)
     # the cache follows PostgreSQL only once the result is committed (the caller's transaction too)
     transaction.on_commit(lambda: cache.result_changed(result))

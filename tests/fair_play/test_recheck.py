@@ -10,7 +10,8 @@ from django.test import override_settings
 from engine.solver import UNKNOWN, Solution
 
 from games import services as game_services
-from games.models import Game, Move
+from games.models import Game
+from games.move_log import log_encode, log_without_last
 from games.tasks import close_expired_games
 from leaderboards.fair_play.models import Flag, Void
 from leaderboards.fair_play.recheck import ranked_day_recheck
@@ -19,7 +20,7 @@ from leaderboards.fair_play.tasks import recheck_ranked_day
 from leaderboards.models import Result
 from pyramid_site.api.errors import Invalid
 from pyramid_site.clock import day_end, utc_today
-from tests.support import PAR, client_for, clock_at, daily_game, during, make_daily
+from tests.support import PAR, client_for, clock_at, daily_game, during, logged, make_daily
 
 pytestmark = pytest.mark.django_db
 # seconds before each move of a person: long thought at some moves, quick at others
@@ -28,12 +29,11 @@ HUMAN_PAUSES = [4.1, 1.2, 0.9, 1.1, 7.5, 3.2, 2.4, 12.0, 1.8, 0.7, 5.5]
 
 def stamp_moves(game: Game, pauses: list[float]) -> Game:
     """Give the game's moves these server times (pauses cycled), as if it had been played so."""
-    moves = list(game.log.order_by("ply"))
-    at = game.started_at
-    for index, move in enumerate(moves):
+    stamped, at = [], game.started_at
+    for index, move in enumerate(logged(game)):
         at += dt.timedelta(seconds=pauses[index % len(pauses)])
-        Move.objects.filter(pk=move.pk).update(created_at=at)
-    Game.objects.filter(pk=game.pk).update(finished_at=at)
+        stamped.append((move.notation, at))
+    Game.objects.filter(pk=game.pk).update(finished_at=at, move_log=log_encode(stamped, started_at=game.started_at))
     game.refresh_from_db()
     return game
 
@@ -97,7 +97,7 @@ def test_a_stored_result_that_differs_from_the_log_is_flagged(users, winning_lin
     lost_move = stamp_moves(daily_game(users[3], daily, 15), HUMAN_PAUSES)
     Game.objects.filter(pk=doctored.pk).update(cards_left=3)  # the game row edited behind the service
     Result.objects.filter(game=reported).update(cards_left=0, won=True)  # the board row edited
-    Move.objects.filter(game=lost_move, ply=15).delete()  # the log lost its last move
+    Game.objects.filter(pk=lost_move.pk).update(move_log=log_without_last(lost_move.move_log))  # lost its last move
     unscored = stamp_moves(daily_game(users[4], daily, 15), HUMAN_PAUSES)
     Result.objects.filter(game=unscored).delete()
     report = ranked_day_recheck(date=yesterday)
@@ -112,7 +112,9 @@ def test_a_stored_result_that_differs_from_the_log_is_flagged(users, winning_lin
 
 def test_an_illegal_move_in_the_log_is_flagged(users, winning_line, yesterday):
     game = stamp_moves(daily_game(users[0], make_daily(date=yesterday), 5), HUMAN_PAUSES)
-    Move.objects.filter(game=game, ply=2).update(notation="0+1")
+    moves = [(move.notation, move.created_at) for move in logged(game)]
+    moves[1] = ("0+1", moves[1][1])
+    Game.objects.filter(pk=game.pk).update(move_log=log_encode(moves, started_at=game.started_at))
     ranked_day_recheck(date=yesterday)
     assert "move 2 (0+1) is illegal" in Flag.objects.get(game=game).detail
 

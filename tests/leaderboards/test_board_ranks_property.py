@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from games.models import Game
 from leaderboards.models import Result
 from leaderboards.selectors.boards import daily_board
-from leaderboards.services import board_counts_rebuild
+from leaderboards.services import board_counts_rebuild, period_standings_rebuild
 from pyramid_site.clock import utc_today
 from tests.support import UserFactory, make_daily
 
@@ -33,12 +33,14 @@ def test_ranks_agree_with_counting(db, keys, limit, around):
     for cards_left, moves, ms in keys:
         player = UserFactory()
         game = Game.objects.create(player=player, deal=daily.deal, daily=daily, mode="ranked", status="stuck",
-                                   state="-", moves=moves, cards_left=cards_left, started_at=now, finished_at=now)
+                                   state="-", moves=moves, cards_left=cards_left, started_at=now, finished_at=now,
+                                   move_log=b"\x01" * moves)  # the board reads no move, only the count
         rows.append(Result.objects.create(
             game=game, player=player, deal=daily.deal, daily=daily, date=daily.date, preset=daily.preset,
             cards_left=cards_left, pyramid_left=cards_left, moves=moves, duration_ms=ms, cleared=cards_left == 0,
             won=False, match_score=0, started_at=now, finished_at=now))
     board_counts_rebuild(daily_id=daily.pk)
+    period_standings_rebuild()
     truth = {r.player_id: 1 + sum((o.cards_left, o.moves, o.duration_ms) < (r.cards_left, r.moves, r.duration_ms)
                                   for o in rows) for r in rows}
     top = daily_board(daily=daily, limit=limit, use_cache=False)

@@ -13,6 +13,7 @@ from leaderboards.fair_play.services import game_void
 from leaderboards.models import Result
 from leaderboards.selectors.boards import daily_board
 from leaderboards.services.board_counts import board_count_move, counted
+from leaderboards.services.period_standings import period_standings_refresh
 from leaderboards.tasks import rebuild_board_cache
 from tests.support import daily_game, make_daily
 
@@ -70,6 +71,7 @@ def test_command_and_job_rebuild_boards_that_agree_with_postgresql(busy_board, u
     lost = Result.objects.get(player=users[7])
     lost.delete()  # as if the process died between a game's last move and its result...
     board_count_move(counted(lost), None)  # ...which it counts in the same transaction
+    period_standings_refresh(player_id=lost.player_id, preset=lost.preset, day=lost.date)
     assert rebuild_board_cache.delay(days=2).get() == 1
     assert Result.objects.filter(player=users[7]).exists()
     assert ranks(daily_board(daily=daily)) == ranks(daily_board(daily=daily, use_cache=False))
@@ -97,6 +99,7 @@ def test_a_stale_cache_falls_back_to_postgresql(users, redis_board, winning_line
     board = daily_board(daily=daily)
     assert board.source == "postgresql" and board.top == []
     assert services.board_counts_rebuild() == 0  # the counts, rebuilt from the results, are empty again
+    assert services.period_standings_rebuild() == 0
 
 
 def test_redis_down_breaks_nothing(users, settings, winning_line, django_capture_on_commit_callbacks):

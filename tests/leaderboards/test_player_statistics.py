@@ -19,7 +19,7 @@ from games.models import Game
 from leaderboards.fair_play import services as fair_play
 from leaderboards.selectors.statistics import calendar_start, player_statistics
 from pyramid_site.clock import day_end, utc_today
-from tests.support import (PAR, WINNABLE_ONE_LOOK, WINNING_LINE, UserFactory, clock_at, client_for, daily_game,
+from tests.support import (PAR, WINNABLE_ONE_LOOK, WINNING_LINE, UserFactory, clock_at, client_for, daily_game, logged,
                            during, make_daily, play)
 
 # winning lines the solver found (each proved by the engine in ``lines`` before a test relies on it)
@@ -74,7 +74,7 @@ def practice_game(player, number: int, rules: str, moves: list[str], *, resign: 
 
 
 def replayed(game: Game) -> engine.Position:
-    log = list(game.log.order_by("ply").values_list("notation", flat=True))
+    log = [move.notation for move in logged(game)]
     return engine.replay(engine_deal(game.deal.text), engine_rules(game.deal.rules), log).position
 
 

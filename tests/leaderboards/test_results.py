@@ -49,5 +49,6 @@ def test_rebuild_writes_missing_results_and_is_idempotent(users, winning_line):
     assert services.results_rebuild() == 3
     assert services.results_rebuild() == 0
     assert services.board_counts_rebuild() == 3  # the rows deleted by hand had left their counts behind
+    assert services.period_standings_rebuild() == 6  # and their standings: three players' week and all time
     assert {r.game_id: (r.cards_left, r.moves, r.duration_ms) for r in Result.objects.all()} == before
     assert set(before) == {g.pk for g in games}

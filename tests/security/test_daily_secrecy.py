@@ -12,12 +12,12 @@ from django.utils import timezone
 
 from games import services
 from games.daily import commitment
-from games.models import Deal, Game, Move
+from games.models import Deal, Game
 from games.services.sequences import candidate_number
 from leaderboards import services as leaderboard_services
 from leaderboards.models import Result, TournamentDeal
 from pyramid_site.clock import day_end, utc_today
-from tests.support import WINNABLE_ONE_LOOK, client_for, clock_at, daily_game, make_daily, winnable_deal
+from tests.support import WINNABLE_ONE_LOOK, client_for, clock_at, daily_game, logged, make_daily, winnable_deal
 
 pytestmark = pytest.mark.django_db
 DAY = dt.timedelta(days=1)
@@ -95,7 +95,7 @@ def test_a_ranked_game_cannot_pick_its_deal_or_its_clock(users):
     assert Game.objects.get(pk=game["id"]).started_at.date() == daily.date
     moved = api.post(f"/api/games/{game['id']}/moves/",
                      {"ply": 1, "move": "draw", "created_at": "2000-01-01T00:00:00Z", "duration_ms": 1}, format="json")
-    assert moved.status_code == 201 and Move.objects.get().created_at.date() == daily.date
+    assert moved.status_code == 201 and logged(Game.objects.get())[0].created_at.date() == daily.date
     api.post(f"/api/games/{game['id']}/resign/", {"finished_at": "2000-01-01T00:00:00Z"}, format="json")
     result = Result.objects.get()
     stored = Game.objects.get(pk=game["id"])

@@ -1,0 +1,106 @@
+"""The weekly and all-time boards' standings (:class:`PeriodStanding`), kept in step with the results.
+
+A result that lands on a board adds itself to two rows, its week's and all time's: one upsert each, on
+the player's own rows, so finishing games never wait on each other. A result that changes or is voided
+has its player's two rows recomputed from the results (a player's results are few).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db import connection, transaction
+from django.db.models import Count, Min, Q, Sum
+from django.db.models.functions import TruncWeek
+
+from ..models import PeriodStanding, Result
+from ..selectors.stats import AT_PAR
+from .board_counts import counted
+
+_TABLE = PeriodStanding._meta.db_table
+_COUNTS = ("played", "cleared", "won", "at_par", "cards_total")
+_ADD_SQL = f"""
+INSERT INTO {_TABLE} (kind, starts, preset, player_id, played, cleared, won, at_par, cards_total, best_cards_left,
+                      best_moves_won)
+VALUES (%s, %s, %s, %s, 1, %s, %s, %s, %s, %s, %s)
+ON CONFLICT (kind, starts, preset, player_id) DO UPDATE SET
+    {", ".join(f"{name} = {_TABLE}.{name} + EXCLUDED.{name}" for name in _COUNTS)},
+    best_cards_left = CASE WHEN EXCLUDED.best_cards_left < {_TABLE}.best_cards_left
+                           THEN EXCLUDED.best_cards_left ELSE {_TABLE}.best_cards_left END,
+    best_moves_won = CASE WHEN {_TABLE}.best_moves_won IS NULL OR EXCLUDED.best_moves_won < {_TABLE}.best_moves_won
+                          THEN COALESCE(EXCLUDED.best_moves_won, {_TABLE}.best_moves_won)
+                          ELSE {_TABLE}.best_moves_won END
+"""
+# named apart from the results' own columns (cleared, won), which the filters read
+_FIGURES = {"f_played": Count("id"), "f_cleared": Count("id", filter=Q(cleared=True)),
+            "f_won": Count("id", filter=Q(won=True)), "f_at_par": Count("id", filter=AT_PAR),
+            "f_cards_total": Sum("cards_left"), "f_best_cards_left": Min("cards_left"),
+            "f_best_moves_won": Min("moves", filter=Q(won=True))}
+
+
+def _figures(row: dict) -> dict:
+    return {name.removeprefix("f_"): value for name, value in row.items()}
+
+
+def week_start(day: dt.date) -> dt.date:
+    return day - dt.timedelta(days=day.weekday())
+
+
+def periods_of(day: dt.date) -> list[tuple[str, dt.date]]:
+    """The boards a daily result of ``day`` counts on: its ISO week's and all time's."""
+    return [(PeriodStanding.Kind.WEEK, week_start(day)), (PeriodStanding.Kind.ALL_TIME, PeriodStanding.ALL_TIME_START)]
+
+
+def _at_par(result: Result) -> bool:
+    return result.won and result.par_moves is not None and result.moves <= result.par_moves
+
+
+def period_standings_add(result: Result) -> None:
+    """A result newly on the boards adds to its player's week and all-time rows (inside the caller's transaction)."""
+    figures = [int(result.cleared), int(result.won), int(_at_par(result)), result.cards_left, result.cards_left,
+               result.moves if result.won else None]
+    with connection.cursor() as cursor:
+        for kind, starts in periods_of(result.date):
+            cursor.execute(_ADD_SQL, [kind, starts, result.preset, result.player_id, *figures])
+
+
+def period_standings_follow(before: tuple | None, result: Result) -> None:
+    """Bring the standings in step with ``result``, which counted on the boards as ``before`` (``counted``)."""
+    if before is None:
+        if counted(result) is not None:
+            period_standings_add(result)
+    else:  # rewritten, voided or brought back: rare, and a player's rows are quick to recompute
+        period_standings_refresh(player_id=result.player_id, preset=result.preset, day=result.date)
+
+
+def period_standings_refresh(*, player_id: int, preset: str, day: dt.date) -> None:
+    """Recompute a player's week and all-time rows of ``preset`` from their results (a result of ``day``
+    changed or was voided, or its void lifted)."""
+    results = Result.objects.filter(daily__isnull=False, voided=False, player_id=player_id, preset=preset)
+    for kind, starts in periods_of(day):
+        scope = results if kind == PeriodStanding.Kind.ALL_TIME else results.filter(
+            date__gte=starts, date__lte=starts + dt.timedelta(days=6))
+        figures = _figures(scope.aggregate(**_FIGURES))
+        row = PeriodStanding.objects.filter(kind=kind, starts=starts, preset=preset, player_id=player_id)
+        if figures["played"]:
+            PeriodStanding.objects.update_or_create(kind=kind, starts=starts, preset=preset, player_id=player_id,
+                                                    defaults=figures)
+        else:
+            row.delete()
+
+
+def standings_from(results, model=PeriodStanding):
+    """Every standing the results make (``model`` lets a migration use its own copy of the model)."""
+    for row in (results.annotate(starts=TruncWeek("date")).values("starts", "preset", "player_id")
+                .annotate(**_FIGURES).order_by().iterator(chunk_size=5000)):
+        yield model(kind=PeriodStanding.Kind.WEEK, **_figures(row))
+    for row in results.values("preset", "player_id").annotate(**_FIGURES).order_by().iterator(chunk_size=5000):
+        yield model(kind=PeriodStanding.Kind.ALL_TIME, starts=PeriodStanding.ALL_TIME_START, **_figures(row))
+
+
+def period_standings_rebuild() -> int:
+    """Write every weekly and all-time standing again from the results; returns how many there are."""
+    with transaction.atomic():
+        PeriodStanding.objects.all().delete()
+        return len(PeriodStanding.objects.bulk_create(
+            standings_from(Result.objects.filter(daily__isnull=False, voided=False)), batch_size=5000))
