@@ -79,16 +79,24 @@ class BoardCount(models.Model):
     A rank on a big board is 1 + the results ahead of it; summing these few hundred counts answers
     that without reading every result ahead. Kept in step with :class:`Result` by the services that
     write results and voids, and rebuilt from the results by ``rebuild_boards``.
+
+    Each bucket is spread over ``SHARDS`` rows, a result counting in its player's (``player_id % SHARDS``),
+    and read as their sum: players finishing the day's deal the same way at the same moment (the commonest
+    result of all, a win at par) then lock different rows instead of queueing on one.
     """
+
+    SHARDS = 16
 
     daily = models.ForeignKey("games.DailyDeal", on_delete=models.CASCADE, related_name="board_counts")
     cards_left = models.PositiveSmallIntegerField()
     moves = models.PositiveIntegerField()
+    shard = models.PositiveSmallIntegerField(default=0)
     results = models.PositiveIntegerField()
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["daily", "cards_left", "moves"], name="board_count_unique"),
+            models.UniqueConstraint(fields=["daily", "cards_left", "moves", "shard"], name="board_count_unique"),
+            models.CheckConstraint(condition=Q(shard__lt=16), name="board_count_shard_range"),
         ]
 
 

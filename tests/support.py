@@ -179,9 +179,11 @@ def check_logs_replay() -> None:
 def check_board_counts() -> None:
     """Each daily board's counts are exactly what its results add up to, and so are the weekly and all-time
     standings, summed here from the results one by one (the services keep them in step)."""
-    counts = {(c.daily_id, c.cards_left, c.moves): c.results for c in BoardCount.objects.all() if c.results}
+    counts = {(c.daily_id, c.cards_left, c.moves, c.shard): c.results for c in BoardCount.objects.all() if c.results}
     expected: dict = {}
-    for key in Result.objects.filter(daily__isnull=False, voided=False).values_list("daily_id", "cards_left", "moves"):
+    for daily, cards, moves, player in Result.objects.filter(daily__isnull=False, voided=False).values_list(
+            "daily_id", "cards_left", "moves", "player_id"):
+        key = (daily, cards, moves, player % 16)
         expected[key] = expected.get(key, 0) + 1
     assert counts == expected
     assert standings_stored() == standings_summed()

@@ -3,23 +3,24 @@
 from __future__ import annotations
 
 from django.db import connection, transaction
-from django.db.models import Count
+from django.db.models import Count, F
 
 from ..models import BoardCount, Result
 
 _TABLE = BoardCount._meta.db_table
 _ADD_SQL = f"""
-INSERT INTO {_TABLE} (daily_id, cards_left, moves, results) VALUES (%s, %s, %s, 1)
-ON CONFLICT (daily_id, cards_left, moves) DO UPDATE SET results = {_TABLE}.results + 1
+INSERT INTO {_TABLE} (daily_id, cards_left, moves, shard, results) VALUES (%s, %s, %s, %s, 1)
+ON CONFLICT (daily_id, cards_left, moves, shard) DO UPDATE SET results = {_TABLE}.results + 1
 """
-_REMOVE_SQL = f"UPDATE {_TABLE} SET results = results - 1 WHERE daily_id = %s AND cards_left = %s AND moves = %s"
+_REMOVE_SQL = (f"UPDATE {_TABLE} SET results = results - 1 "
+               "WHERE daily_id = %s AND cards_left = %s AND moves = %s AND shard = %s")
 
 
-def counted(result: Result | None) -> tuple[int, int, int] | None:
-    """The bucket a result counts in: (daily, cards left, moves), or None when it is not on a board."""
+def counted(result: Result | None) -> tuple[int, int, int, int] | None:
+    """The bucket row a result counts in: (daily, cards left, moves, shard), or None when it is not on a board."""
     if result is None or result.daily_id is None or result.voided:
         return None
-    return (result.daily_id, result.cards_left, result.moves)
+    return (result.daily_id, result.cards_left, result.moves, result.player_id % BoardCount.SHARDS)
 
 
 def board_count_move(before: tuple | None, after: tuple | None) -> None:
@@ -43,8 +44,9 @@ def board_counts_rebuild(*, daily_id: int | None = None) -> int:
         results, counts = results.filter(daily_id=daily_id), counts.filter(daily_id=daily_id)
     with transaction.atomic():
         counts.delete()
-        rows = [BoardCount(daily_id=d, cards_left=c, moves=m, results=n) for d, c, m, n in
-                results.values_list("daily_id", "cards_left", "moves").annotate(n=Count("id")).order_by()]
+        rows = [BoardCount(daily_id=d, cards_left=c, moves=m, shard=s, results=n) for d, c, m, s, n in
+                results.annotate(shard=F("player_id") % BoardCount.SHARDS)
+                .values_list("daily_id", "cards_left", "moves", "shard").annotate(n=Count("id")).order_by()]
         BoardCount.objects.bulk_create(rows, batch_size=2000)
     return len(rows)
 

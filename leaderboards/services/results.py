@@ -61,9 +61,9 @@ def result_record(*, game: Game, position: engine.Position | None = None) -> Res
         get_user_model().objects.select_for_update().filter(pk=game.player_id).exists()
         before = counted(Result.objects.select_for_update().filter(game=game).first())
         result, _ = Result.objects.update_or_create(game=game, defaults=_result_fields(game, position))
-        board_count_move(before, counted(result))
         period_standings_follow(before, result)
         entries_refresh_for_result(result)
+        board_count_move(before, counted(result))  # last: the shared count's row lock is held to the commit
     # the cache follows PostgreSQL only once the result is committed (the caller's transaction too)
     transaction.on_commit(lambda: cache.result_changed(result))
     return result

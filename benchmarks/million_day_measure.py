@@ -1,0 +1,184 @@
+"""The measurements of ``million_day.py measure``: every read a player makes, through the views themselves with
+the player authenticated (median and p95 over random players of today), and the jobs, at the size ``fill`` wrote.
+The daily boards' Redis copies go to Redis database 5 of ``--redis`` (nothing else is written there)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import statistics
+import threading
+import time
+
+
+def _percentiles(samples: list[float]) -> dict:
+    ordered = sorted(samples)
+    return {"median_ms": round(statistics.median(ordered) * 1000, 2),
+            "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))] * 1000, 2), "n": len(ordered)}
+
+
+def measure(args) -> dict:
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from rest_framework.test import APIRequestFactory, force_authenticate
+
+    from games.models import DailyDeal
+    from leaderboards.api import boards as board_views
+    from leaderboards.api import tournaments as tournament_views
+    from leaderboards.models import Membership, Tournament
+    from leaderboards.selectors.boards import daily_board
+    from leaderboards.services import (board_cache_rebuild, board_counts_rebuild, period_standings_rebuild,
+                                       results_rebuild, standings_rebuild)
+    from pyramid_site.clock import utc_today
+
+    rng = random.Random(args.seed)
+    factory = APIRequestFactory()
+    today = utc_today()
+    daily = DailyDeal.objects.get(date=today, preset="classic")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT player_id FROM leaderboards_result WHERE daily_id = %s ORDER BY random() LIMIT %s",
+                       [daily.pk, args.samples])
+        players = list(get_user_model().objects.filter(pk__in=[r[0] for r in cursor.fetchall()]))
+    clubs_of = {}
+    for membership in Membership.objects.filter(user__in=players).order_by("club_id"):
+        clubs_of.setdefault(membership.user_id, membership.club_id)
+    tournaments = list(Tournament.objects.values_list("pk", flat=True))
+    figures: dict = {}
+
+    def read(name: str, view, path: str, user, **kwargs) -> None:
+        request = factory.get(path, HTTP_ACCEPT="application/json")
+        force_authenticate(request, user=user)
+        started = time.perf_counter()
+        response = view(request, **kwargs)
+        response.render()
+        elapsed = time.perf_counter() - started
+        assert response.status_code == 200, (name, response.status_code, response.content[:300])
+        figures.setdefault(name, []).append(elapsed)
+
+    daily_view = board_views.DailyBoardView.as_view()
+    weekly_view = board_views.WeeklyBoardView.as_view()
+    all_time_view = board_views.AllTimeBoardView.as_view()
+    player_view = board_views.PlayerView.as_view()
+    stats_view = board_views.PlayerStatisticsView.as_view()
+    calendar_view = board_views.PlayerCalendarView.as_view()
+    standings_view = tournament_views.StandingsView.as_view()
+    jobs: dict = {}
+    started = time.perf_counter()
+    cached = board_cache_rebuild(daily_id=daily.pk)
+    jobs["board cache rebuild, today's board (hourly job's work per board)"] = round(time.perf_counter() - started, 2)
+    day = today.isoformat()
+    for round_ in ("warm", "timed"):
+        for user in players:
+            club = clubs_of.get(user.pk)
+            read("daily board (Redis copy)" if cached else "daily board", daily_view,
+                 f"/api/boards/daily/{day}/classic/", user, date=day, preset="classic")
+            read("weekly board", weekly_view, "/api/boards/weekly/?preset=classic", user)
+            read("all-time board", all_time_view, "/api/boards/all-time/?preset=classic", user)
+            if club is not None:
+                read("club's daily board", daily_view, f"/api/boards/daily/{day}/classic/?club={club}", user,
+                     date=day, preset="classic")
+                read("club's weekly board", weekly_view, f"/api/boards/weekly/?preset=classic&club={club}", user)
+            read("player page", player_view, f"/api/players/{user.username}/", user, username=user.username)
+            read("player statistics", stats_view, f"/api/players/{user.username}/stats/", user,
+                 username=user.username)
+            read("player calendar", calendar_view, f"/api/players/{user.username}/calendar/", user,
+                 username=user.username)
+        for user in players[:50]:
+            tournament = rng.choice(tournaments)
+            owner = Membership.objects.filter(club__tournaments=tournament, role="owner").values_list(
+                "user", flat=True).first()
+            read("tournament standings", standings_view, f"/api/tournaments/{tournament}/standings/",
+                 get_user_model().objects.get(pk=owner), tournament_id=tournament)
+        if round_ == "warm":
+            figures.clear()
+    for user in players[:100]:  # the same board from PostgreSQL alone (Redis gone)
+        started = time.perf_counter()
+        daily_board(daily=daily, player=user, use_cache=False)
+        figures.setdefault("daily board (PostgreSQL, selector)", []).append(time.perf_counter() - started)
+    reads = {name: _percentiles(samples) for name, samples in figures.items()}
+    for name, found in reads.items():
+        print(f"{name:45} median {found['median_ms']:7.2f} ms   p95 {found['p95_ms']:7.2f} ms   ({found['n']})")
+
+    def timed(name: str, work) -> None:
+        started = time.perf_counter()
+        outcome = work()
+        jobs[name] = round(time.perf_counter() - started, 2)
+        print(f"{name:45} {jobs[name]:8.2f} s  ({outcome})")
+
+    timed("results_rebuild (finds none missing)", results_rebuild)
+    timed("board_counts_rebuild", board_counts_rebuild)
+    timed("period_standings_rebuild", period_standings_rebuild)
+    biggest = (Tournament.objects.order_by("pk").values_list("pk", flat=True).first())
+    timed("standings_rebuild, the biggest cup (5,000 entries)", lambda: standings_rebuild(tournament_id=biggest))
+    jobs.update(recheck(args, daily))
+    jobs.update(finishing_moves(args, daily))
+    return {"reads": reads, "jobs": jobs}
+
+
+def recheck(args, daily) -> dict:
+    """The daily re-check's pace over the first ``--recheck-games`` of the day's games, in this process."""
+    from leaderboards.fair_play import recheck as recheck_module
+
+    games = recheck_module._ranked_games_of(daily.date)
+    limited = games.filter(pk__lte=games.order_by("pk").values_list("pk", flat=True)[args.recheck_games - 1])
+    started = time.perf_counter()
+    checked = 0
+    for game in limited.iterator(chunk_size=500):
+        log = recheck_module.log_moves(game.move_log, started_at=game.started_at)
+        recheck_module.result_differences(game, [m.notation for m in log])
+        recheck_module.suspicion(game, [m.created_at for m in log])
+        checked += 1
+    seconds = time.perf_counter() - started
+    total = games.count()
+    print(f"re-check: {checked} games in {seconds:.1f} s, {checked / seconds:.0f} games/s in one process; "
+          f"{total:,} games would take {total / (checked / seconds) / 60:.1f} min in one process")
+    return {"recheck_games": checked, "recheck_seconds": round(seconds, 1),
+            "recheck_games_per_second": round(checked / seconds), "recheck_day_games": total}
+
+
+def finishing_moves(args, daily) -> dict:
+    """``--finishers`` players play today's deal by the solver's line in step, each move made by all of them at
+    once: every move but the last is timed as a plain move, the last as the finishing move (all of them land in
+    one board bucket: the hot rows)."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from games import services as game_services
+    from games import signals
+    from games.tasks import analysis_on_game_finished
+
+    line = daily.deal.solution.split()
+    users = [get_user_model().objects.create_user(username=f"finisher-{os.getpid()}-{n}")
+             for n in range(args.finishers)]
+    plain, finishing = [], []
+    barrier = threading.Barrier(args.finishers)
+    # the analysis job is queued to workers in production; it is not part of the finishing move
+    signals.game_finished.disconnect(dispatch_uid="games.analysis")
+
+    def player(user) -> None:
+        try:
+            game = game_services.game_start(player=user, daily_id=daily.pk)
+            for ply, move in enumerate(line[:-1], start=1):
+                barrier.wait()  # in step: every plain move, too, is made by all the players at once
+                started = time.perf_counter()
+                game_services.move_submit(game_id=game.pk, player=user, ply=ply, move=move)
+                plain.append(time.perf_counter() - started)
+            barrier.wait()
+            started = time.perf_counter()
+            game_services.move_submit(game_id=game.pk, player=user, ply=len(line), move=line[-1])
+            finishing.append(time.perf_counter() - started)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=player, args=(user,)) for user in users]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    signals.game_finished.connect(analysis_on_game_finished, dispatch_uid="games.analysis")
+    found = {"plain move": _percentiles(plain), "finishing move": _percentiles(finishing)}
+    print(f"{args.finishers} players at once: plain move median {found['plain move']['median_ms']} ms, "
+          f"p95 {found['plain move']['p95_ms']} ms; finishing move median {found['finishing move']['median_ms']} ms, "
+          f"p95 {found['finishing move']['p95_ms']} ms")
+    return {"moves_under_concurrent_finishers": found}
