@@ -33,7 +33,6 @@ import json
 import logging
 import os
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -262,6 +261,8 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--recheck-games", type=int, default=20_000)
     parser.add_argument("--finishers", type=int, default=50)
+    parser.add_argument("--only", default="reads,jobs,recheck,finishers",
+                        help="what to measure: reads, boards (weekly and all-time alone), jobs, recheck, finishers")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.what == "fill":

@@ -4,7 +4,6 @@ The daily boards' Redis copies go to Redis database 5 of ``--redis`` (nothing el
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import random
 import statistics
@@ -21,21 +20,13 @@ def _percentiles(samples: list[float]) -> dict:
 def measure(args) -> dict:
     from django.contrib.auth import get_user_model
     from django.db import connection
-    from rest_framework.test import APIRequestFactory, force_authenticate
 
     from games.models import DailyDeal
-    from leaderboards.api import boards as board_views
-    from leaderboards.api import tournaments as tournament_views
     from leaderboards.models import Membership, Tournament
-    from leaderboards.selectors.boards import daily_board
-    from leaderboards.services import (board_cache_rebuild, board_counts_rebuild, period_standings_rebuild,
-                                       results_rebuild, standings_rebuild)
     from pyramid_site.clock import utc_today
 
     rng = random.Random(args.seed)
-    factory = APIRequestFactory()
-    today = utc_today()
-    daily = DailyDeal.objects.get(date=today, preset="classic")
+    daily = DailyDeal.objects.get(date=utc_today(), preset="classic")
     with connection.cursor() as cursor:
         cursor.execute("SELECT player_id FROM leaderboards_result WHERE daily_id = %s ORDER BY random() LIMIT %s",
                        [daily.pk, args.samples])
@@ -44,6 +35,33 @@ def measure(args) -> dict:
     for membership in Membership.objects.filter(user__in=players).order_by("club_id"):
         clubs_of.setdefault(membership.user_id, membership.club_id)
     tournaments = list(Tournament.objects.values_list("pk", flat=True))
+    jobs: dict = {}
+    parts = set(args.only.split(","))
+    reads: dict = {}
+    if "reads" in parts:
+        reads = measure_reads(args, daily, players, clubs_of, tournaments, jobs, rng)
+    if "boards" in parts:  # the weekly and all-time boards alone
+        reads = measure_reads(args, daily, players, clubs_of, [], jobs, rng, only_periods=True)
+    if "jobs" in parts:
+        measure_jobs(jobs)
+    if "recheck" in parts:
+        jobs.update(recheck(args, daily))
+    if "finishers" in parts:
+        jobs.update(finishing_moves(args, daily))
+    return {"reads": reads, "jobs": jobs}
+
+
+def measure_reads(args, daily, players, clubs_of, tournaments, jobs, rng, only_periods: bool = False) -> dict:
+    from django.contrib.auth import get_user_model
+    from rest_framework.test import APIRequestFactory, force_authenticate
+
+    from leaderboards.api import boards as board_views
+    from leaderboards.api import tournaments as tournament_views
+    from leaderboards.models import Membership
+    from leaderboards.selectors.boards import daily_board
+    from leaderboards.services import board_cache_rebuild
+
+    factory = APIRequestFactory()
     figures: dict = {}
 
     def read(name: str, view, path: str, user, **kwargs) -> None:
@@ -63,13 +81,19 @@ def measure(args) -> dict:
     stats_view = board_views.PlayerStatisticsView.as_view()
     calendar_view = board_views.PlayerCalendarView.as_view()
     standings_view = tournament_views.StandingsView.as_view()
-    jobs: dict = {}
-    started = time.perf_counter()
-    cached = board_cache_rebuild(daily_id=daily.pk)
-    jobs["board cache rebuild, today's board (hourly job's work per board)"] = round(time.perf_counter() - started, 2)
-    day = today.isoformat()
+    cached = False
+    if not only_periods:
+        started = time.perf_counter()
+        cached = board_cache_rebuild(daily_id=daily.pk)
+        jobs["board cache rebuild, today's board (the hourly job's work a board)"] = round(
+            time.perf_counter() - started, 2)
+    day = daily.date.isoformat()
     for round_ in ("warm", "timed"):
         for user in players:
+            if only_periods:
+                read("weekly board", weekly_view, "/api/boards/weekly/?preset=classic", user)
+                read("all-time board", all_time_view, "/api/boards/all-time/?preset=classic", user)
+                continue
             club = clubs_of.get(user.pk)
             read("daily board (Redis copy)" if cached else "daily board", daily_view,
                  f"/api/boards/daily/{day}/classic/", user, date=day, preset="classic")
@@ -84,7 +108,7 @@ def measure(args) -> dict:
                  username=user.username)
             read("player calendar", calendar_view, f"/api/players/{user.username}/calendar/", user,
                  username=user.username)
-        for user in players[:50]:
+        for user in players[:50] if tournaments else []:
             tournament = rng.choice(tournaments)
             owner = Membership.objects.filter(club__tournaments=tournament, role="owner").values_list(
                 "user", flat=True).first()
@@ -96,9 +120,21 @@ def measure(args) -> dict:
         started = time.perf_counter()
         daily_board(daily=daily, player=user, use_cache=False)
         figures.setdefault("daily board (PostgreSQL, selector)", []).append(time.perf_counter() - started)
+    if not only_periods:
+        for user in players[:100]:  # the same board from PostgreSQL alone (Redis gone)
+            started = time.perf_counter()
+            daily_board(daily=daily, player=user, use_cache=False)
+            figures.setdefault("daily board (PostgreSQL, selector)", []).append(time.perf_counter() - started)
     reads = {name: _percentiles(samples) for name, samples in figures.items()}
     for name, found in reads.items():
         print(f"{name:45} median {found['median_ms']:7.2f} ms   p95 {found['p95_ms']:7.2f} ms   ({found['n']})")
+    return reads
+
+
+def measure_jobs(jobs: dict) -> None:
+    from leaderboards.models import Tournament
+    from leaderboards.services import (board_counts_rebuild, period_standings_rebuild, results_rebuild,
+                                       standings_rebuild)
 
     def timed(name: str, work) -> None:
         started = time.perf_counter()
@@ -111,9 +147,6 @@ def measure(args) -> dict:
     timed("period_standings_rebuild", period_standings_rebuild)
     biggest = (Tournament.objects.order_by("pk").values_list("pk", flat=True).first())
     timed("standings_rebuild, the biggest cup (5,000 entries)", lambda: standings_rebuild(tournament_id=biggest))
-    jobs.update(recheck(args, daily))
-    jobs.update(finishing_moves(args, daily))
-    return {"reads": reads, "jobs": jobs}
 
 
 def recheck(args, daily) -> dict:

@@ -159,6 +159,9 @@ class Game(models.Model):
             # the games the closing job looks for: ranked, still playing, their window over
             models.Index(fields=["closes_at"], condition=Q(status="playing", closes_at__isnull=False),
                          name="game_open_window"),
+            # a day's tournament games, for the daily re-check (its daily games come by daily_id)
+            models.Index(fields=["finished_at"], condition=Q(mode="ranked", daily__isnull=True),
+                         name="game_tournament_finished"),
         ]
 
     def __str__(self) -> str:

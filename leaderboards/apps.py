@@ -9,8 +9,10 @@ class LeaderboardsConfig(AppConfig):
     def ready(self):
         from games.services import sequence_register
         from games.signals import game_analysed, game_finished
+        from pyramid_site.metrics import collector_register
 
         from .fair_play.accuracy import accuracy_on_game_analysed
+        from .fair_play.metrics import RecheckCollector
         from .services.results import result_on_game_finished
         from .services.tournaments import PURPOSE, tournament_sequence_step
 
@@ -19,3 +21,4 @@ class LeaderboardsConfig(AppConfig):
         # and each ranked game's analysis, in the transaction that stores it: the accuracy rule of fair play
         game_analysed.connect(accuracy_on_game_analysed, dispatch_uid="leaderboards.accuracy")
         sequence_register(PURPOSE, tournament_sequence_step)
+        collector_register(RecheckCollector())

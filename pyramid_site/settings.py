@@ -168,7 +168,7 @@ SPECTACULAR_SETTINGS = {
                    "and `X-Request-ID`; changes that may break a client are listed in docs/api-changelog.md.",
     # the API's version, also the X-API-Version header (pyramid_site/api/version.py); the major part moves
     # with every change that may break a client (docs/api-changelog.md)
-    "VERSION": "2.1.0",
+    "VERSION": "2.2.0",
     # the description of the API (this schema) is open to anybody who builds a client from it; the service
     # itself is not licensed by it
     "LICENSE": {"name": "CC BY 4.0 (this API description)", "identifier": "CC-BY-4.0"},
@@ -333,6 +333,8 @@ PYRAMID_TOKEN_CACHE_SECONDS = env_float("PYRAMID_TOKEN_CACHE_SECONDS", 30.0)
 # The suspicious-play rule of the daily re-check (leaderboards/fair_play/recheck.py, README "Fair play")
 PYRAMID_FLAG_MIN_MOVES = env_int("PYRAMID_FLAG_MIN_MOVES", 10, low=1)
 PYRAMID_FLAG_EVEN_CV = env_float("PYRAMID_FLAG_EVEN_CV", 0.25)
+# The daily re-check is cut into chunks of this many games, one Celery job each, that any number of workers share
+PYRAMID_RECHECK_CHUNK_GAMES = env_int("PYRAMID_RECHECK_CHUNK_GAMES", 5000, low=1)
 # The accuracy rule of fair play (leaderboards/fair_play/accuracy.py; measured in docs/benchmarks.md)
 PYRAMID_FLAG_ACCURACY_GAMES = env_int("PYRAMID_FLAG_ACCURACY_GAMES", 10, low=1, high=1000)
 PYRAMID_FLAG_ACCURACY_MIN_SEEN = env_int("PYRAMID_FLAG_ACCURACY_MIN_SEEN", 4, low=1)

@@ -68,3 +68,31 @@ class Flag(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} flag of game {self.game_id}: {self.detail}"
+
+
+class RecheckChunk(models.Model):
+    """One slice of a day's re-check: the day's finished ranked games with ids from ``first_game`` to
+    ``last_game``, shared out to the Celery workers, with its counts once done. The command's progress bar,
+    the admin and ``/metrics`` read a day's progress from these rows."""
+
+    date = models.DateField()
+    first_game = models.BigIntegerField()
+    last_game = models.BigIntegerField()
+    games = models.PositiveIntegerField(null=True, blank=True, help_text="games replayed; null until done")
+    mismatched = models.JSONField(default=list, help_text="ids of the games whose stored result differs")
+    suspicious = models.JSONField(default=list, help_text="ids of the games the suspicious-play rule flags")
+    flags_new = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["date", "first_game"], name="recheck_chunk_once"),
+            models.CheckConstraint(condition=Q(last_game__gte=models.F("first_game")), name="recheck_chunk_range"),
+            models.CheckConstraint(condition=Q(games__isnull=True, finished_at__isnull=True)
+                                   | Q(games__isnull=False, finished_at__isnull=False), name="recheck_chunk_done"),
+        ]
+        ordering = ["date", "first_game"]
+
+    def __str__(self) -> str:
+        return f"re-check of {self.date}, games {self.first_game} to {self.last_game}"

@@ -19,14 +19,15 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils import timezone
 
 import engine
 from engine.solver import WINNABLE, solve
 from games.engine_glue import engine_deal, engine_rules, start_position
-from games.models import Game
+from games.models import DailyDeal, Game
 from games.move_log import log_moves
 
-from .models import Flag
+from .models import Flag, RecheckChunk
 
 
 @dataclass(slots=True)
@@ -39,9 +40,12 @@ class RecheckReport:
 
 
 def _ranked_games_of(date: dt.date):
-    """The finished ranked games of a UTC day: its daily games, and tournament games finished that day."""
+    """The finished ranked games of a UTC day: its daily games, and tournament games finished that day (each
+    side an index range: ``daily_id``'s, and ``game_tournament_finished``)."""
+    start = dt.datetime.combine(date, dt.time(), tzinfo=dt.timezone.utc)
     return (Game.objects.filter(mode=Game.Mode.RANKED).exclude(status=Game.Status.PLAYING)
-            .filter(Q(daily__date=date) | Q(daily__isnull=True, finished_at__date=date))
+            .filter(Q(daily_id__in=DailyDeal.objects.filter(date=date).values("pk"))
+                    | Q(daily__isnull=True, finished_at__gte=start, finished_at__lt=start + dt.timedelta(days=1)))
             .select_related("deal", "daily", "result").order_by("pk"))
 
 
@@ -109,10 +113,13 @@ def _flag(game: Game, kind: str, detail: str) -> bool:
 
 
 def ranked_day_recheck(*, date: dt.date) -> RecheckReport:
-    """Replay every finished ranked game of ``date`` and flag what differs or looks like a program.
-    Safe to run again: a game keeps at most one flag of each kind."""
-    report = RecheckReport(date=date)
-    for game in _ranked_games_of(date).iterator(chunk_size=500):
+    """Replay every finished ranked game of ``date`` in this process and flag what differs or looks like a
+    program. Safe to run again: a game keeps at most one flag of each kind."""
+    return _recheck(_ranked_games_of(date), RecheckReport(date=date))
+
+
+def _recheck(games, report: RecheckReport) -> RecheckReport:
+    for game in games.iterator(chunk_size=500):
         report.games += 1
         log = log_moves(game.move_log, started_at=game.started_at)
         differences = result_differences(game, [move.notation for move in log])
@@ -124,3 +131,42 @@ def ranked_day_recheck(*, date: dt.date) -> RecheckReport:
             report.suspicious.append(game.pk)
             report.flags_new += _flag(game, Flag.Kind.SUSPICIOUS, why)
     return report
+
+
+def recheck_day_plan(*, date: dt.date, size: int) -> list[RecheckChunk]:
+    """Cut the day's finished ranked games into chunks of ``size`` by id, stored for the workers to share
+    (a day planned again starts afresh)."""
+    ids = list(_ranked_games_of(date).values_list("pk", flat=True))
+    with transaction.atomic():
+        RecheckChunk.objects.filter(date=date).delete()
+        return RecheckChunk.objects.bulk_create(
+            RecheckChunk(date=date, first_game=ids[start], last_game=ids[min(start + size, len(ids)) - 1])
+            for start in range(0, len(ids), size))
+
+
+def recheck_chunk_run(*, chunk_id: int) -> RecheckChunk | None:
+    """Re-check one chunk and store its counts; safe to run twice (None when the chunk is gone: planned anew)."""
+    chunk = RecheckChunk.objects.filter(pk=chunk_id).first()
+    if chunk is None:
+        return None
+    games = _ranked_games_of(chunk.date).filter(pk__gte=chunk.first_game, pk__lte=chunk.last_game)
+    report = _recheck(games, RecheckReport(date=chunk.date))
+    stored = RecheckChunk.objects.filter(pk=chunk_id).update(
+        games=report.games, mismatched=report.mismatched, suspicious=report.suspicious, flags_new=report.flags_new,
+        finished_at=timezone.now())
+    return RecheckChunk.objects.filter(pk=chunk_id).first() if stored else None
+
+
+def recheck_day_report(*, date: dt.date) -> tuple[RecheckReport, int, int]:
+    """(the day's report summed from its chunks done, chunks done, chunks planned)."""
+    report, done, planned = RecheckReport(date=date), 0, 0
+    for chunk in RecheckChunk.objects.filter(date=date):
+        planned += 1
+        if chunk.games is None:
+            continue
+        done += 1
+        report.games += chunk.games
+        report.mismatched += chunk.mismatched
+        report.suspicious += chunk.suspicious
+        report.flags_new += chunk.flags_new
+    return report, done, planned

@@ -1,21 +1,31 @@
-"""Fair play's Celery job: a few lines, safe to run twice (a game keeps one flag of a kind)."""
+"""Fair play's Celery jobs: a few lines each, safe to run twice (a game keeps one flag of a kind)."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from celery import shared_task
+from django.conf import settings
 
 from pyramid_site.clock import utc_today
 
-from .recheck import ranked_day_recheck
+from .recheck import recheck_chunk_run, recheck_day_plan, recheck_day_report
 
 
 @shared_task
 def recheck_ranked_day(date: str | None = None) -> dict:
-    """Beat job (daily): replay the finished ranked games of a day (yesterday by default) and flag
-    any whose stored result differs or that trip the suspicious-play rule."""
+    """Beat job (daily): cut the finished ranked games of a day (yesterday by default) into chunks and queue
+    one job a chunk, for every worker to take its share; the answer is the day's report so far."""
     day = dt.date.fromisoformat(date) if date else utc_today() - dt.timedelta(days=1)
-    report = ranked_day_recheck(date=day)
-    return {"date": day.isoformat(), "games": report.games, "mismatched": report.mismatched,
-            "suspicious": report.suspicious, "flags_new": report.flags_new}
+    for chunk in recheck_day_plan(date=day, size=settings.PYRAMID_RECHECK_CHUNK_GAMES):
+        recheck_ranked_chunk.delay(chunk.pk)
+    report, done, planned = recheck_day_report(date=day)
+    return {"date": day.isoformat(), "chunks": planned, "chunks_done": done, "games": report.games,
+            "mismatched": report.mismatched, "suspicious": report.suspicious, "flags_new": report.flags_new}
+
+
+@shared_task
+def recheck_ranked_chunk(chunk_id: int) -> int | None:
+    """Replay one chunk of a day's ranked games; the games replayed (None when the chunk was planned anew)."""
+    chunk = recheck_chunk_run(chunk_id=chunk_id)
+    return chunk and chunk.games

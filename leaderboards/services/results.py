@@ -22,7 +22,7 @@ def _duration_ms(game: Game) -> int:
     return int((game.finished_at - game.started_at).total_seconds() * 1000)
 
 
-def _result_fields(game: Game, position: engine.Position | None) -> dict:
+def _result_fields(game: Game, position: engine.Position | None, voided: bool) -> dict:
     score = engine.score(game_position(game) if position is None else position)
     return {
         "player_id": game.player_id,
@@ -40,11 +40,14 @@ def _result_fields(game: Game, position: engine.Position | None) -> dict:
         "par_moves": game.deal.par_moves,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
-        "voided": _is_voided(game),
+        "voided": voided,
     }
 
 
-def _is_voided(game: Game) -> bool:
+def _player_locked_is_voided(game: Game) -> bool:
+    """Lock the player's row (it orders this against player_void, see services.voids), then look for an active
+    void: in a statement of its own, whose snapshot sees a void committed while this one waited for the lock."""
+    get_user_model().objects.select_for_update().filter(pk=game.player_id).exists()
     return Void.objects.filter(Q(game_id=game.pk) | Q(player_id=game.player_id), lifted_at__isnull=True).exists()
 
 
@@ -56,11 +59,17 @@ def result_record(*, game: Game, position: engine.Position | None = None) -> Res
     (the move that ends the game); otherwise it is loaded from the game's state."""
     if game.mode != Game.Mode.RANKED or game.status == Game.Status.PLAYING:
         return None
-    with transaction.atomic():
-        # the player's row lock orders this against player_void (see services.voids)
-        get_user_model().objects.select_for_update().filter(pk=game.player_id).exists()
-        before = counted(Result.objects.select_for_update().filter(game=game).first())
-        result, _ = Result.objects.update_or_create(game=game, defaults=_result_fields(game, position))
+    # no savepoint of its own inside the caller's transaction: a failure here fails the move that ends the game
+    with transaction.atomic(savepoint=False):
+        fields = _result_fields(game, position, _player_locked_is_voided(game))
+        result = Result.objects.select_for_update().filter(game=game).first()
+        before = counted(result)
+        if result is None:
+            result = Result.objects.create(game=game, **fields)
+        else:
+            for name, value in fields.items():
+                setattr(result, name, value)
+            result.save()
         period_standings_follow(before, result)
         entries_refresh_for_result(result)
         board_count_move(before, counted(result))  # last: the shared count's row lock is held to the commit

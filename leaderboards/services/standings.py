@@ -1,46 +1,55 @@
 """Tournament standings: an entry is recomputed from its player's results, under a row lock, every
-time one of them changes (a game finishes, a game or player is voided or restored)."""
+time one of them changes (a game finishes, a game or player is voided or restored); a whole tournament's
+entries are recomputed in one pass (``standings_rebuild``)."""
 
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from ..models import Entry, Result, Tournament
 from ..scoring import arena_tally, unplayed
 
 
+def _counting(tournament: Tournament):
+    """The results that count in a tournament: ranked games of its deals, not voided, started in the window and
+    finished before its end."""
+    return Result.objects.filter(
+        deal_id__in=tournament.deals.values("deal_id"), voided=False, started_at__gte=tournament.starts_at,
+        started_at__lt=tournament.ends_at, finished_at__lte=tournament.ends_at)
+
+
 def counting_results(tournament: Tournament, player_id: int) -> list[tuple[int, Result]]:
-    """(deal index, result) of the player's games that count: ranked, not voided, started in the
-    window and finished before its end."""
+    """(deal index, result) of the player's games that count, in the order of the tournament's deals."""
     index_of = dict(tournament.deals.values_list("deal_id", "index"))
-    results = Result.objects.filter(
-        player_id=player_id, deal_id__in=list(index_of), voided=False,
-        started_at__gte=tournament.starts_at, started_at__lt=tournament.ends_at, finished_at__lte=tournament.ends_at,
-    )
-    return sorted((index_of[r.deal_id], r) for r in results)
+    return sorted(((index_of[r.deal_id], r) for r in _counting(tournament).filter(player_id=player_id)),
+                  key=lambda pair: (pair[0], pair[1].pk))
+
+
+def _standing(entry: Entry, tournament: Tournament, counted: list[Result]) -> None:
+    """Set the entry's figures from the results that count, in the order of the tournament's deals."""
+    entry.games = len(counted)
+    entry.cleared = sum(r.cleared for r in counted)
+    entry.cards_left = sum(r.cards_left for r in counted)
+    entry.moves = sum(r.moves for r in counted)
+    entry.duration_ms = sum(r.duration_ms for r in counted)
+    entry.score = 0
+    entry.streak = 0
+    if tournament.format == Tournament.Format.ARENA:
+        tally = arena_tally([r.cleared for r in counted])
+        entry.score, entry.streak = tally.score, tally.streak
+    else:
+        missing = tournament.deal_count - len(counted)
+        blank = unplayed(tournament.rules)
+        entry.cards_left += missing * blank.cards_left
+        if tournament.scoring == Tournament.Scoring.PAR:
+            entry.score = sum(r.match_score for r in counted) + missing * blank.match_score
 
 
 def entry_refresh(*, entry_id: int) -> Entry:
     with transaction.atomic():
         entry = Entry.objects.select_for_update().select_related("tournament").get(pk=entry_id)
-        tournament = entry.tournament
-        counted = [r for _, r in counting_results(tournament, entry.player_id)]
-        entry.games = len(counted)
-        entry.cleared = sum(r.cleared for r in counted)
-        entry.cards_left = sum(r.cards_left for r in counted)
-        entry.moves = sum(r.moves for r in counted)
-        entry.duration_ms = sum(r.duration_ms for r in counted)
-        entry.score = 0
-        entry.streak = 0
-        if tournament.format == Tournament.Format.ARENA:
-            tally = arena_tally([r.cleared for r in counted])
-            entry.score, entry.streak = tally.score, tally.streak
-        else:
-            missing = tournament.deal_count - len(counted)
-            blank = unplayed(tournament.rules)
-            entry.cards_left += missing * blank.cards_left
-            if tournament.scoring == Tournament.Scoring.PAR:
-                entry.score = sum(r.match_score for r in counted) + missing * blank.match_score
+        _standing(entry, entry.tournament, [r for _, r in counting_results(entry.tournament, entry.player_id)])
         entry.save()
         return entry
 
@@ -54,7 +63,19 @@ def entries_refresh_for_result(result: Result) -> None:
 
 
 def standings_rebuild(*, tournament_id: int) -> int:
-    ids = list(Entry.objects.filter(tournament_id=tournament_id).order_by("pk").values_list("pk", flat=True))
-    for entry_id in ids:
-        entry_refresh(entry_id=entry_id)
-    return len(ids)
+    """Every entry of a tournament from the results, in one pass: its entries locked in id order (the order every
+    refresh takes them in, so none deadlocks), the results that count read at once, the entries written at once."""
+    with transaction.atomic():
+        tournament = Tournament.objects.get(pk=tournament_id)
+        entries = list(Entry.objects.select_for_update().filter(tournament=tournament).order_by("pk"))
+        index_of = dict(tournament.deals.values_list("deal_id", "index"))
+        by_player: dict[int, list[tuple[int, int, Result]]] = {}
+        for result in _counting(tournament).filter(player_id__in=[e.player_id for e in entries]):
+            by_player.setdefault(result.player_id, []).append((index_of[result.deal_id], result.pk, result))
+        now = timezone.now()
+        for entry in entries:
+            _standing(entry, tournament, [r for _, _, r in sorted(by_player.get(entry.player_id, []))])
+            entry.updated_at = now
+        Entry.objects.bulk_update(entries, ["games", "cleared", "cards_left", "moves", "duration_ms", "score",
+                                            "streak", "updated_at"], batch_size=2000)
+        return len(entries)

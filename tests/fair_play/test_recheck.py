@@ -131,8 +131,8 @@ def test_the_command_and_the_task_are_safe_to_run_twice(users, winning_line, yes
     assert "2 ranked games replayed, 1 differ from their log, 1 suspicious, 2 new flags" in out.getvalue()
     first = list(Flag.objects.order_by("pk").values_list("pk", "game_id", "kind"))
     again = recheck_ranked_day.delay().get()  # the beat job's default day is yesterday
-    assert again == {"date": yesterday.isoformat(), "games": 2, "mismatched": [bad.pk], "suspicious": [bot.pk],
-                     "flags_new": 0}
+    assert again == {"date": yesterday.isoformat(), "chunks": 1, "chunks_done": 1, "games": 2, "mismatched": [bad.pk],
+                     "suspicious": [bot.pk], "flags_new": 0}
     assert list(Flag.objects.order_by("pk").values_list("pk", "game_id", "kind")) == first
 
 
@@ -192,3 +192,39 @@ def test_the_recheck_runs_daily_on_beat(settings):
     assert entry["schedule"] == 86400.0 and entry["task"] in app.tasks
     assert app.tasks[entry["task"]].name == recheck_ranked_day.name == "leaderboards.fair_play.tasks.recheck_ranked_day"
     assert tasks.recheck_ranked_day is recheck_ranked_day  # where Celery looks for the app's tasks too
+
+
+@pytest.mark.rows_edited_behind_the_services
+def test_a_day_cut_into_chunks_finds_what_one_pass_finds_in_any_order_and_twice(users, winning_line, yesterday):
+    from rest_framework.test import APIClient
+
+    from leaderboards.fair_play.recheck import recheck_chunk_run, recheck_day_plan, recheck_day_report
+
+    daily = make_daily(date=yesterday)
+    bot = stamp_moves(daily_game(users[0], daily), [3.0])
+    bad = stamp_moves(daily_game(users[1], daily, 8), HUMAN_PAUSES)
+    Result.objects.filter(game=bad).update(moves=2)
+    honest = [stamp_moves(daily_game(user, daily, 10), HUMAN_PAUSES) for user in users[2:5]]
+    daily_game(users[5], make_daily(date=utc_today()), 8)  # today's: not part of yesterday's re-check
+    ids = sorted(game.pk for game in [bot, bad, *honest])
+    chunks = recheck_day_plan(date=yesterday, size=2)
+    assert [(c.first_game, c.last_game) for c in chunks] == [(ids[0], ids[1]), (ids[2], ids[3]), (ids[4], ids[4])]
+    assert recheck_day_report(date=yesterday)[1:] == (0, 3)
+    for chunk in reversed(chunks):  # the workers take them in any order
+        assert recheck_chunk_run(chunk_id=chunk.pk).finished_at is not None
+    report, done, planned = recheck_day_report(date=yesterday)
+    assert (done, planned, report.games, report.flags_new) == (3, 3, 5, 2)
+    assert (report.mismatched, report.suspicious) == ([bad.pk], [bot.pk])
+    assert recheck_chunk_run(chunk_id=chunks[0].pk).flags_new == 0  # run twice: nothing new
+    one_pass = ranked_day_recheck(date=yesterday)
+    assert (one_pass.games, one_pass.mismatched, one_pass.suspicious) == (5, [bad.pk], [bot.pk])
+
+    out = io.StringIO()  # the workers' way: chunks queued (run in-process in the tests) and followed
+    call_command("recheck_ranked_day", "--date", yesterday.isoformat(), "--workers", "--chunk", "2", stdout=out)
+    assert "3/3 chunks" in out.getvalue()
+    assert "5 ranked games replayed, 1 differ from their log, 1 suspicious, 0 new flags" in out.getvalue()
+    assert recheck_chunk_run(chunk_id=chunks[0].pk) is None  # planned anew by the command: that chunk is gone
+    metrics = APIClient().get("/metrics").content.decode()
+    assert f'pyramid_recheck_games{{date="{yesterday}",outcome="replayed"}} 5.0' in metrics
+    assert f'pyramid_recheck_chunks{{date="{yesterday}",state="done"}} 3.0' in metrics
+    assert f'pyramid_recheck_games{{date="{yesterday}",outcome="suspicious"}} 1.0' in metrics

@@ -497,3 +497,21 @@ def test_a_player_may_withdraw_until_the_tournament_starts_and_not_after(club, u
     assert client_for(users[3]).post("/api/tournaments/999999/leave/").status_code == 404
     outsider = client_for(UserFactory())  # never joined
     assert outsider.post(f"/api/tournaments/{later.pk}/leave/").json()["code"] in ("not_joined", "tournament_not_found")
+
+
+@pytest.mark.parametrize("fields", [{}, {"format": "arena"}, {"scoring": "par"}])
+def test_a_whole_tournament_rebuilt_in_one_pass_is_each_entry_refreshed_alone(club, users, winning_line, fields):
+    cup = ready(create(users[1], club, **fields), [WINNABLE_ONE_LOOK, 11, 12])
+    for user in users[2:6]:
+        services.tournament_join(user=user, tournament_id=cup.pk)
+    tournament_game(users[2], cup, line=winning_line)
+    tournament_game(users[2], cup, 4)
+    tournament_game(users[3], cup, 10, winning_line)
+    tournament_game(users[4], cup)
+    figures = ["games", "cleared", "cards_left", "moves", "duration_ms", "score", "streak"]
+    one_by_one = {e.pk: [getattr(services.entry_refresh(entry_id=e.pk), f) for f in figures]
+                  for e in Entry.objects.filter(tournament=cup)}
+    Entry.objects.filter(tournament=cup).update(games=0, cleared=0, cards_left=0, moves=0, duration_ms=0, score=7)
+    assert services.standings_rebuild(tournament_id=cup.pk) == 4
+    assert {e.pk: [getattr(e, f) for f in figures] for e in Entry.objects.filter(tournament=cup)} == one_by_one
+    assert one_by_one[entry(cup, users[2]).pk][0] == 2 and one_by_one[entry(cup, users[5]).pk][0] == 0
