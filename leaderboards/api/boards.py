@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -53,7 +54,7 @@ class DailyBoardView(APIView):
     def get(self, request, date: str, preset: str):
         day = date_value(date)
         if day > utc_today():
-            raise NotFound(f"there is no {preset} daily deal on {date}", code="daily_not_found")
+            raise NotFound(gettext('there is no %(preset)s daily deal on %(date)s') % {"preset": preset, "date": date}, code="daily_not_found")
         daily = daily_deal(date=day, preset=preset)
         board = boards.daily_board(daily=daily, player=request.user, limit=int_param(request, "limit", 50, 1, 200),
                                    around=int_param(request, "around", 5, 0, 25), club_id=_club_id(request))

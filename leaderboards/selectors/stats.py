@@ -15,6 +15,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, F, Min, Q, Sum, Window
 from django.db.models.functions import Rank
+from django.utils.translation import gettext, ngettext
 
 from pyramid_site.api.errors import Conflict, NotFound
 from pyramid_site.clock import utc_today
@@ -124,23 +125,27 @@ def daily_number(date: dt.date) -> int:
 
 def share_line(result: Result) -> str:
     """A spoiler-free line for a finished daily game: no card, no move of it."""
-    outcome = "cleared" if result.won else f"{result.cards_left} card{'s' if result.cards_left != 1 else ''} left"
-    par = f" (par {result.par_moves})" if result.par_moves is not None else ""
-    return f"Pyramid #{daily_number(result.date)} {result.preset}: {outcome}, {result.moves} moves{par}"
+    outcome = gettext("cleared") if result.won else ngettext("%(count)s card left", "%(count)s cards left",
+                                                             result.cards_left) % {"count": result.cards_left}
+    words = {"number": daily_number(result.date), "preset": result.preset, "outcome": outcome, "moves": result.moves,
+             "par": result.par_moves}
+    if result.par_moves is None:
+        return gettext("Pyramid #%(number)s %(preset)s: %(outcome)s, %(moves)s moves") % words
+    return gettext("Pyramid #%(number)s %(preset)s: %(outcome)s, %(moves)s moves (par %(par)s)") % words
 
 
 def share_of(*, game) -> str:
     """The share line of a finished daily game (the caller has checked the game is the viewer's)."""
     result = Result.objects.filter(game=game, daily__isnull=False).first()
     if result is None:
-        raise Conflict("only a finished daily game has a share line", code="not_shareable")
+        raise Conflict(gettext('only a finished daily game has a share line'), code="not_shareable")
     return share_line(result)
 
 
 def player_named(username: str):
     player = get_user_model().objects.filter(username=username).first()
     if player is None:
-        raise NotFound(f"there is no player {username!r}", code="player_not_found")
+        raise NotFound(gettext('there is no player %(username)s') % {"username": repr(username)}, code="player_not_found")
     return player
 
 
