@@ -38,7 +38,8 @@ def daily_deal(*, date: dt.date, preset: str) -> DailyDeal:
     """The daily deal of a day and preset, with its deal; 404 when there is none."""
     daily = DailyDeal.objects.select_related("deal").filter(date=date, preset=preset).first()
     if daily is None:
-        raise NotFound(gettext('there is no %(preset)s daily deal on %(date)s') % {"preset": preset, "date": date}, code="daily_not_found")
+        raise NotFound(gettext("there is no %(preset)s daily deal on %(date)s") % {"preset": preset, "date": date},
+                       code="daily_not_found")
     return daily
 
 
@@ -56,7 +57,7 @@ def practice_deal(*, number: int, rules: engine.Rules) -> Deal | None:
     """The stored deal of this number under these rules (None when nobody has asked for it to be solved);
     404 while the number is secret."""
     if deal_number_is_secret(number):
-        raise NotFound(gettext('there is no practice deal %(number)s') % {"number": number}, code="deal_not_found")
+        raise NotFound(gettext("there is no practice deal %(number)s") % {"number": number}, code="deal_not_found")
     return Deal.objects.filter(number=number, rules=rules.to_text()).first()
 
 
@@ -84,7 +85,8 @@ def game_for_viewer(*, game_id: int, user) -> Game:
             pass
     game = Game.objects.select_related("deal", "daily").filter(pk=game_id).first()
     if game is None or not game_is_visible(game, user):
-        raise NotFound(gettext('there is no game %(game_id)s that you may see') % {"game_id": game_id}, code="game_not_found")
+        raise NotFound(gettext("there is no game %(game_id)s that you may see") % {"game_id": game_id},
+                       code="game_not_found")
     return game
 
 
@@ -167,7 +169,7 @@ def _analysis_open(game: Game) -> None:
         raise Conflict(opens % {"time": game.closes_at.isoformat()}, code="not_yet",
                        opens_at=game.closes_at.isoformat())
     if not game.is_over:
-        raise Conflict(gettext('the game is still being played: its analysis comes when it ends'), code="not_yet",
+        raise Conflict(gettext("the game is still being played: its analysis comes when it ends"), code="not_yet",
                        opens_at=None)
 
 
@@ -203,7 +205,9 @@ def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seco
     if best_from is None:
         return game, moves, positions, None
     if not 0 <= best_from < len(positions):
-        raise Invalid(gettext('the game has plies 0 to %(moves)s; there is no ply %(best_from)s') % {"moves": len(moves), "best_from": best_from}, code="bad_parameter")
+        raise Invalid(gettext("the game has plies 0 to %(moves)s; there is no ply %(best_from)s")
+                      % {"moves": len(moves), "best_from": best_from},
+                      code="bad_parameter")
     solution = solve(positions[best_from], budget_seconds=budget_seconds, grade=False)
     current, line = positions[best_from].copy(), []
     for notation in solution.solution:
@@ -217,7 +221,7 @@ def game_verdict(*, game_id: int, player, budget_seconds: float) -> tuple[Game, 
     (never a ranked game: it would tell a player the deal's best play while the deal is live)."""
     game = game_of_player(game_id=game_id, player=player)
     if game.mode != Game.Mode.PRACTICE:
-        raise Forbidden(gettext('whether a position can still be won is shown in practice games only'),
+        raise Forbidden(gettext("whether a position can still be won is shown in practice games only"),
                         code="ranked_no_verdict")
     return game, solve(game_position(game), budget_seconds=budget_seconds, grade=False)
 # a game whose 28 pyramid cards are gone: its state's pyramid mask (the first field of Position.dumps, in

@@ -66,9 +66,9 @@ class GameStartInput(serializers.Serializer):
     def validate(self, data):
         if "daily" in data and ("number" in data or "rules" in data or data.get("winnable")
                                 or "difficulty" in data):
-            raise serializers.ValidationError(gettext('give either daily, or number and rules, not both'))
+            raise serializers.ValidationError(gettext("give either daily, or number and rules, not both"))
         if "number" in data and (data.get("winnable") or "difficulty" in data):
-            raise serializers.ValidationError(gettext('give a number, or ask for a winnable deal (or a difficulty), not both'))
+            raise serializers.ValidationError(gettext("give a number, or ask for a winnable deal (or a difficulty), not both"))
         return data
 
 

@@ -268,9 +268,10 @@ def _deal_request(request, number: str) -> tuple[int, engine.Rules]:
     try:
         value = int(number)
     except ValueError:
-        raise Invalid(gettext('%(number)s is not a deal number') % {"number": repr(number[:40])}, code="bad_deal_number") from None
+        raise Invalid(gettext("%(number)s is not a deal number") % {"number": repr(number[:40])},
+                      code="bad_deal_number") from None
     if not 0 <= value < 2**64:
-        raise Invalid(gettext('deal numbers run from 0 to 2**64 - 1'), code="bad_deal_number")
+        raise Invalid(gettext("deal numbers run from 0 to 2**64 - 1"), code="bad_deal_number")
     try:
         rules = engine.Rules.parse(request.query_params.get("rules", "classic"))
     except engine.RulesError as exc:

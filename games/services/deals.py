@@ -36,7 +36,7 @@ def deal_solve_request(*, number: int, rules: engine.Rules) -> Deal:
     """A player asks for a practice deal to be solved: its row, made now if needed (the caller queues
     the solve). Refused, as if it did not exist, while its number is secret."""
     if deal_number_is_secret(number):
-        raise NotFound(gettext('there is no practice deal %(number)s') % {"number": number}, code="deal_not_found")
+        raise NotFound(gettext("there is no practice deal %(number)s") % {"number": number}, code="deal_not_found")
     return deal_get_or_create(number=number, rules=rules)
 
 

@@ -40,7 +40,8 @@ class MoveOutcome:
 
 
 def game_over(game: Game) -> Conflict:
-    return Conflict(gettext('the game is over (%(status)s)') % {"status": game.status}, code="game_over", status=game.status)
+    return Conflict(gettext("the game is over (%(status)s)") % {"status": game.status},
+                    code="game_over", status=game.status)
 
 
 def _new_game(*, player, deal: Deal, mode: str, daily: DailyDeal | None = None,
@@ -62,10 +63,11 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
     if daily_id is not None:
         daily = DailyDeal.objects.select_related("deal").filter(pk=daily_id).first()
         if daily is None or daily.date > utc_today():
-            raise NotFound(gettext('there is no daily deal %(daily_id)s open yet') % {"daily_id": daily_id}, code="daily_not_found")
+            raise NotFound(gettext("there is no daily deal %(daily_id)s open yet") % {"daily_id": daily_id},
+                           code="daily_not_found")
         if daily.date < utc_today():
             raise Conflict(
-                gettext('the daily deal of %(date)s is over; practise it as deal %(number)s with rules %(preset)s') % {"date": daily.date, "number": daily.deal.number, "preset": daily.preset},
+                gettext("the daily deal of %(date)s is over; practise it as deal %(number)s with rules %(preset)s") % {"date": daily.date, "number": daily.deal.number, "preset": daily.preset},
                 code="daily_over",
             )
         return ranked_game_start(player=player, deal=daily.deal, daily=daily, closes_at=day_end(daily.date))
@@ -82,9 +84,9 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
         while deal_number_is_secret(number):  # drawn again: a random deal is never a secret one
             number = secrets.randbelow(2**64)
     elif not 0 <= number < 2**64:
-        raise Invalid(gettext('deal numbers run from 0 to 2**64 - 1'), code="bad_deal_number")
+        raise Invalid(gettext("deal numbers run from 0 to 2**64 - 1"), code="bad_deal_number")
     elif deal_number_is_secret(number):  # a daily or tournament deal whose window is not over
-        raise NotFound(gettext('there is no practice deal %(number)s') % {"number": number}, code="deal_not_found")
+        raise NotFound(gettext("there is no practice deal %(number)s") % {"number": number}, code="deal_not_found")
     with transaction.atomic():
         deal = deal_get_or_create(number=number, rules=parsed_rules)
         return _new_game(player=player, deal=deal, mode=Game.Mode.PRACTICE)
@@ -112,7 +114,7 @@ def ranked_game_start(*, player, deal: Deal, closes_at: dt.datetime, daily: Dail
     the server closes as it stands at ``closes_at`` (the end of its day or tournament)."""
     if closes_at <= timezone.now():  # the window ended between the request's checks and now
         raise (Conflict(gettext("the daily deal's day is over"), code="daily_over") if daily
-               else Conflict(gettext('the tournament is over'), code="tournament_over"))
+               else Conflict(gettext("the tournament is over"), code="tournament_over"))
     try:
         with transaction.atomic():
             return _new_game(player=player, deal=deal, daily=daily, mode=Game.Mode.RANKED, closes_at=closes_at)
@@ -130,8 +132,11 @@ def _finished(game: Game, position: engine.Position | None = None) -> None:
 
 def window_over(game: Game) -> Conflict:
     if game.daily_id:
-        return Conflict(gettext('the daily deal of %(date)s is over: the game was closed as it stood at the end of its day') % {"date": game.daily.date}, code="daily_over", status=Game.Status.CLOSED)
-    return Conflict(gettext('the tournament is over: the game was closed as it stood at its end'), code="tournament_over",
+        return Conflict(gettext("the daily deal of %(date)s is over: the game was closed as it stood at the end of its day")
+                        % {"date": game.daily.date},
+                        code="daily_over", status=Game.Status.CLOSED)
+    return Conflict(gettext("the tournament is over: the game was closed as it stood at its end"),
+                    code="tournament_over",
                     status=Game.Status.CLOSED)
 
 
@@ -229,7 +234,9 @@ def _already_played(game: Game, ply: int, notation: str) -> MoveOutcome | None:
         if recorded == notation:
             return MoveOutcome(game, game_position(game), applied=False)
     if ply != expected:
-        raise Conflict(gettext('move %(ply)s is not the next one: the next move is %(expected)s') % {"ply": ply, "expected": expected}, code="wrong_ply",
+        raise Conflict(gettext("move %(ply)s is not the next one: the next move is %(expected)s")
+                       % {"ply": ply, "expected": expected},
+                       code="wrong_ply",
                        expected_ply=expected)
     if game.status == Game.Status.CLOSED:
         raise window_over(game)
@@ -302,7 +309,7 @@ def game_undo(*, game_id: int, player) -> Game:
         if game.status in (Game.Status.WON, Game.Status.RESIGNED):
             raise game_over(game)
         if game.moves == 0:
-            raise Conflict(gettext('there is no move to take back'), code="nothing_to_undo")
+            raise Conflict(gettext("there is no move to take back"), code="nothing_to_undo")
         log = list(Move.objects.filter(game=game).order_by("ply").values_list("notation", flat=True))
         replayed = engine.replay(engine_deal(game.deal.text), engine_rules(game.deal.rules), log[:-1])
         Move.objects.filter(game=game, ply=game.moves).delete()

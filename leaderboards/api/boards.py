@@ -54,7 +54,8 @@ class DailyBoardView(APIView):
     def get(self, request, date: str, preset: str):
         day = date_value(date)
         if day > utc_today():
-            raise NotFound(gettext('there is no %(preset)s daily deal on %(date)s') % {"preset": preset, "date": date}, code="daily_not_found")
+            raise NotFound(gettext("there is no %(preset)s daily deal on %(date)s") % {"preset": preset, "date": date},
+                           code="daily_not_found")
         daily = daily_deal(date=day, preset=preset)
         board = boards.daily_board(daily=daily, player=request.user, limit=int_param(request, "limit", 50, 1, 200),
                                    around=int_param(request, "around", 5, 0, 25), club_id=_club_id(request))

@@ -25,7 +25,7 @@ class VoidInput(serializers.Serializer):
 
     def validate(self, data):
         if ("game" in data) == ("player" in data):
-            raise serializers.ValidationError(gettext('give either game or player'))
+            raise serializers.ValidationError(gettext("give either game or player"))
         return data
 
 

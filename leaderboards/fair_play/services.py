@@ -23,7 +23,7 @@ from .models import Flag, Void
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise Invalid(gettext('say why: a void needs a reason, kept in the audit record'), code="reason_required")
+        raise Invalid(gettext("say why: a void needs a reason, kept in the audit record"), code="reason_required")
     return reason
 
 
@@ -62,10 +62,11 @@ def game_void(*, game_id: int, reason: str, by=None) -> Void:
     with transaction.atomic():
         found = Game.objects.filter(pk=game_id).values_list("player_id", "mode").first()
         if found is None:
-            raise NotFound(gettext('there is no game %(game_id)s') % {"game_id": game_id}, code="game_not_found")
+            raise NotFound(gettext("there is no game %(game_id)s") % {"game_id": game_id}, code="game_not_found")
         player_id, mode = found
         if mode != Game.Mode.RANKED:
-            raise Conflict(gettext('game %(game_id)s is a practice game: it is on no board, so there is nothing to void') % {"game_id": game_id},
+            raise Conflict(gettext("game %(game_id)s is a practice game: it is on no board, so there is nothing to void")
+                           % {"game_id": game_id},
                            code="not_ranked")
         # result_record takes the player's row lock before it looks for voids, so the game's
         # result is either already written (and voided here) or written later and sees this void
@@ -81,7 +82,8 @@ def player_void(*, player_id: int, reason: str, by=None) -> Void:
     with transaction.atomic():
         # serialises with result_record, which takes the same lock before it looks for voids
         if not get_user_model().objects.select_for_update().filter(pk=player_id).exists():
-            raise NotFound(gettext('there is no player %(player_id)s') % {"player_id": player_id}, code="player_not_found")
+            raise NotFound(gettext("there is no player %(player_id)s") % {"player_id": player_id},
+                           code="player_not_found")
         void = _record(Void(player_id=player_id, reason=reason, voided_by=by),
                        gettext("player %(id)s is already void") % {"id": player_id})
         _apply(Result.objects.filter(player_id=player_id), voided=True)
@@ -94,9 +96,9 @@ def void_lift(*, void_id: int, reason: str, by=None) -> Void:
     with transaction.atomic():
         void = Void.objects.select_for_update().filter(pk=void_id).first()
         if void is None:
-            raise NotFound(gettext('there is no void %(void_id)s') % {"void_id": void_id}, code="void_not_found")
+            raise NotFound(gettext("there is no void %(void_id)s") % {"void_id": void_id}, code="void_not_found")
         if void.lifted_at is not None:
-            raise Conflict(gettext('void %(void_id)s was already lifted') % {"void_id": void_id}, code="already_lifted")
+            raise Conflict(gettext("void %(void_id)s was already lifted") % {"void_id": void_id}, code="already_lifted")
         void.lifted_at, void.lifted_by, void.lift_reason = timezone.now(), by, reason
         void.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
         covered = Result.objects.filter(game_id=void.game_id) if void.game_id else Result.objects.filter(
@@ -109,13 +111,14 @@ def flag_review(*, flag_id: int, note: str, by=None) -> Flag:
     """An operator's verdict on a flag, kept with it (to take the result off the boards, void the game)."""
     note = (note or "").strip()
     if not note:
-        raise Invalid(gettext('say what the review found: a note is kept in the audit record'), code="note_required")
+        raise Invalid(gettext("say what the review found: a note is kept in the audit record"), code="note_required")
     with transaction.atomic():
         flag = Flag.objects.select_for_update().filter(pk=flag_id).first()
         if flag is None:
-            raise NotFound(gettext('there is no flag %(flag_id)s') % {"flag_id": flag_id}, code="flag_not_found")
+            raise NotFound(gettext("there is no flag %(flag_id)s") % {"flag_id": flag_id}, code="flag_not_found")
         if flag.reviewed_at is not None:
-            raise Conflict(gettext('flag %(flag_id)s was already reviewed') % {"flag_id": flag_id}, code="already_reviewed")
+            raise Conflict(gettext("flag %(flag_id)s was already reviewed") % {"flag_id": flag_id},
+                           code="already_reviewed")
         flag.reviewed_at, flag.reviewed_by, flag.review_note = timezone.now(), by, note
         flag.save(update_fields=["reviewed_at", "reviewed_by", "review_note"])
         return flag

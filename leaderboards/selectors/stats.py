@@ -138,14 +138,15 @@ def share_of(*, game) -> str:
     """The share line of a finished daily game (the caller has checked the game is the viewer's)."""
     result = Result.objects.filter(game=game, daily__isnull=False).first()
     if result is None:
-        raise Conflict(gettext('only a finished daily game has a share line'), code="not_shareable")
+        raise Conflict(gettext("only a finished daily game has a share line"), code="not_shareable")
     return share_line(result)
 
 
 def player_named(username: str):
     player = get_user_model().objects.filter(username=username).first()
     if player is None:
-        raise NotFound(gettext('there is no player %(username)s') % {"username": repr(username)}, code="player_not_found")
+        raise NotFound(gettext("there is no player %(username)s") % {"username": repr(username)},
+                       code="player_not_found")
     return player
 
 

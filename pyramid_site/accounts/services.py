@@ -40,7 +40,8 @@ def account_signup(*, username: str, password: str, email: str = "", signed_in=N
             user = User.objects.create_user(username, email, password)
             token = Token.objects.create(user=user)
     except IntegrityError:
-        raise Conflict(gettext('the username %(username)s is taken') % {"username": repr(username)}, code="username_taken") from None
+        raise Conflict(gettext("the username %(username)s is taken") % {"username": repr(username)},
+                       code="username_taken") from None
     return user, token, False
 
 
@@ -66,7 +67,7 @@ def guest_create():
             return user, token
         except IntegrityError:
             continue
-    raise Conflict(gettext('no free guest name was found; send the same request again'), code="conflict")
+    raise Conflict(gettext("no free guest name was found; send the same request again"), code="conflict")
 
 
 def guest_sign_up(*, user, username: str, password: str, email: str = ""):
@@ -80,7 +81,7 @@ def guest_sign_up(*, user, username: str, password: str, email: str = ""):
         with transaction.atomic():
             guest = Guest.objects.select_for_update().filter(user_id=user.pk).first()
             if guest is None or guest.signed_up_at is not None:
-                raise Conflict(gettext('this account has signed up already: log in with its username and password'),
+                raise Conflict(gettext("this account has signed up already: log in with its username and password"),
                                code="already_signed_up")
             if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
                 raise IntegrityError
@@ -92,7 +93,8 @@ def guest_sign_up(*, user, username: str, password: str, email: str = ""):
             guest.save(update_fields=["signed_up_at"])
             token, _ = Token.objects.get_or_create(user=account)
     except IntegrityError:
-        raise Conflict(gettext('the username %(username)s is taken') % {"username": repr(username)}, code="username_taken") from None
+        raise Conflict(gettext("the username %(username)s is taken") % {"username": repr(username)},
+                       code="username_taken") from None
     # after the commit: a process that remembers the token remembers the guest too, and looks again
     revocation_announce()
     return account, token
@@ -119,7 +121,7 @@ def account_login(*, request, username: str, password: str):
     account = User.objects.filter(username__iexact=username).only("username").first()
     user = authenticate(request, username=account.username if account else username, password=password)
     if user is None:
-        raise Unauthorized(gettext('the username or password is wrong'), code="bad_credentials")
+        raise Unauthorized(gettext("the username or password is wrong"), code="bad_credentials")
     return user
 
 

@@ -47,9 +47,10 @@ class SignupInput(serializers.Serializer):
         except Invalid as exc:
             raise serializers.ValidationError(exc.message) from None
         if not USERNAME_CHARACTERS.fullmatch(name):
-            raise serializers.ValidationError(gettext('3 to 30 letters, digits or . @ + - _, no spaces'))
+            raise serializers.ValidationError(gettext("3 to 30 letters, digits or . @ + - _, no spaces"))
         if name.casefold().startswith(GUEST_PREFIX):
-            raise serializers.ValidationError(gettext("names starting %(prefix)s are the server's names for guests") % {"prefix": repr(GUEST_PREFIX)})
+            raise serializers.ValidationError(gettext("names starting %(prefix)s are the server's names for guests")
+                                              % {"prefix": repr(GUEST_PREFIX)})
         return name
 
     def validate(self, data):
@@ -163,7 +164,8 @@ class GuestView(APIView):
                    summary="Play without signing up: a guest account and its token")
     def post(self, request):
         if request.user.is_authenticated:
-            raise Conflict(gettext('you are logged in already, as %(username)s') % {"username": request.user.username}, code="already_logged_in")
+            raise Conflict(gettext("you are logged in already, as %(username)s") % {"username": request.user.username},
+                           code="already_logged_in")
         browser = settings.CSRF_COOKIE_NAME in request.COOKIES
         if browser:  # a session is a browser's: its log-in is checked for CSRF like every other session write
             SessionAuthentication().enforce_csrf(request)

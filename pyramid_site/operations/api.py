@@ -96,6 +96,7 @@ class TaskFailureView(APIView):
     def get(self, request, failure_id: int):
         failure = selectors.task_failure(failure_id)
         if failure is None:
-            raise NotFound(gettext('no task failure %(failure_id)s (failures are kept a limited time)') % {"failure_id": failure_id},
+            raise NotFound(gettext("no task failure %(failure_id)s (failures are kept a limited time)")
+                           % {"failure_id": failure_id},
                            code="task_failure_not_found")
         return Response(task_failure_output(failure, traceback=True))
