@@ -15,12 +15,15 @@ from pyramid_site.accounts.models import LanguageChoice
 
 pytestmark = pytest.mark.django_db
 
-# the apex of deal #0 under one-look is covered by the two cards of the second row
-APEX_REFUSAL = {
-    "en": "7♣ is covered by Q♦ and 2♠",
-    "sv": "7♣ är täckt av D♦ och 2♠",
-    "de": "7♣ ist von D♦ und 2♠ bedeckt",
-}
+# ranks as each language's decks print them; suits and the other ranks are the same everywhere
+RANKS = {"en": {}, "sv": {"A": "E", "J": "Kn", "Q": "D"}, "de": {"J": "B", "Q": "D"}}
+COVERED = {"en": "{card} is covered by {left} and {right}", "sv": "{card} är täckt av {left} och {right}",
+           "de": "{card} ist von {left} und {right} bedeckt"}
+
+
+def label(card: int, language: str) -> str:
+    text = engine.card_pretty(card)
+    return RANKS[language].get(text[:-1], text[:-1]) + text[-1]
 
 
 def token_client(user, **headers) -> APIClient:
@@ -35,11 +38,6 @@ def new_game(client) -> dict:
     return response.json()
 
 
-def apex_cards() -> tuple[str, str, str]:
-    deal = engine.deal_from_number(0)
-    return tuple(engine.card_pretty(card) for card in deal.cards[:3])
-
-
 @pytest.mark.parametrize("language, header", [("en", "en-GB,en;q=0.9"), ("sv", "sv-SE,sv;q=0.9,en;q=0.5"),
                                               ("de", "de-DE,de;q=0.9")])
 def test_an_illegal_move_is_refused_in_the_requests_language_with_the_same_code(player, language, header):
@@ -51,34 +49,32 @@ def test_an_illegal_move_is_refused_in_the_requests_language_with_the_same_code(
     assert response["Content-Language"] == language
     body = response.json()
     assert body["code"] == "illegal_move" and body["move"] == "0"
-    apex, left, right = apex_cards()
-    english = f"{apex} is covered by {left} and {right}"
-    # the engine's own words in English; the same cards, with ranks as the language prints them, in sv and de
-    assert engine.Position.start(engine.deal_from_number(0), engine.preset("one-look")).why_illegal(
-        engine.parse_move("0")) == english
-    if apex_cards() == ("7♣", "Q♦", "2♠"):
-        assert body["message"] == APEX_REFUSAL[language]
-    elif language == "en":
-        assert body["message"] == english
-    else:
-        assert body["message"] != english
+    apex, left, right = engine.deal_from_number(0).cards[:3]  # the apex lies under the second row's two
+    english = engine.Position.start(engine.deal_from_number(0), engine.preset("one-look")).why_illegal(
+        engine.parse_move("0"))
+    assert english == COVERED["en"].format(card=label(apex, "en"), left=label(left, "en"), right=label(right, "en"))
+    assert body["message"] == COVERED[language].format(card=label(apex, language), left=label(left, language),
+                                                       right=label(right, language))
 
 
-def test_every_engine_refusal_has_its_sentence(player):
+def test_every_engine_refusal_has_its_sentence():
     """Every kind of refusal the engine's golden table makes is translated (none falls back on English)."""
     from django.utils import translation
 
     from tests.engine.test_messages import GOLDEN
 
+    kinds = set()
     for language in ("sv", "de"):
         with translation.override(language):
             for what, build, move, english in GOLDEN:
                 reason = build().why_illegal(engine.parse_move(move))
                 assert reason == english
                 assert reason.kind, what
+                kinds.add(reason.kind)
                 said = refusal(reason.kind, reason.params, str(reason))
                 assert said != english or not any(c.isalpha() for c in english), (language, what, said)
                 assert "%(" not in said
+    assert kinds == _kinds_said("position.py"), "a kind of refusal the golden table does not make"
 
 
 def test_a_hint_is_explained_in_the_requests_language(player, settings):
@@ -97,19 +93,49 @@ def test_a_hint_is_explained_in_the_requests_language(player, settings):
     assert any(word in german["explanation"] for word in ("Stellung", "Zügen", "Karte"))
 
 
-def test_hint_words_cover_every_hint_kind():
-    """Each sentence kind the hints make, in both languages, with its placeholders filled."""
+def _kinds_said(path: str) -> set[str]:
+    """Every kind an engine module says (the second argument of each ``Said(...)``)."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(engine.__file__).parent.joinpath(path).read_text())
+    return {node.args[1].value for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Said" and len(node.args) > 1
+            and isinstance(node.args[1], ast.Constant)}
+
+
+def test_every_kind_of_hint_sentence_is_translated():
+    """Each sentence kind the hints can say, built with sample cards, in both languages: none falls back on the
+    engine's English, and every placeholder is filled."""
     from django.utils import translation
 
-    from engine.solver.hints import hint
-    from tests.solver.test_hint_words import GOLDEN as HINT_GOLDEN  # noqa: F401  (the positions' builders)
+    from engine.words import PYRAMID, RESERVE, WASTE_PLACE, Said, Seen
 
-    position = engine.Position.start(engine.deal_from_number(7), engine.preset("relaxed"))
-    advice = hint(position, budget_seconds=5)
+    nine, four, king = Seen(PYRAMID, 35), Seen(WASTE_PLACE, 12), Seen(RESERVE, 51)  # 9♠... as sample cards
+    reasons = {"frees": {"cards": [nine]}, "pairs_with_covered": {"card": nine, "covered": four},
+               "needs_pile": {"card": nine, "wanted_value": 4}, "take_waste_now": {"card": four},
+               "use_stock_now": {"card": four}, "pair_inside_pyramid": {}, "frees_most": {}, "best_line": {}}
+    sentences = {"won": {}, "stuck": {}, "no_better": {"cards_left": 3}, "out_of_time": {}, "winnable": {"moves": 20},
+                 "best_reachable": {"cards_left": 2, "moves": 30}, "redeal": {"next_pass": 2},
+                 "king_frees": {"card": king, "frees": [nine, four]}, "king_pyramid": {"card": king},
+                 "king_reserve": {"card": king}, "king_pile": {"card": king},
+                 "pair": {"first": nine, "second": four,
+                          "reasons": [Said("english", kind, **params) for kind, params in reasons.items()]},
+                 "draw_pairs_wait": {}, "draw_no_partner": {"cards": [four]}, "draw_nothing_pairs": {}}
+    assert _kinds_said("solver/hints.py") == set(sentences) | set(reasons)
     for language in ("sv", "de"):
         with translation.override(language):
-            said = hint_words(advice.parts, advice.explanation)
-            assert said and said != advice.explanation and "%(" not in said
+            for kind, params in sentences.items():
+                said = hint_words([Said("english", kind, **params)], "english")
+                assert said != "english" and "%(" not in said and "english" not in said, (language, kind, said)
+
+
+def test_every_kind_of_refusal_is_translated():
+    assert _kinds_said("position.py") == {
+        "already_won", "deal_over", "pyramid_card_gone", "covered", "covered_by_partner", "covered_partner_and_more",
+        "no_reserve", "reserve_card_gone", "stock_top_hidden", "stock_empty", "waste_card_dead", "waste_dead",
+        "waste_empty", "not_a_king", "not_thirteen", "draw_no_pass_left", "draw_nothing_left", "draw_stock_empty",
+        "redeal_stock_left", "redeal_no_pass_left", "redeal_waste_empty"}
 
 
 def test_not_found_and_validation_messages_follow_the_language_and_keep_their_codes(player):
