@@ -22,7 +22,7 @@ def measure(args) -> dict:
     from django.db import connection
 
     from games.models import DailyDeal
-    from leaderboards.models import Membership, Tournament
+    from leaderboards.models import Tournament
     from pyramid_site.clock import utc_today
 
     rng = random.Random(args.seed)
@@ -31,9 +31,12 @@ def measure(args) -> dict:
         cursor.execute("SELECT player_id FROM leaderboards_result WHERE daily_id = %s ORDER BY random() LIMIT %s",
                        [daily.pk, args.samples])
         players = list(get_user_model().objects.filter(pk__in=[r[0] for r in cursor.fetchall()]))
-    clubs_of = {}
-    for membership in Membership.objects.filter(user__in=players).order_by("club_id"):
-        clubs_of.setdefault(membership.user_id, membership.club_id)
+    with connection.cursor() as cursor:  # club members who played today, of clubs big and small
+        cursor.execute("""SELECT m.user_id, m.club_id FROM leaderboards_membership m
+                          JOIN leaderboards_result r ON r.player_id = m.user_id AND r.daily_id = %s
+                          ORDER BY random() LIMIT %s""", [daily.pk, args.samples // 2])
+        clubs_of = dict(cursor.fetchall())
+    players += list(get_user_model().objects.filter(pk__in=list(clubs_of)))
     tournaments = list(Tournament.objects.values_list("pk", flat=True))
     jobs: dict = {}
     parts = set(args.only.split(","))

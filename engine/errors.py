@@ -24,7 +24,11 @@ class StateError(EngineError):
 class IllegalMove(EngineError):
     """A well-formed move that the rules do not allow in this position."""
 
-    def __init__(self, reason: str, move: str | None = None):
+    def __init__(self, reason: str, move: str | None = None, *, kind: str | None = None,
+                 params: dict | None = None):
         super().__init__(reason)
         self.reason = reason
         self.move = move
+        # the reason as data (engine/words.py), for players of other languages
+        self.kind = kind
+        self.params = params or {}

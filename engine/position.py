@@ -30,6 +30,9 @@ from .moves import (
     parse_move,
 )
 from .rules import Rules
+from .words import PYRAMID as PYRAMID_PLACE
+from .words import RESERVE as RESERVE_PLACE
+from .words import STOCK_PLACE, WASTE_PLACE, Said, Seen
 
 PLAYING, WON, STUCK = "playing", "won", "stuck"
 
@@ -194,68 +197,75 @@ class Position:
         """The card at ``loc`` as a player names it: ``7♣`` in the pyramid (the card dealt there, even
         once it is gone), ``the reserve's 5♦``, ``the waste's 4♣``, and ``the stock's 9♥`` only while
         the rules turn the stock top face up. A face-down stock card is never named."""
+        return self.card_seen(loc).english()
+
+    def card_seen(self, loc: int) -> Seen:
+        """What ``card_words`` names, as data: where the card lies and the card, None when it is not shown."""
         board = self.board
         if loc < PYRAMID_SIZE:
-            return card_pretty(board.pyramid_cards[loc])
+            return Seen(PYRAMID_PLACE, board.pyramid_cards[loc])
         if loc < STOCK:
             i = loc - RESERVE_BASE
-            if i >= len(board.reserve_cards):
-                return "a reserve card"  # these rules deal none
-            return f"the reserve's {card_pretty(board.reserve_cards[i])}"
+            return Seen(RESERVE_PLACE, board.reserve_cards[i] if i < len(board.reserve_cards) else None)
         card = None if loc == STOCK and not board.rules.stock_live else self.card_at(loc)
-        where = "the stock's" if loc == STOCK else "the waste's"
-        return f"{where} {card_pretty(card)}" if card is not None else f"{where} top card"
+        return Seen(STOCK_PLACE if loc == STOCK else WASTE_PLACE, card)
 
-    def _unavailable(self, loc: int, partner: int = -1) -> str | None:
+    def _unavailable(self, loc: int, partner: int = -1) -> Said | None:
         """Why the card at ``loc`` cannot be taken (paired with ``partner``), or None if it can.
 
         The reasons name the cards as a player sees them: pyramid cards are face up, so a covered
         card and the cards lying on it are named; a face-down stock card never is."""
         rules = self.board.rules
         if loc < PYRAMID_SIZE:
+            card = self.card_seen(loc)
             if not self.pyramid >> loc & 1:
-                return f"{self.card_words(loc)} is already gone from the pyramid"
+                return Said(f"{self.card_words(loc)} is already gone from the pyramid", "pyramid_card_gone", card=card)
             covering = self.pyramid & COVER_MASK[loc]
             if not covering:
                 return None
             if rules.covered_pairs and partner >= 0 and covering == 1 << partner:
                 return None  # lies under its partner alone: the covered_pairs option allows the pair
-            names = " and ".join(self.card_words(q) for q in COVERED_BY[loc] if covering >> q & 1)
-            reason = f"{self.card_words(loc)} is covered by {names}"
+            on = [self.card_seen(q) for q in COVERED_BY[loc] if covering >> q & 1]
+            reason = f"{self.card_words(loc)} is covered by {' and '.join(c.english() for c in on)}"
             if partner in COVERED_BY[loc]:
                 if rules.covered_pairs:
-                    reason += ", and a card pairs with the card it covers only when nothing else covers it"
-                else:
-                    reason += ": a card never pairs with a card it covers under these rules"
-            return reason
+                    return Said(reason + ", and a card pairs with the card it covers only when nothing else covers it",
+                                "covered_partner_and_more", card=card, covered_by=on)
+                return Said(reason + ": a card never pairs with a card it covers under these rules",
+                            "covered_by_partner", card=card, covered_by=on)
+            return Said(reason, "covered", card=card, covered_by=on)
         if loc < STOCK:
             if not rules.reserve:
-                return "there is no reserve under these rules"
+                return Said("there is no reserve under these rules", "no_reserve")
             i = loc - RESERVE_BASE
-            return None if self.reserve >> i & 1 else f"{self.card_words(loc)} is already gone"
+            return None if self.reserve >> i & 1 else Said(f"{self.card_words(loc)} is already gone",
+                                                           "reserve_card_gone", card=self.card_seen(loc))
         if loc == STOCK:
             if not rules.stock_live:
-                return "the stock top is face down under these rules: draw to turn it"
-            return None if self.stock_top_index() >= 0 else "the stock is empty"
+                return Said("the stock top is face down under these rules: draw to turn it", "stock_top_hidden")
+            return None if self.stock_top_index() >= 0 else Said("the stock is empty", "stock_empty")
         if not rules.waste_live:
             if self.pointer:
-                return f"{self.card_words(WASTE)} cannot be taken: the waste top is dead under these rules"
-            return "the waste top is dead under these rules"
-        return None if self.pointer else "the waste is empty"
+                return Said(f"{self.card_words(WASTE)} cannot be taken: the waste top is dead under these rules",
+                            "waste_card_dead", card=self.card_seen(WASTE))
+            return Said("the waste top is dead under these rules", "waste_dead")
+        return None if self.pointer else Said("the waste is empty", "waste_empty")
 
     # --- legality ----------------------------------------------------------------------------------------
-    def why_illegal(self, move: Move) -> str | None:
+    def why_illegal(self, move: Move) -> Said | None:
         """The reason ``move`` is illegal here, in a player's words, or None when it is legal.
 
         Cards are named as a player sees them (``7♣ is covered by Q♦ and 2♠``), never by location
-        number, and a face-down stock card is never named."""
+        number, and a face-down stock card is never named. The reason is also data (``kind``, ``params``:
+        engine/words.py), for players of other languages."""
         if self.is_won:
-            return "the deal is already won"
+            return Said("the deal is already won", "already_won")
         kind = move.kind
         if kind == DRAW or kind == REDEAL:
             reason = self._why_not_turn(kind)
             if reason is None and self.is_stuck:
-                return "the deal is over: no removal is possible and none can come up by drawing or redealing"
+                return Said("the deal is over: no removal is possible and none can come up by drawing or redealing",
+                            "deal_over")
             return reason
         first, second = move.first, move.second
         reason = self._unavailable(first, second)
@@ -264,7 +274,8 @@ class Position:
         card = self.card_at(first)
         if second < 0:
             if card_value(card) != KING:
-                return f"{self.card_words(first)} is not a king: only a king goes alone"
+                return Said(f"{self.card_words(first)} is not a king: only a king goes alone", "not_a_king",
+                            card=self.card_seen(first))
             return None
         reason = self._unavailable(second, first)
         if reason:
@@ -272,27 +283,31 @@ class Position:
         other = self.card_at(second)
         total = card_value(card) + card_value(other)
         if total != TARGET:
-            return f"{card_pretty(card)} + {card_pretty(other)} make {total}, not 13"
+            return Said(f"{card_pretty(card)} + {card_pretty(other)} make {total}, not 13", "not_thirteen",
+                        first=Seen(PYRAMID_PLACE, card), second=Seen(PYRAMID_PLACE, other), total=total)
         return None
 
-    def _why_not_turn(self, kind: str) -> str | None:
+    def _why_not_turn(self, kind: str) -> Said | None:
         rules = self.board.rules
         stock_empty = not self.pile >> self.pointer
         if kind == DRAW:
             if not stock_empty:
                 return None
             if not rules.pass_left(self.pass_no):
-                return "the stock is empty and no pass is left"
+                return Said("the stock is empty and no pass is left", "draw_no_pass_left")
             if not self.pointer:
-                return "the stock and the waste are both empty"
-            return f"the stock is empty: redeal to start pass {self.pass_no + 1}"
+                return Said("the stock and the waste are both empty", "draw_nothing_left")
+            return Said(f"the stock is empty: redeal to start pass {self.pass_no + 1}", "draw_stock_empty",
+                        next_pass=self.pass_no + 1)
         if not stock_empty:
             count = self.stock_count
-            return f"the stock still has {count} card{'s' * (count != 1)}: redeal only when it is empty"
+            return Said(f"the stock still has {count} card{'s' * (count != 1)}: redeal only when it is empty",
+                        "redeal_stock_left", count=count)
         if not rules.pass_left(self.pass_no):
-            return f"no pass is left: these rules allow {rules.passes} pass{'es' * (rules.passes > 1)}"
+            return Said(f"no pass is left: these rules allow {rules.passes} pass{'es' * (rules.passes > 1)}",
+                        "redeal_no_pass_left", passes=rules.passes)
         if not self.pointer:
-            return "the waste is empty: there is nothing to redeal"
+            return Said("the waste is empty: there is nothing to redeal", "redeal_waste_empty")
         return None
 
     def check(self, move: Move | str) -> Move:
@@ -301,7 +316,7 @@ class Position:
             move = parse_move(move)
         reason = self.why_illegal(move)
         if reason:
-            raise IllegalMove(reason, str(move))
+            raise IllegalMove(reason, str(move), kind=reason.kind, params=reason.params)
         return move
 
     def legal_moves(self) -> list[Move]:

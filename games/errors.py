@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from pyramid_site.api.errors import NotFound, ServiceError
 
 
@@ -12,4 +14,4 @@ class IllegalMoveError(ServiceError):
 
 def game_not_found(game_id: int) -> NotFound:
     """Someone else's game is answered as if it did not exist."""
-    return NotFound(f"there is no game {game_id} of yours", code="game_not_found")
+    return NotFound(gettext("there is no game %(game_id)s of yours") % {"game_id": game_id}, code="game_not_found")

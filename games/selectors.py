@@ -9,6 +9,7 @@ from functools import cache
 from django.db import connection
 from django.db.models import Count, DurationField, ExpressionWrapper, F, Min, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import engine
 import engine.solver
@@ -38,7 +39,8 @@ def daily_deal(*, date: dt.date, preset: str) -> DailyDeal:
     """The daily deal of a day and preset, with its deal; 404 when there is none."""
     daily = DailyDeal.objects.select_related("deal").filter(date=date, preset=preset).first()
     if daily is None:
-        raise NotFound(f"there is no {preset} daily deal on {date}", code="daily_not_found")
+        raise NotFound(gettext("there is no %(preset)s daily deal on %(date)s") % {"preset": preset, "date": date},
+                       code="daily_not_found")
     return daily
 
 
@@ -56,7 +58,7 @@ def practice_deal(*, number: int, rules: engine.Rules) -> Deal | None:
     """The stored deal of this number under these rules (None when nobody has asked for it to be solved);
     404 while the number is secret."""
     if deal_number_is_secret(number):
-        raise NotFound(f"there is no practice deal {number}", code="deal_not_found")
+        raise NotFound(gettext("there is no practice deal %(number)s") % {"number": number}, code="deal_not_found")
     return Deal.objects.filter(number=number, rules=rules.to_text()).first()
 
 
@@ -84,7 +86,8 @@ def game_for_viewer(*, game_id: int, user) -> Game:
             pass
     game = Game.objects.select_related("deal", "daily").filter(pk=game_id).first()
     if game is None or not game_is_visible(game, user):
-        raise NotFound(f"there is no game {game_id} that you may see", code="game_not_found")
+        raise NotFound(gettext("there is no game %(game_id)s that you may see") % {"game_id": game_id},
+                       code="game_not_found")
     return game
 
 
@@ -162,11 +165,12 @@ def _analysis_open(game: Game) -> None:
     """An analysis shows the whole game's best play: it waits for the game's end, and a ranked game's for the
     end of its day or tournament (before it, it would give the deal away to those still playing)."""
     if game.mode == Game.Mode.RANKED and not window_is_over(game):
-        what = "day" if game.daily_id else "tournament"
-        raise Conflict(f"the analysis of a ranked game opens when its {what} is over, at "
-                       f"{game.closes_at.isoformat()}", code="not_yet", opens_at=game.closes_at.isoformat())
+        opens = (gettext("the analysis of a ranked game opens when its day is over, at %(time)s") if game.daily_id
+                 else gettext("the analysis of a ranked game opens when its tournament is over, at %(time)s"))
+        raise Conflict(opens % {"time": game.closes_at.isoformat()}, code="not_yet",
+                       opens_at=game.closes_at.isoformat())
     if not game.is_over:
-        raise Conflict("the game is still being played: its analysis comes when it ends", code="not_yet",
+        raise Conflict(gettext("the game is still being played: its analysis comes when it ends"), code="not_yet",
                        opens_at=None)
 
 
@@ -202,7 +206,9 @@ def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seco
     if best_from is None:
         return game, moves, positions, None
     if not 0 <= best_from < len(positions):
-        raise Invalid(f"the game has plies 0 to {len(moves)}; there is no ply {best_from}", code="bad_parameter")
+        raise Invalid(gettext("the game has plies 0 to %(moves)s; there is no ply %(best_from)s")
+                      % {"moves": len(moves), "best_from": best_from},
+                      code="bad_parameter")
     solution = solve(positions[best_from], budget_seconds=budget_seconds, grade=False)
     current, line = positions[best_from].copy(), []
     for notation in solution.solution:
@@ -216,7 +222,7 @@ def game_verdict(*, game_id: int, player, budget_seconds: float) -> tuple[Game, 
     (never a ranked game: it would tell a player the deal's best play while the deal is live)."""
     game = game_of_player(game_id=game_id, player=player)
     if game.mode != Game.Mode.PRACTICE:
-        raise Forbidden("whether a position can still be won is shown in practice games only",
+        raise Forbidden(gettext("whether a position can still be won is shown in practice games only"),
                         code="ranked_no_verdict")
     return game, solve(game_position(game), budget_seconds=budget_seconds, grade=False)
 # a game whose 28 pyramid cards are gone: its state's pyramid mask (the first field of Position.dumps, in

@@ -146,6 +146,30 @@ class PeriodStanding(models.Model):
         return f"{self.player_id} on the {self.kind} board of {self.starts} ({self.preset})"
 
 
+class PeriodCount(models.Model):
+    """How many players of one weekly board, or the all-time board, stand in one bucket of its order: the same
+    pyramids cleared, results at par and cards left in all (``rank_key >> BUCKET_BITS``; only deals played,
+    the last key, may differ inside a bucket). A rank is one more than the players ahead: whole buckets summed
+    from these rows, and the few ahead in one's own bucket counted, so no read counts a million rows. Kept in
+    step with :class:`PeriodStanding`, and rebuilt from it."""
+
+    BUCKET_BITS = 13
+
+    kind = models.CharField(max_length=4, choices=PeriodStanding.Kind.choices)
+    starts = models.DateField()
+    preset = models.CharField(max_length=20)
+    bucket = models.BigIntegerField()
+    players = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "starts", "preset", "bucket"], name="period_count_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.players} players in bucket {self.bucket} of the {self.kind} board of {self.starts}"
+
+
 class Club(models.Model):
     name = models.CharField(max_length=60, unique=True)
     description = models.TextField(blank=True, max_length=2000)

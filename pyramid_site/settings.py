@@ -62,9 +62,14 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # the web page's scripts and styles, also under gunicorn
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # after the session, before anything that answers in words: the request's language (README, "Languages"),
+    # and Content-Language on every answer
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # a client that names no language is answered in its account's (after authentication: a token is read here)
+    "pyramid_site.accounts.language.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "games.middleware.DailyDealsReadyMiddleware",  # no beat (no Redis): the daily deals prepare themselves
@@ -123,7 +128,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# the players' languages: English, Swedish and German (README, "Languages"); English when nothing else matches
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("sv", "Svenska"), ("de", "Deutsch")]
+# the apps' catalogues are found in each app's locale/; this one holds the shared plumbing's (pyramid_site/api)
+LOCALE_PATHS = [BASE_DIR / "pyramid_site" / "locale"]
+# the language chosen on the page, remembered by this browser for the page itself (the API reads Accept-Language)
+LANGUAGE_COOKIE_NAME = "pyramid_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -164,6 +177,10 @@ SPECTACULAR_SETTINGS = {
                    "`Authorization: Bearer KEY` (or `Token KEY`), KEY being the token that sign-up and log-in "
                    "answer (or `POST /api/accounts/guest/` for a guest account, no sign-up needed). Every error "
                    "is an `Error`: a stable `code` to branch on and a `message` for people. "
+                   "Messages and explanations are in English, Swedish or German: the request's `Accept-Language` "
+                   "picks (`sv`, `de`, `en`; anything else is English), or without it the account's `language` "
+                   "(`PATCH /api/accounts/me/`); every answer says which in `Content-Language`. Codes, notation "
+                   "and every other field never change with the language. "
                    "Lists come in pages (`limit`, `offset`; follow `next`). Every answer carries `X-API-Version` "
                    "and `X-Request-ID`; changes that may break a client are listed in docs/api-changelog.md.",
     # the API's version, also the X-API-Version header (pyramid_site/api/version.py); the major part moves

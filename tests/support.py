@@ -25,7 +25,7 @@ from games.models import DailyDeal, Deal, Game
 from games.move_log import LoggedMove, log_moves
 from games.services.deals import deal_get_or_create, deal_keep_secret
 from leaderboards import services as leaderboard_services
-from leaderboards.models import BoardCount, PeriodStanding, Result
+from leaderboards.models import BoardCount, PeriodCount, PeriodStanding, Result
 from pyramid_site.clock import day_end, utc_today
 
 # The secrets the tests' settings use (tests/conftest.py): two different ones, so that a test can tell
@@ -187,6 +187,10 @@ def check_board_counts() -> None:
         expected[key] = expected.get(key, 0) + 1
     assert counts == expected
     assert standings_stored() == standings_summed()
+    buckets: dict = {}
+    for kind, starts, preset, key in PeriodStanding.objects.values_list("kind", "starts", "preset", "rank_key"):
+        buckets[(kind, starts, preset, key >> 13)] = buckets.get((kind, starts, preset, key >> 13), 0) + 1
+    assert {(c.kind, c.starts, c.preset, c.bucket): c.players for c in PeriodCount.objects.all() if c.players} == buckets
 
 
 def standings_stored() -> dict:

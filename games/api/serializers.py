@@ -7,6 +7,7 @@ on every move, so ``game_output`` builds it as a plain dict (a serializer would 
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -65,9 +66,9 @@ class GameStartInput(serializers.Serializer):
     def validate(self, data):
         if "daily" in data and ("number" in data or "rules" in data or data.get("winnable")
                                 or "difficulty" in data):
-            raise serializers.ValidationError("give either daily, or number and rules, not both")
+            raise serializers.ValidationError(gettext("give either daily, or number and rules, not both"))
         if "number" in data and (data.get("winnable") or "difficulty" in data):
-            raise serializers.ValidationError("give a number, or ask for a winnable deal (or a difficulty), not both")
+            raise serializers.ValidationError(gettext("give a number, or ask for a winnable deal (or a difficulty), not both"))
         return data
 
 

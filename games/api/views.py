@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import status
@@ -25,6 +26,7 @@ from ..daily import commitment
 from ..engine_glue import game_position
 from ..models import Deal
 from ..tasks import analyse_game_soon, solve_deal_soon
+from ..words import hint_words
 from .serializers import (DailyCommitmentOutput, DailyOutput, DailyVerifyOutput, DealOutput, GameAnalysisOutput,
                           GameOutput, GameReplayOutput, GameStartInput, GameSummaryOutput, HintOutput, MoveInput,
                           MoveLogOutput, MoveOutcomeOutput, MoveOutput, VerdictOutput, analysis_output,
@@ -192,7 +194,7 @@ class GameHintView(APIView):
         advice = services.game_hint(game_id=game_id, player=request.user)
         can_win = {"winnable": True, "unwinnable": False}.get(advice.verdict)
         return Response({
-            "move": advice.move, "explanation": advice.explanation, "locations": advice.locations,
+            "move": advice.move, "explanation": hint_words(advice.parts, advice.explanation), "locations": advice.locations,
             "verdict": advice.verdict, "can_win": can_win, "moves_to_win": advice.moves_to_win,
             "best_cards_left": advice.best_cards_left,
         })
@@ -266,9 +268,10 @@ def _deal_request(request, number: str) -> tuple[int, engine.Rules]:
     try:
         value = int(number)
     except ValueError:
-        raise Invalid(f"{number[:40]!r} is not a deal number", code="bad_deal_number") from None
+        raise Invalid(gettext("%(number)s is not a deal number") % {"number": repr(number[:40])},
+                      code="bad_deal_number") from None
     if not 0 <= value < 2**64:
-        raise Invalid("deal numbers run from 0 to 2**64 - 1", code="bad_deal_number")
+        raise Invalid(gettext("deal numbers run from 0 to 2**64 - 1"), code="bad_deal_number")
     try:
         rules = engine.Rules.parse(request.query_params.get("rules", "classic"))
     except engine.RulesError as exc:

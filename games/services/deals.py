@@ -10,6 +10,7 @@ import logging
 from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import engine
 from engine.solver import UNKNOWN, Solution, solve
@@ -35,7 +36,7 @@ def deal_solve_request(*, number: int, rules: engine.Rules) -> Deal:
     """A player asks for a practice deal to be solved: its row, made now if needed (the caller queues
     the solve). Refused, as if it did not exist, while its number is secret."""
     if deal_number_is_secret(number):
-        raise NotFound(f"there is no practice deal {number}", code="deal_not_found")
+        raise NotFound(gettext("there is no practice deal %(number)s") % {"number": number}, code="deal_not_found")
     return deal_get_or_create(number=number, rules=rules)
 
 

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import engine
 from engine.solver import Hint
@@ -25,6 +26,7 @@ from ..engine_glue import engine_deal, engine_rules, game_position, start_positi
 from ..errors import IllegalMoveError, game_not_found
 from ..models import DailyDeal, Deal, Game
 from ..move_log import log_append, log_notations, log_without_last
+from ..words import refusal
 from ..selectors import deal_number_is_secret, game_of_player, window_is_over
 from ..signals import game_finished
 from .deals import deal_get_or_create
@@ -39,7 +41,8 @@ class MoveOutcome:
 
 
 def game_over(game: Game) -> Conflict:
-    return Conflict(f"the game is over ({game.status})", code="game_over", status=game.status)
+    return Conflict(gettext("the game is over (%(status)s)") % {"status": game.status},
+                    code="game_over", status=game.status)
 
 
 def _new_game(*, player, deal: Deal, mode: str, daily: DailyDeal | None = None,
@@ -61,11 +64,11 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
     if daily_id is not None:
         daily = DailyDeal.objects.select_related("deal").filter(pk=daily_id).first()
         if daily is None or daily.date > utc_today():
-            raise NotFound(f"there is no daily deal {daily_id} open yet", code="daily_not_found")
+            raise NotFound(gettext("there is no daily deal %(daily_id)s open yet") % {"daily_id": daily_id},
+                           code="daily_not_found")
         if daily.date < utc_today():
             raise Conflict(
-                f"the daily deal of {daily.date} is over; practise it as deal {daily.deal.number} "
-                f"with rules {daily.preset}",
+                gettext("the daily deal of %(date)s is over; practise it as deal %(number)s with rules %(preset)s") % {"date": daily.date, "number": daily.deal.number, "preset": daily.preset},
                 code="daily_over",
             )
         return ranked_game_start(player=player, deal=daily.deal, daily=daily, closes_at=day_end(daily.date))
@@ -82,9 +85,9 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
         while deal_number_is_secret(number):  # drawn again: a random deal is never a secret one
             number = secrets.randbelow(2**64)
     elif not 0 <= number < 2**64:
-        raise Invalid("deal numbers run from 0 to 2**64 - 1", code="bad_deal_number")
+        raise Invalid(gettext("deal numbers run from 0 to 2**64 - 1"), code="bad_deal_number")
     elif deal_number_is_secret(number):  # a daily or tournament deal whose window is not over
-        raise NotFound(f"there is no practice deal {number}", code="deal_not_found")
+        raise NotFound(gettext("there is no practice deal %(number)s") % {"number": number}, code="deal_not_found")
     with transaction.atomic():
         deal = deal_get_or_create(number=number, rules=parsed_rules)
         return _new_game(player=player, deal=deal, mode=Game.Mode.PRACTICE)
@@ -97,9 +100,13 @@ def _proven_practice_deal(rules: engine.Rules, difficulty: int | None) -> Deal:
         practice_pool_fill(rules=rules, seconds=settings.PYRAMID_PRACTICE_DRAW_SECONDS, difficulty=difficulty)
         deal = proven_deal_draw(rules=rules, difficulty=difficulty)
     if deal is None:
-        what = "winnable deal" if difficulty is None else f"winnable deal of difficulty {difficulty}"
-        raise Conflict(f"no {what} under these rules is proved yet: the solver is looking for some, ask again in "
-                       "a minute", code="no_deal_ready")
+        if difficulty is None:
+            missing = gettext("no winnable deal under these rules is proved yet: the solver is looking for some, "
+                              "ask again in a minute")
+        else:
+            missing = gettext("no winnable deal of difficulty %(difficulty)s under these rules is proved yet: the "
+                              "solver is looking for some, ask again in a minute") % {"difficulty": difficulty}
+        raise Conflict(missing, code="no_deal_ready")
     return deal
 
 
@@ -107,15 +114,15 @@ def ranked_game_start(*, player, deal: Deal, closes_at: dt.datetime, daily: Dail
     """A ranked game of ``deal`` (a daily deal's, or a tournament's), once per player and deal, that
     the server closes as it stands at ``closes_at`` (the end of its day or tournament)."""
     if closes_at <= timezone.now():  # the window ended between the request's checks and now
-        raise (Conflict("the daily deal's day is over", code="daily_over") if daily
-               else Conflict("the tournament is over", code="tournament_over"))
+        raise (Conflict(gettext("the daily deal's day is over"), code="daily_over") if daily
+               else Conflict(gettext("the tournament is over"), code="tournament_over"))
     try:
         with transaction.atomic():
             return _new_game(player=player, deal=deal, daily=daily, mode=Game.Mode.RANKED, closes_at=closes_at)
     except IntegrityError:
         game = Game.objects.filter(player=player, deal=deal, mode=Game.Mode.RANKED).first()
-        what = "this daily deal" if daily else "this deal"
-        raise Conflict(f"you have already played {what}", code="already_played",
+        raise Conflict(gettext("you have already played this daily deal") if daily
+                       else gettext("you have already played this deal"), code="already_played",
                        game=game.pk if game else None) from None
 
 
@@ -126,9 +133,11 @@ def _finished(game: Game, position: engine.Position | None = None) -> None:
 
 def window_over(game: Game) -> Conflict:
     if game.daily_id:
-        return Conflict(f"the daily deal of {game.daily.date} is over: the game was closed as it stood at the end "
-                        "of its day", code="daily_over", status=Game.Status.CLOSED)
-    return Conflict("the tournament is over: the game was closed as it stood at its end", code="tournament_over",
+        return Conflict(gettext("the daily deal of %(date)s is over: the game was closed as it stood at the end of its day")
+                        % {"date": game.daily.date},
+                        code="daily_over", status=Game.Status.CLOSED)
+    return Conflict(gettext("the tournament is over: the game was closed as it stood at its end"),
+                    code="tournament_over",
                     status=Game.Status.CLOSED)
 
 
@@ -200,7 +209,7 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
         try:
             position.apply(parsed)
         except engine.IllegalMove as exc:
-            raise IllegalMoveError(exc.reason, move=notation) from None
+            raise IllegalMoveError(refusal(exc.kind, exc.params, exc.reason), move=notation) from None
         read_version = game.version
         game.move_log = bytes(game.move_log) + log_append(game.move_log, started_at=game.started_at, move=parsed,
                                                           at=timezone.now())
@@ -227,7 +236,9 @@ def _already_played(game: Game, ply: int, notation: str) -> MoveOutcome | None:
         if log_notations(game.move_log)[ply - 1] == notation:
             return MoveOutcome(game, game_position(game), applied=False)
     if ply != expected:
-        raise Conflict(f"move {ply} is not the next one: the next move is {expected}", code="wrong_ply",
+        raise Conflict(gettext("move %(ply)s is not the next one: the next move is %(expected)s")
+                       % {"ply": ply, "expected": expected},
+                       code="wrong_ply",
                        expected_ply=expected)
     if game.status == Game.Status.CLOSED:
         raise window_over(game)
@@ -276,7 +287,9 @@ def game_resign(*, game_id: int, player) -> Game:
 
 def _practice_only(game: Game, what: str) -> None:
     if game.mode != Game.Mode.PRACTICE:
-        raise Forbidden(f"{what} is for practice games only; ranked games are played without it",
+        refusal = {"undo": gettext("undo is for practice games only; ranked games are played without it"),
+                   "hint": gettext("hint is for practice games only; ranked games are played without it")}[what]
+        raise Forbidden(refusal,
                         code=f"ranked_no_{what}")
 
 
@@ -289,7 +302,7 @@ def game_undo(*, game_id: int, player) -> Game:
         if game.status in (Game.Status.WON, Game.Status.RESIGNED):
             raise game_over(game)
         if game.moves == 0:
-            raise Conflict("there is no move to take back", code="nothing_to_undo")
+            raise Conflict(gettext("there is no move to take back"), code="nothing_to_undo")
         game.move_log = log_without_last(game.move_log)
         replayed = engine.replay(engine_deal(game.deal.text), engine_rules(game.deal.rules),
                                  log_notations(game.move_log))

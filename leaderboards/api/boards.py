@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -57,7 +58,8 @@ class DailyBoardView(APIView):
     def get(self, request, date: str, preset: str):
         day = date_value(date)
         if day > utc_today():
-            raise NotFound(f"there is no {preset} daily deal on {date}", code="daily_not_found")
+            raise NotFound(gettext("there is no %(preset)s daily deal on %(date)s") % {"preset": preset, "date": date},
+                           code="daily_not_found")
         daily = daily_deal(date=day, preset=preset)
         board = boards.daily_board(daily=daily, player=request.user, limit=int_param(request, "limit", 50, 1, 200),
                                    around=int_param(request, "around", 5, 0, 25), club_id=_club_id(request))
@@ -65,9 +67,9 @@ class DailyBoardView(APIView):
 
 
 def _period_response(request, first, last, preset):
-    scope = stats.standings(preset=preset, first=first, club_id=_club_id(request))
-    me, around = stats.my_period_rows(scope, player=request.user, around=int_param(request, "around", 5, 0, 25))
-    return paged(request, stats.period_rows(scope), period_row, decorate=partial(stats.shown_rows, scope),
+    board = stats.period_board_of(preset=preset, first=first, club_id=_club_id(request))
+    me, around = stats.my_period_rows(board, player=request.user, around=int_param(request, "around", 5, 0, 25))
+    return paged(request, board, period_row, decorate=partial(stats.shown_rows, board),
                  preset=preset, first=first and first.isoformat(), last=last and last.isoformat(),
                  me=me and period_row(me), around=[period_row(row) for row in around])
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
@@ -102,7 +103,8 @@ class ClubMembersView(APIView):
     def get(self, request, club_id: int):
         club, membership = club_for_viewer(club_id=club_id, viewer=request.user)
         if membership is None:
-            raise Forbidden(f"only members of {club.name} see its members", code="not_member")
+            raise Forbidden(gettext("only members of %(club)s see its members") % {"club": club.name},
+                            code="not_member")
         return paged(request, members_of(club), member_output)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -132,7 +133,7 @@ class StandingsView(APIView):
         tournament, membership = tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         final = standings_are_final(tournament)
         if membership is None and not final:
-            raise Forbidden("live standings are for the club's members; everyone sees them after the end",
+            raise Forbidden(gettext("live standings are for the club's members; everyone sees them after the end"),
                             code="not_member")
         # plain scoring ranks by cards, moves and time: no score to show (arena points and par scores are)
         scored = tournament.format == Tournament.Format.ARENA or tournament.scoring == Tournament.Scoring.PAR

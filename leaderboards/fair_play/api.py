@@ -3,6 +3,7 @@ list the re-check's flags and record their review."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAdminUser
@@ -24,7 +25,7 @@ class VoidInput(serializers.Serializer):
 
     def validate(self, data):
         if ("game" in data) == ("player" in data):
-            raise serializers.ValidationError("give either game or player")
+            raise serializers.ValidationError(gettext("give either game or player"))
         return data
 
 

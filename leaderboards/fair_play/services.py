@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.models import Game
 from pyramid_site.api.errors import Conflict, Invalid, NotFound
@@ -23,7 +24,7 @@ from .models import Flag, Void
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise Invalid("say why: a void needs a reason, kept in the audit record", code="reason_required")
+        raise Invalid(gettext("say why: a void needs a reason, kept in the audit record"), code="reason_required")
     return reason
 
 
@@ -48,13 +49,13 @@ def _still_voided(results):
                           | Q(player_id__in=active.filter(player__isnull=False).values("player_id")))
 
 
-def _record(void: Void, what: str) -> Void:
+def _record(void: Void, already_void: str) -> Void:
     """Save the audit record; one active void per game or player (a unique constraint)."""
     try:
         with transaction.atomic():
             void.save()
     except IntegrityError:
-        raise Conflict(f"{what} is already void", code="already_void") from None
+        raise Conflict(already_void, code="already_void") from None
     return void
 
 
@@ -63,15 +64,17 @@ def game_void(*, game_id: int, reason: str, by=None) -> Void:
     with transaction.atomic():
         found = Game.objects.filter(pk=game_id).values_list("player_id", "mode").first()
         if found is None:
-            raise NotFound(f"there is no game {game_id}", code="game_not_found")
+            raise NotFound(gettext("there is no game %(game_id)s") % {"game_id": game_id}, code="game_not_found")
         player_id, mode = found
         if mode != Game.Mode.RANKED:
-            raise Conflict(f"game {game_id} is a practice game: it is on no board, so there is nothing to void",
+            raise Conflict(gettext("game %(game_id)s is a practice game: it is on no board, so there is nothing to void")
+                           % {"game_id": game_id},
                            code="not_ranked")
         # result_record takes the player's row lock before it looks for voids, so the game's
         # result is either already written (and voided here) or written later and sees this void
         get_user_model().objects.select_for_update().filter(pk=player_id).exists()
-        void = _record(Void(game_id=game_id, reason=reason, voided_by=by), f"game {game_id}")
+        void = _record(Void(game_id=game_id, reason=reason, voided_by=by),
+                       gettext("game %(id)s is already void") % {"id": game_id})
         _apply(Result.objects.filter(game_id=game_id), voided=True)
         return void
 
@@ -81,8 +84,10 @@ def player_void(*, player_id: int, reason: str, by=None) -> Void:
     with transaction.atomic():
         # serialises with result_record, which takes the same lock before it looks for voids
         if not get_user_model().objects.select_for_update().filter(pk=player_id).exists():
-            raise NotFound(f"there is no player {player_id}", code="player_not_found")
-        void = _record(Void(player_id=player_id, reason=reason, voided_by=by), f"player {player_id}")
+            raise NotFound(gettext("there is no player %(player_id)s") % {"player_id": player_id},
+                           code="player_not_found")
+        void = _record(Void(player_id=player_id, reason=reason, voided_by=by),
+                       gettext("player %(id)s is already void") % {"id": player_id})
         _apply(Result.objects.filter(player_id=player_id), voided=True)
         return void
 
@@ -93,9 +98,9 @@ def void_lift(*, void_id: int, reason: str, by=None) -> Void:
     with transaction.atomic():
         void = Void.objects.select_for_update().filter(pk=void_id).first()
         if void is None:
-            raise NotFound(f"there is no void {void_id}", code="void_not_found")
+            raise NotFound(gettext("there is no void %(void_id)s") % {"void_id": void_id}, code="void_not_found")
         if void.lifted_at is not None:
-            raise Conflict(f"void {void_id} was already lifted", code="already_lifted")
+            raise Conflict(gettext("void %(void_id)s was already lifted") % {"void_id": void_id}, code="already_lifted")
         void.lifted_at, void.lifted_by, void.lift_reason = timezone.now(), by, reason
         void.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
         covered = Result.objects.filter(game_id=void.game_id) if void.game_id else Result.objects.filter(
@@ -108,13 +113,14 @@ def flag_review(*, flag_id: int, note: str, by=None) -> Flag:
     """An operator's verdict on a flag, kept with it (to take the result off the boards, void the game)."""
     note = (note or "").strip()
     if not note:
-        raise Invalid("say what the review found: a note is kept in the audit record", code="note_required")
+        raise Invalid(gettext("say what the review found: a note is kept in the audit record"), code="note_required")
     with transaction.atomic():
         flag = Flag.objects.select_for_update().filter(pk=flag_id).first()
         if flag is None:
-            raise NotFound(f"there is no flag {flag_id}", code="flag_not_found")
+            raise NotFound(gettext("there is no flag %(flag_id)s") % {"flag_id": flag_id}, code="flag_not_found")
         if flag.reviewed_at is not None:
-            raise Conflict(f"flag {flag_id} was already reviewed", code="already_reviewed")
+            raise Conflict(gettext("flag %(flag_id)s was already reviewed") % {"flag_id": flag_id},
+                           code="already_reviewed")
         flag.reviewed_at, flag.reviewed_by, flag.review_note = timezone.now(), by, note
         flag.save(update_fields=["reviewed_at", "reviewed_by", "review_note"])
         return flag

@@ -44,11 +44,8 @@ class DailyBoard:
     source: str = "postgresql"
 
 
-def board_results(daily_id: int, *, club_id: int | None = None):
-    results = Result.objects.filter(daily_id=daily_id, voided=False)
-    if club_id is not None:
-        results = results.filter(player_id__in=Membership.objects.filter(club_id=club_id).values("user_id"))
-    return results
+def board_results(daily_id: int):
+    return Result.objects.filter(daily_id=daily_id, voided=False)
 
 
 def _in_order(results):
@@ -91,7 +88,9 @@ def daily_board(*, daily: DailyDeal, player=None, limit: int = 50, around: int =
             return _daily_board_cached(daily=daily, player=player, limit=limit, around=around)
         except cache.Unavailable:
             pass
-    results = board_results(daily.pk, club_id=club_id)
+    if club_id is not None:
+        return _club_daily_board(daily=daily, club_id=club_id, player=player, limit=limit, around=around)
+    results = board_results(daily.pk)
     board = DailyBoard(daily, 0, _ranked_slice(list(_in_order(results)[:limit]), 1, 0))
     mine = results.filter(player=player).first() if player is not None and player.is_authenticated else None
     if mine is None:
@@ -109,15 +108,32 @@ def daily_board(*, daily: DailyDeal, player=None, limit: int = 50, around: int =
         quicker=Count("id", filter=Q(duration_ms__lt=first.duration_ms)),
         tied_before=Count("id", filter=Q(duration_ms=first.duration_ms, id__lt=first.pk)))
     ahead_in_bucket, tied_before = in_bucket["quicker"], in_bucket["tied_before"]
-    if club_id is None:
-        board.total, ahead = _bucket_counts(daily.pk, first.cards_left, first.moves)
-    else:  # a club's board is small: count its results
-        board.total = results.count()
-        ahead = results.filter(Q(cards_left__lt=first.cards_left)
-                               | Q(cards_left=first.cards_left, moves__lt=first.moves)).count()
+    board.total, ahead = _bucket_counts(daily.pk, first.cards_left, first.moves)
     better = ahead + ahead_in_bucket
     board.around = _ranked_slice(window, better + 1, better + tied_before)
     board.me = board.around[len(above)]
+    return board
+
+
+def _club_daily_board(*, daily: DailyDeal, club_id: int, player, limit: int, around: int) -> DailyBoard:
+    """A club's part of a daily board: a few thousand results at most, found from the members (walking the day's
+    million results in order for the members' would read most of them), ranked here."""
+    members = Membership.objects.filter(club_id=club_id).values_list("user_id", flat=True)
+    keyed = sorted(Result.objects.filter(deal_id=daily.deal_id, daily_id=daily.pk, voided=False,
+                                         player_id__in=list(members))
+                   .values_list("cards_left", "moves", "duration_ms", "id", "player_id"))
+    ranks, mine = [], None
+    for position, (cards_left, moves, duration_ms, _, player_id) in enumerate(keyed):
+        tied = position and keyed[position - 1][:3] == (cards_left, moves, duration_ms)
+        ranks.append(ranks[-1] if tied else position + 1)
+        if player is not None and player_id == player.pk:
+            mine = position
+    window = [] if mine is None else list(range(max(mine - around, 0), min(mine + around + 1, len(keyed))))
+    shown = {keyed[i][3] for i in [*range(min(limit, len(keyed))), *window]}
+    by_id = {r.pk: r for r in _in_order(Result.objects.filter(pk__in=shown))}
+    board = DailyBoard(daily, len(keyed), [BoardRow(ranks[i], by_id[keyed[i][3]]) for i in range(min(limit, len(keyed)))])
+    board.around = [BoardRow(ranks[i], by_id[keyed[i][3]]) for i in window]
+    board.me = None if mine is None else board.around[mine - window[0]]
     return board
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import BooleanField, Case, Count, F, Value, When, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.models import Game
 from pyramid_site.api.errors import NotFound
@@ -17,7 +18,8 @@ def club_for_viewer(*, club_id: int, viewer) -> tuple[Club, Membership | None]:
     """The club and the viewer's membership; a private club is hidden from everyone else."""
     club = visible_clubs(viewer).annotate(member_count=Count("memberships")).filter(pk=club_id).first()
     if club is None:
-        raise NotFound(f"there is no club {club_id} that you can see", code="club_not_found")
+        raise NotFound(gettext("there is no club %(club_id)s that you can see") % {"club_id": club_id},
+                       code="club_not_found")
     return club, Membership.objects.filter(club=club, user_id=viewer.pk).first()
 
 
@@ -46,7 +48,9 @@ def tournament_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Me
         membership = Membership.objects.filter(club=tournament.club, user_id=viewer.pk).first()
         if not tournament.club.is_private or membership is not None:
             return tournament, membership
-    raise NotFound(f"there is no tournament {tournament_id} that you can see", code="tournament_not_found")
+    raise NotFound(gettext("there is no tournament %(tournament_id)s that you can see")
+                   % {"tournament_id": tournament_id},
+                   code="tournament_not_found")
 
 
 def standing_order(tournament: Tournament) -> list:

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, F, Min, Q, Sum
+from django.utils.translation import gettext, ngettext
 
 from pyramid_site.api.errors import Conflict, NotFound
 from pyramid_site.clock import utc_today
 
-from ..models import Club, Membership, PeriodStanding, Result
+from ..models import Club, Membership, PeriodCount, PeriodStanding, Result
 from ..streaks import Streak, streak_of
 
 AT_PAR = Q(won=True, par_moves__isnull=False, moves__lte=F("par_moves"))
@@ -34,6 +35,7 @@ AGGREGATES = {
     "best_cards_left": Min("cards_left"),
     "best_moves_won": Min("moves", filter=Q(won=True)),
 }
+_STANDING_ORDER = f"{PeriodStanding._meta.db_table}.rank_key, {PeriodStanding._meta.db_table}.player_id"
 SHOWN = ["player_id", "rank_key", "played", "cleared", "won", "at_par", "cards_total", "best_cards_left",
          "best_moves_won"]
 
@@ -58,53 +60,92 @@ def daily_results(*, preset: str | None = None, first: dt.date | None = None, la
     return results
 
 
-def standings(*, preset: str, first: dt.date | None, club_id: int | None = None):
-    """The standings of the weekly board that starts on ``first`` (a Monday), or of the all-time board (None)."""
-    kind, starts = ((PeriodStanding.Kind.WEEK, first) if first is not None
-                    else (PeriodStanding.Kind.ALL_TIME, PeriodStanding.ALL_TIME_START))
-    rows = PeriodStanding.objects.filter(kind=kind, starts=starts, preset=preset)
-    if club_id is not None:
-        rows = rows.filter(player_id__in=Membership.objects.filter(club_id=club_id).values("user_id"))
-    return rows
+@dataclass
+class PeriodBoard:
+    """A weekly board (``starts`` its Monday) or the all-time board of a preset, or a club's part of it."""
 
+    kind: str
+    starts: dt.date
+    preset: str
+    club_id: int | None = None
 
-def period_rows(scope):
-    """The board's rows in its order (dicts); ``shown_rows`` ranks and names a slice of them."""
-    return scope.order_by("rank_key", "player_id").values(*SHOWN)
-
-
-def shown_rows(scope, rows: list[dict]) -> list[dict]:
-    """A contiguous slice of the board, ranked, with names and streaks."""
-    name_rows(rank_rows(scope, rows))
-    return rows
-
-
-def rank_rows(scope, rows: list[dict]) -> list[dict]:
-    """Give a contiguous slice of the board its ranks: the first row's is one more than the rows ahead of it
-    (one index range count); after it, a row whose key differs ranks by its position, equal keys share one."""
-    if not rows:
+    @property
+    def standings(self):
+        rows = PeriodStanding.objects.filter(kind=self.kind, starts=self.starts, preset=self.preset)
+        if self.club_id is not None:
+            rows = rows.filter(player_id__in=Membership.objects.filter(club_id=self.club_id).values("user_id"))
         return rows
-    first = rows[0]
-    ahead = scope.filter(rank_key__lt=first["rank_key"]).count()
-    position = ahead + scope.filter(rank_key=first["rank_key"], player_id__lt=first["player_id"]).count()
-    for i, row in enumerate(rows):
-        row["rank"] = ahead + 1 if i == 0 else (
-            rows[i - 1]["rank"] if row["rank_key"] == rows[i - 1]["rank_key"] else position + i + 1)
+
+    def _counts(self):
+        return PeriodCount.objects.filter(kind=self.kind, starts=self.starts, preset=self.preset)
+
+    def count(self) -> int:
+        """Players on the board: a sum of its bucket counts (a club's part is small: counted)."""
+        if self.club_id is not None:
+            return self.standings.count()
+        return self._counts().aggregate(n=Sum("players", default=0))["n"]
+
+    def ranks(self, keys) -> dict[int, int]:
+        """The rank of each rank key: one more than the players strictly ahead, who are the whole buckets before
+        its own (one read of the board's bucket counts) and the few ahead in its own bucket (one short count)."""
+        keys = sorted(set(keys))
+        if not keys:
+            return {}
+        if self.club_id is not None:
+            return {key: 1 + self.standings.filter(rank_key__lt=key).count() for key in keys}
+        bits = PeriodCount.BUCKET_BITS
+        buckets = list(self._counts().filter(bucket__lt=keys[-1] >> bits, players__gt=0)
+                       .order_by("bucket").values_list("bucket", "players"))
+        ranks, before, i = {}, 0, 0
+        for key in keys:
+            while i < len(buckets) and buckets[i][0] < key >> bits:
+                before += buckets[i][1]
+                i += 1
+            inside = self.standings.filter(rank_key__gte=(key >> bits) << bits, rank_key__lt=key).count()
+            ranks[key] = 1 + before + inside
+        return ranks
+
+    def __getitem__(self, part):
+        """Rows of the board in its order (dicts): what a page of it slices."""
+        return self.standings.order_by("rank_key", "player_id").values(*SHOWN)[part]
+
+
+def period_board_of(*, preset: str, first: dt.date | None, club_id: int | None = None) -> PeriodBoard:
+    """The weekly board that starts on ``first`` (a Monday), or the all-time board (None)."""
+    if first is None:
+        return PeriodBoard(PeriodStanding.Kind.ALL_TIME, PeriodStanding.ALL_TIME_START, preset, club_id)
+    return PeriodBoard(PeriodStanding.Kind.WEEK, first, preset, club_id)
+
+
+def shown_rows(board: PeriodBoard, rows: list[dict]) -> list[dict]:
+    """A contiguous slice of the board, ranked, with names and streaks."""
+    name_rows(rank_rows(board, rows))
     return rows
 
 
-def my_period_rows(scope, *, player, around: int) -> tuple[dict | None, list[dict]]:
+def rank_rows(board: PeriodBoard, rows: list[dict]) -> list[dict]:
+    """Give rows of the board their ranks (equal keys share one)."""
+    ranks = board.ranks(row["rank_key"] for row in rows)
+    for row in rows:
+        row["rank"] = ranks[row["rank_key"]]
+    return rows
+
+
+def my_period_rows(board: PeriodBoard, *, player, around: int) -> tuple[dict | None, list[dict]]:
     """My row and up to ``around`` rows either side of it, ranked; (None, []) when I am not on the board."""
     if player is None or not player.is_authenticated:
         return None, []
+    scope = board.standings
     mine = scope.filter(player_id=player.pk).values(*SHOWN).first()
     if mine is None:
         return None, []
-    before = Q(rank_key__lt=mine["rank_key"]) | Q(rank_key=mine["rank_key"], player_id__lt=mine["player_id"])
-    after = Q(rank_key__gt=mine["rank_key"]) | Q(rank_key=mine["rank_key"], player_id__gt=mine["player_id"])
-    above = list(scope.filter(before).order_by("-rank_key", "-player_id").values(*SHOWN)[:around])[::-1]
-    below = list(period_rows(scope.filter(after))[:around])
-    window = shown_rows(scope, [*above, mine, *below])
+    # row comparisons: one index range each way, whatever the ties around me
+    mark = [mine["rank_key"], mine["player_id"]]
+    above = list(scope.extra(where=[f"({_STANDING_ORDER}) < (%s, %s)"], params=mark)
+                 .order_by("-rank_key", "-player_id").values(*SHOWN)[:around])[::-1]
+    below = list(scope.extra(where=[f"({_STANDING_ORDER}) > (%s, %s)"], params=mark)
+                 .order_by("rank_key", "player_id").values(*SHOWN)[:around])
+    window = shown_rows(board, [*above, mine, *below])
     return window[len(above)], window
 
 
@@ -120,8 +161,8 @@ def name_rows(rows: list[dict]) -> None:
 def period_board(*, preset: str, first: dt.date | None, club_id: int | None = None, limit: int = 50,
                  offset: int = 0) -> tuple[int, list[dict]]:
     """(players on the board, rows from ``offset``), each row with its rank, name and streaks."""
-    scope = standings(preset=preset, first=first, club_id=club_id)
-    return scope.count(), shown_rows(scope, list(period_rows(scope)[offset:offset + limit]))
+    board = period_board_of(preset=preset, first=first, club_id=club_id)
+    return board.count(), shown_rows(board, list(board[offset:offset + limit]))
 
 
 def streaks_of_players(player_ids, *, today: dt.date | None = None) -> dict[int, tuple[Streak, Streak]]:
@@ -166,23 +207,28 @@ def daily_number(date: dt.date) -> int:
 
 def share_line(result: Result) -> str:
     """A spoiler-free line for a finished daily game: no card, no move of it."""
-    outcome = "cleared" if result.won else f"{result.cards_left} card{'s' if result.cards_left != 1 else ''} left"
-    par = f" (par {result.par_moves})" if result.par_moves is not None else ""
-    return f"Pyramid #{daily_number(result.date)} {result.preset}: {outcome}, {result.moves} moves{par}"
+    outcome = gettext("cleared") if result.won else ngettext("%(count)s card left", "%(count)s cards left",
+                                                             result.cards_left) % {"count": result.cards_left}
+    words = {"number": daily_number(result.date), "preset": result.preset, "outcome": outcome, "moves": result.moves,
+             "par": result.par_moves}
+    if result.par_moves is None:
+        return gettext("Pyramid #%(number)s %(preset)s: %(outcome)s, %(moves)s moves") % words
+    return gettext("Pyramid #%(number)s %(preset)s: %(outcome)s, %(moves)s moves (par %(par)s)") % words
 
 
 def share_of(*, game) -> str:
     """The share line of a finished daily game (the caller has checked the game is the viewer's)."""
     result = Result.objects.filter(game=game, daily__isnull=False).first()
     if result is None:
-        raise Conflict("only a finished daily game has a share line", code="not_shareable")
+        raise Conflict(gettext("only a finished daily game has a share line"), code="not_shareable")
     return share_line(result)
 
 
 def player_named(username: str):
     player = get_user_model().objects.filter(username=username).first()
     if player is None:
-        raise NotFound(f"there is no player {username!r}", code="player_not_found")
+        raise NotFound(gettext("there is no player %(username)s") % {"username": repr(username)},
+                       code="player_not_found")
     return player
 
 

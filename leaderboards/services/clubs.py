@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from pyramid_site.accounts.selectors import is_guest
 from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
@@ -24,7 +25,7 @@ def new_invite_code() -> str:
 def _locked_club(club_id: int) -> Club:
     club = Club.objects.select_for_update().filter(pk=club_id).first()
     if club is None:
-        raise NotFound(f"there is no club {club_id}", code="club_not_found")
+        raise NotFound(gettext("there is no club %(club_id)s") % {"club_id": club_id}, code="club_not_found")
     return club
 
 
@@ -35,25 +36,27 @@ def membership_of(club: Club, user) -> Membership | None:
 def manager_of(club: Club, user, *, owner_only: bool = False) -> Membership:
     membership = membership_of(club, user)
     if membership is None or not membership.can_manage or (owner_only and membership.role != Role.OWNER):
-        who = "the owner" if owner_only else "the owner and admins"
-        raise Forbidden(f"only {who} of {club.name} may do this", code="not_club_manager")
+        refusal = (gettext("only the owner of %(club)s may do this") if owner_only
+                   else gettext("only the owner and admins of %(club)s may do this"))
+        raise Forbidden(refusal % {"club": club.name}, code="not_club_manager")
     return membership
 
 
 def club_name(name: str) -> str:
-    return clean_name(name, what="a club name", code="bad_club_name", max_length=60)
+    return clean_name(name, what=gettext("a club name"), code="bad_club_name", max_length=60)
 
 
 def not_a_guest(user, doing: str) -> None:
     """Guests play, join clubs and tournaments, but found and run nothing: a club or a tournament would be left
     to an account whose only key is one browser's token."""
     if is_guest(user):
-        raise Forbidden(f"a guest account cannot {doing}: sign up first (your games stay yours)",
+        raise Forbidden(gettext("a guest account cannot %(doing)s: sign up first (your games stay yours)")
+                        % {"doing": doing},
                         code="guest_not_allowed")
 
 
 def club_create(*, user, name: str, description: str = "", is_private: bool = False) -> Club:
-    not_a_guest(user, "create a club")
+    not_a_guest(user, gettext("create a club"))
     name = club_name(name)
     try:
         with transaction.atomic():
@@ -62,7 +65,8 @@ def club_create(*, user, name: str, description: str = "", is_private: bool = Fa
             Membership.objects.create(club=club, user=user, role=Role.OWNER)
             return club
     except IntegrityError:
-        raise Conflict(f"there is already a club named {name!r}", code="club_name_taken") from None
+        raise Conflict(gettext("there is already a club named %(name)s") % {"name": repr(name)},
+                       code="club_name_taken") from None
 
 
 def club_update(*, actor, club_id: int, **changes) -> Club:
@@ -76,7 +80,8 @@ def club_update(*, actor, club_id: int, **changes) -> Club:
             with transaction.atomic():
                 club.save()
         except IntegrityError:
-            raise Conflict(f"there is already a club named {club.name!r}", code="club_name_taken") from None
+            raise Conflict(gettext("there is already a club named %(club)s") % {"club": repr(club.name)},
+                           code="club_name_taken") from None
         return club
 
 
@@ -84,9 +89,9 @@ def club_join(*, user, invite_code: str) -> Membership:
     with transaction.atomic():
         club = Club.objects.select_for_update().filter(invite_code=invite_code.strip()).first()
         if club is None:
-            raise NotFound("no club has this invite code (it may have been renewed)", code="bad_invite_code")
+            raise NotFound(gettext("no club has this invite code (it may have been renewed)"), code="bad_invite_code")
         if membership_of(club, user):
-            raise Conflict(f"you are already a member of {club.name}", code="already_member")
+            raise Conflict(gettext("you are already a member of %(club)s") % {"club": club.name}, code="already_member")
         return Membership.objects.create(club=club, user=user, role=Role.MEMBER)
 
 
@@ -97,10 +102,10 @@ def club_leave(*, user, club_id: int) -> None:
         club = _locked_club(club_id)
         membership = membership_of(club, user)
         if membership is None:
-            raise NotFound(f"you are not a member of {club.name}", code="not_member")
+            raise NotFound(gettext("you are not a member of %(club)s") % {"club": club.name}, code="not_member")
         if membership.role == Role.OWNER:
             if Membership.objects.filter(club=club).exclude(pk=membership.pk).exists():
-                raise Conflict("the owner hands the club over (make another member owner) before leaving",
+                raise Conflict(gettext("the owner hands the club over (make another member owner) before leaving"),
                                code="owner_must_hand_over")
             club.delete()
             return
@@ -113,11 +118,15 @@ def member_remove(*, actor, club_id: int, user_id: int) -> None:
         manager = manager_of(club, actor)
         target = Membership.objects.filter(club=club, user_id=user_id).first()
         if target is None:
-            raise NotFound(f"user {user_id} is not a member of {club.name}", code="member_not_found")
+            raise NotFound(gettext("user %(user_id)s is not a member of %(club)s")
+                           % {"user_id": user_id, "club": club.name},
+                           code="member_not_found")
         if target.user_id == actor.pk:
-            raise Invalid("to leave your club, use leave", code="remove_self")
+            raise Invalid(gettext("to leave your club, use leave"), code="remove_self")
         if target.role == Role.OWNER or (target.role == Role.ADMIN and manager.role != Role.OWNER):
-            raise Forbidden(f"an {manager.role} cannot remove the {target.role}", code="rank_too_low")
+            # only an admin gets here: the owner removing themselves was refused above
+            raise Forbidden(gettext("an admin cannot remove the owner") if target.role == Role.OWNER
+                            else gettext("an admin cannot remove the admin"), code="rank_too_low")
         target.delete()
 
 
@@ -125,18 +134,21 @@ def member_role_set(*, actor, club_id: int, user_id: int, role: str) -> Membersh
     """The owner makes a member admin or member; making someone owner hands the club over, and the
     old owner stays as an admin."""
     if role not in Role.values:
-        raise Invalid(f"role must be one of {', '.join(Role.values)}", code="bad_role")
+        raise Invalid(gettext("role must be one of %(roles)s") % {"roles": ', '.join(Role.values)}, code="bad_role")
     with transaction.atomic():
         club = _locked_club(club_id)
         owner = manager_of(club, actor, owner_only=True)
         target = Membership.objects.filter(club=club, user_id=user_id).first()
         if target is None:
-            raise NotFound(f"user {user_id} is not a member of {club.name}", code="member_not_found")
+            raise NotFound(gettext("user %(user_id)s is not a member of %(club)s")
+                           % {"user_id": user_id, "club": club.name},
+                           code="member_not_found")
         if target.pk == owner.pk:
-            raise Invalid("hand the club over by making another member owner", code="owner_role_change")
+            raise Invalid(gettext("hand the club over by making another member owner"), code="owner_role_change")
         if role != Role.MEMBER and is_guest(target.user):
-            raise Forbidden(f"{target.user.username} is a guest account: it may be an owner or admin once it signs "
-                            "up", code="guest_not_allowed")
+            raise Forbidden(gettext("%(username)s is a guest account: it may be an owner or admin once it signs up")
+                            % {"username": target.user.username},
+                            code="guest_not_allowed")
         if role == Role.OWNER:
             owner.role = Role.ADMIN
             owner.save(update_fields=["role"])

@@ -1,8 +1,10 @@
-"""The weekly and all-time boards' standings (:class:`PeriodStanding`), kept in step with the results.
+"""The weekly and all-time boards' standings (:class:`PeriodStanding`) and their bucket counts
+(:class:`PeriodCount`), kept in step with the results.
 
-A result that lands on a board adds itself to two rows, its week's and all time's: one upsert each, on
-the player's own rows, so finishing games never wait on each other. A result that changes or is voided
-has its player's two rows recomputed from the results (a player's results are few).
+A result that lands on a board adds itself to two rows, its week's and all time's, in one upsert on the
+player's own rows; the counts of the buckets those rows leave and join move by one, in one more statement. A
+result that changes or is voided has its player's two rows recomputed from the results (a player's results are
+few), and the counts moved the same way.
 """
 
 from __future__ import annotations
@@ -10,10 +12,10 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import connection, transaction
-from django.db.models import Count, Min, Q, Sum
+from django.db.models import Count, F, Min, Q, Sum
 from django.db.models.functions import TruncWeek
 
-from ..models import PeriodStanding, Result
+from ..models import PeriodCount, PeriodStanding, Result
 from ..selectors.stats import AT_PAR
 from .board_counts import counted
 
@@ -30,6 +32,15 @@ ON CONFLICT (kind, starts, preset, player_id) DO UPDATE SET
     best_moves_won = CASE WHEN {_TABLE}.best_moves_won IS NULL OR EXCLUDED.best_moves_won < {_TABLE}.best_moves_won
                           THEN COALESCE(EXCLUDED.best_moves_won, {_TABLE}.best_moves_won)
                           ELSE {_TABLE}.best_moves_won END
+RETURNING kind, starts, rank_key
+"""
+_COUNT_TABLE = PeriodCount._meta.db_table
+# +1 joins a bucket, and a proposed 0 leaves one: the row proposed must pass the count's check (never below 0)
+# before the conflict turns it into the update, and a bucket a player leaves always has its row
+_COUNT_SQL = f"""
+INSERT INTO {_COUNT_TABLE} (kind, starts, preset, bucket, players) VALUES {{rows}}
+ON CONFLICT (kind, starts, preset, bucket) DO UPDATE
+SET players = {_COUNT_TABLE}.players + CASE WHEN EXCLUDED.players = 0 THEN -1 ELSE EXCLUDED.players END
 """
 # named apart from the results' own columns (cleared, won), which the filters read
 _FIGURES = {"f_played": Count("id"), "f_cleared": Count("id", filter=Q(cleared=True)),
@@ -55,13 +66,49 @@ def _at_par(result: Result) -> bool:
     return result.won and result.par_moves is not None and result.moves <= result.par_moves
 
 
+def _keys(*, player_id: int, preset: str, day: dt.date) -> dict[tuple, int]:
+    """The rank keys of a player's week and all-time rows of ``preset`` (those that exist), by (kind, starts)."""
+    rows = PeriodStanding.objects.filter(Q(kind=PeriodStanding.Kind.WEEK, starts=week_start(day))
+                                         | Q(kind=PeriodStanding.Kind.ALL_TIME), player_id=player_id, preset=preset)
+    return {(kind, starts): key for kind, starts, key in rows.values_list("kind", "starts", "rank_key")}
+
+
+def _counts_move(preset: str, before: dict[tuple, int], after: dict[tuple, int]) -> None:
+    """Move the bucket counts of a player's rows from their keys ``before`` to ``after``: one statement, its rows
+    in one order (two finishing games never take two count rows in opposite orders)."""
+    bits = PeriodCount.BUCKET_BITS
+    changes: dict[tuple, int] = {}
+    for period in set(before) | set(after):
+        old, new = before.get(period), after.get(period)
+        if old is not None and new is not None and old >> bits == new >> bits:
+            continue
+        if old is not None:
+            changes[(*period, old >> bits)] = 0  # leaves (see _COUNT_SQL)
+        if new is not None:
+            changes[(*period, new >> bits)] = 1
+    if not changes:
+        return
+    rows = sorted(changes.items())
+    with connection.cursor() as cursor:
+        cursor.execute(_COUNT_SQL.format(rows=", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))),
+                       [value for (kind, starts, bucket), change in rows
+                        for value in (kind, starts, preset, bucket, change)])
+
+
 def period_standings_add(result: Result) -> None:
     """A result newly on the boards adds to its player's week and all-time rows (inside the caller's transaction)."""
     figures = [int(result.cleared), int(result.won), int(_at_par(result)), result.cards_left, result.cards_left,
                result.moves if result.won else None]
+    before = _keys(player_id=result.player_id, preset=result.preset, day=result.date)
     with connection.cursor() as cursor:  # both rows in one statement: one round trip
         cursor.execute(_ADD_SQL, [value for kind, starts in periods_of(result.date)
                                   for value in (kind, starts, result.preset, result.player_id, *figures)])
+        after = {(kind, _date(starts)): key for kind, starts, key in cursor.fetchall()}
+    _counts_move(result.preset, before, after)
+
+
+def _date(value) -> dt.date:
+    return value if isinstance(value, dt.date) else dt.date.fromisoformat(value)  # SQLite answers text
 
 
 def period_standings_follow(before: tuple | None, result: Result) -> None:
@@ -75,18 +122,19 @@ def period_standings_follow(before: tuple | None, result: Result) -> None:
 
 def period_standings_refresh(*, player_id: int, preset: str, day: dt.date) -> None:
     """Recompute a player's week and all-time rows of ``preset`` from their results (a result of ``day``
-    changed or was voided, or its void lifted)."""
+    changed or was voided, or its void lifted), and move their bucket counts."""
+    before = _keys(player_id=player_id, preset=preset, day=day)
     results = Result.objects.filter(daily__isnull=False, voided=False, player_id=player_id, preset=preset)
     for kind, starts in periods_of(day):
         scope = results if kind == PeriodStanding.Kind.ALL_TIME else results.filter(
             date__gte=starts, date__lte=starts + dt.timedelta(days=6))
         figures = _figures(scope.aggregate(**_FIGURES))
-        row = PeriodStanding.objects.filter(kind=kind, starts=starts, preset=preset, player_id=player_id)
         if figures["played"]:
             PeriodStanding.objects.update_or_create(kind=kind, starts=starts, preset=preset, player_id=player_id,
                                                     defaults=figures)
         else:
-            row.delete()
+            PeriodStanding.objects.filter(kind=kind, starts=starts, preset=preset, player_id=player_id).delete()
+    _counts_move(preset, before, _keys(player_id=player_id, preset=preset, day=day))
 
 
 def standings_from(results, model=PeriodStanding):
@@ -111,13 +159,20 @@ GROUP BY {group}""" for period, group in [("'week', date_trunc('week', date)::da
 
 
 def period_standings_rebuild() -> int:
-    """Write every weekly and all-time standing again from the results; returns how many there are."""
+    """Write every weekly and all-time standing, and their bucket counts, again from the results; returns how many
+    standings there are."""
     with transaction.atomic():
         PeriodStanding.objects.all().delete()
         if connection.vendor != "postgresql":
-            return len(PeriodStanding.objects.bulk_create(
-                standings_from(Result.objects.filter(daily__isnull=False, voided=False)), batch_size=5000))
-        with connection.cursor() as cursor:  # at a million players a day, millions of rows: summed in SQL
-            for sql in _REBUILD_SQL:
-                cursor.execute(sql)
+            PeriodStanding.objects.bulk_create(
+                standings_from(Result.objects.filter(daily__isnull=False, voided=False)), batch_size=5000)
+        else:
+            with connection.cursor() as cursor:  # at a million players a day, millions of rows: summed in SQL
+                for sql in _REBUILD_SQL:
+                    cursor.execute(sql)
+        PeriodCount.objects.all().delete()
+        PeriodCount.objects.bulk_create(
+            PeriodCount(**row) for row in PeriodStanding.objects.annotate(
+                bucket=F("rank_key") / 2**PeriodCount.BUCKET_BITS).values("kind", "starts", "preset", "bucket")
+            .annotate(players=Count("id")).order_by().iterator())
         return PeriodStanding.objects.count()

@@ -9,6 +9,7 @@ import logging
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import engine
 from games import services as game_services
@@ -31,7 +32,7 @@ PURPOSE = "tournament"
 
 
 def tournament_name(name: str) -> str:
-    return clean_name(name, what="a tournament name", code="bad_tournament_name", max_length=80)
+    return clean_name(name, what=gettext("a tournament name"), code="bad_tournament_name", max_length=80)
 
 
 MAX_LENGTH = dt.timedelta(days=366)
@@ -40,51 +41,56 @@ MAX_AHEAD = dt.timedelta(days=2 * 366)
 
 def _window(starts_at: dt.datetime, ends_at: dt.datetime) -> None:
     if timezone.is_naive(starts_at) or timezone.is_naive(ends_at):
-        raise Invalid("give start and end with a time zone (UTC)", code="bad_window")
+        raise Invalid(gettext("give start and end with a time zone (UTC)"), code="bad_window")
     if ends_at <= starts_at:
-        raise Invalid("a tournament ends after it starts", code="bad_window")
+        raise Invalid(gettext("a tournament ends after it starts"), code="bad_window")
     if ends_at - starts_at > MAX_LENGTH:
-        raise Invalid("a tournament lasts a year at most", code="bad_window")
+        raise Invalid(gettext("a tournament lasts a year at most"), code="bad_window")
     if starts_at > timezone.now() + MAX_AHEAD:
-        raise Invalid("a tournament starts within two years", code="bad_window")
+        raise Invalid(gettext("a tournament starts within two years"), code="bad_window")
 
 
 def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str, starts_at: dt.datetime,
                       ends_at: dt.datetime, scoring: str = Tournament.Scoring.PLAIN,
                       source: str = Tournament.Source.SECRET, deal_count: int | None = None) -> Tournament:
-    not_a_guest(actor, "create a tournament")
+    not_a_guest(actor, gettext("create a tournament"))
     try:
         parsed = engine.Rules.parse(rules)
     except engine.RulesError as exc:
         raise Invalid(str(exc), code="bad_rules") from None
     if format not in Tournament.Format.values:
-        raise Invalid(f"format must be one of {', '.join(Tournament.Format.values)}", code="bad_format")
+        raise Invalid(gettext("format must be one of %(formats)s") % {"formats": ', '.join(Tournament.Format.values)},
+                      code="bad_format")
     if scoring not in Tournament.Scoring.values:
-        raise Invalid(f"scoring must be one of {', '.join(Tournament.Scoring.values)}", code="bad_scoring")
+        raise Invalid(gettext("scoring must be one of %(scorings)s")
+                      % {"scorings": ', '.join(Tournament.Scoring.values)},
+                      code="bad_scoring")
     if format == Tournament.Format.ARENA and scoring != Tournament.Scoring.PLAIN:
-        raise Invalid("an arena has its own points; Par Pyramid scoring is for matches", code="bad_scoring")
+        raise Invalid(gettext("an arena has its own points; Par Pyramid scoring is for matches"), code="bad_scoring")
     _window(starts_at, ends_at)
     if ends_at <= timezone.now():
-        raise Invalid("the tournament would be over before it is created", code="bad_window")
+        raise Invalid(gettext("the tournament would be over before it is created"), code="bad_window")
     daily = None
     if source == Tournament.Source.DAILY:
         daily = DailyDeal.objects.select_related("deal").filter(date=starts_at.date(), preset=parsed.name).first()
         if daily is None:
-            raise Invalid(f"there is no {parsed.name} daily deal on {starts_at.date()}", code="no_daily_deal")
+            raise Invalid(gettext("there is no %(name)s daily deal on %(date)s")
+                          % {"name": parsed.name, "date": starts_at.date()},
+                          code="no_daily_deal")
         if ends_at.date() != starts_at.date() and ends_at != dt.datetime.combine(
                 starts_at.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc):
-            raise Invalid("a tournament on the daily deal stays within its UTC day", code="bad_window")
+            raise Invalid(gettext("a tournament on the daily deal stays within its UTC day"), code="bad_window")
         deal_count = 1
     elif source != Tournament.Source.SECRET:
-        raise Invalid("source must be secret or daily", code="bad_source")
+        raise Invalid(gettext("source must be secret or daily"), code="bad_source")
     if deal_count is None:
         deal_count = MATCH_DEALS if format == Tournament.Format.MATCH else ARENA_DEALS
     if not 1 <= deal_count <= 100:
-        raise Invalid("a tournament has 1 to 100 deals", code="bad_deal_count")
+        raise Invalid(gettext("a tournament has 1 to 100 deals"), code="bad_deal_count")
     with transaction.atomic():
         club = Club.objects.select_for_update().filter(pk=club_id).first()
         if club is None:
-            raise NotFound(f"there is no club {club_id}", code="club_not_found")
+            raise NotFound(gettext("there is no club %(club_id)s") % {"club_id": club_id}, code="club_not_found")
         manager_of(club, actor)
         tournament = Tournament.objects.create(
             club=club, name=tournament_name(name), rules=parsed.to_text(), preset=parsed.name, format=format,
@@ -149,7 +155,8 @@ def tournament_deals_settle(*, tournament_id: int, budget_seconds: float | None 
 def _tournament_formanager_of(actor, tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_for_update().select_related("club").filter(pk=tournament_id).first()
     if tournament is None:
-        raise NotFound(f"there is no tournament {tournament_id}", code="tournament_not_found")
+        raise NotFound(gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id},
+                       code="tournament_not_found")
     manager_of(tournament.club, actor)
     return tournament
 
@@ -165,21 +172,23 @@ def tournament_update(*, actor, tournament_id: int, name: str | None = None, sta
         tournament = _tournament_formanager_of(actor, tournament_id)
         before = (tournament.starts_at, tournament.ends_at)
         if tournament.ends_at <= now and (starts_at or ends_at):
-            raise Conflict("the tournament is over; its window is final", code="tournament_over")
+            raise Conflict(gettext("the tournament is over; its window is final"), code="tournament_over")
         if starts_at is not None and starts_at != tournament.starts_at:
             if tournament.starts_at <= now or starts_at < now:
-                raise Conflict("the start can only move before the tournament has started, and not into the past",
+                raise Conflict(gettext("the start can only move before the tournament has started, and not into the past"),
                                code="tournament_started")
             if tournament.source == Tournament.Source.DAILY:
-                raise Conflict("a tournament on the daily deal keeps its day", code="daily_window_fixed")
+                raise Conflict(gettext("a tournament on the daily deal keeps its day"), code="daily_window_fixed")
             tournament.starts_at = starts_at
         if ends_at is not None and ends_at != tournament.ends_at:
             if ends_at <= now:
-                raise Invalid("the new end must be ahead", code="bad_window")
+                raise Invalid(gettext("the new end must be ahead"), code="bad_window")
             if tournament.starts_at <= now and ends_at < tournament.ends_at:
-                raise Conflict("once a tournament has started its end only moves later", code="tournament_started")
+                raise Conflict(gettext("once a tournament has started its end only moves later"),
+                               code="tournament_started")
             if tournament.source == Tournament.Source.DAILY and ends_at > day_end(tournament.starts_at.date()):
-                raise Conflict("a tournament on the daily deal ends within its UTC day", code="daily_window_fixed")
+                raise Conflict(gettext("a tournament on the daily deal ends within its UTC day"),
+                               code="daily_window_fixed")
             tournament.ends_at = ends_at
         _window(tournament.starts_at, tournament.ends_at)
         if name is not None:
@@ -207,16 +216,18 @@ def _window_follows(tournament: Tournament) -> None:
 def tournament_join(*, user, tournament_id: int) -> Entry:
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is None:
-        raise NotFound(f"there is no tournament {tournament_id}", code="tournament_not_found")
+        raise NotFound(gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id},
+                       code="tournament_not_found")
     if membership_of(tournament.club, user) is None:
-        raise Forbidden(f"only members of {tournament.club.name} may join its tournaments", code="not_member")
+        raise Forbidden(gettext("only members of %(club)s may join its tournaments") % {"club": tournament.club.name},
+                        code="not_member")
     if timezone.now() >= tournament.ends_at:
-        raise Conflict("the tournament is over", code="tournament_over")
+        raise Conflict(gettext("the tournament is over"), code="tournament_over")
     try:
         with transaction.atomic():
             entry = Entry.objects.create(tournament=tournament, player=user)
     except IntegrityError:
-        raise Conflict("you have already joined this tournament", code="already_joined") from None
+        raise Conflict(gettext("you have already joined this tournament"), code="already_joined") from None
     return entry_refresh(entry_id=entry.pk)  # a daily game already played in the window counts
 
 
@@ -226,7 +237,8 @@ def _locked_entry(user, tournament_id: int, *, missing: str) -> Entry:
              .filter(tournament_id=tournament_id, player=user).first())
     if entry is None:
         if not Tournament.objects.filter(pk=tournament_id).exists():
-            raise NotFound(f"there is no tournament {tournament_id}", code="tournament_not_found")
+            raise NotFound(gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id},
+                           code="tournament_not_found")
         raise Conflict(missing, code="not_joined")
     return entry
 
@@ -235,9 +247,9 @@ def tournament_leave(*, user, tournament_id: int) -> None:
     """Withdraw from a tournament before it starts; once it has, entries stay to its end (its games are
     ranked games on its standings)."""
     with transaction.atomic():
-        entry = _locked_entry(user, tournament_id, missing="you have not joined this tournament")
+        entry = _locked_entry(user, tournament_id, missing=gettext("you have not joined this tournament"))
         if timezone.now() >= entry.tournament.starts_at:
-            raise Conflict("the tournament has started: entries stay to its end", code="tournament_started")
+            raise Conflict(gettext("the tournament has started: entries stay to its end"), code="tournament_started")
         entry.delete()
 
 
@@ -246,29 +258,33 @@ def tournament_game_start(*, user, tournament_id: int, index: int | None = None)
     yet (``index``, or the first), in an arena the next of the sequence once the last one is over."""
     now = timezone.now()
     with transaction.atomic():
-        entry = _locked_entry(user, tournament_id, missing="join the tournament first")
+        entry = _locked_entry(user, tournament_id, missing=gettext("join the tournament first"))
         tournament = entry.tournament
         if tournament.status != Tournament.Status.READY:
-            raise Conflict(f"the tournament's deals are not ready ({tournament.status})", code="not_ready")
+            raise Conflict(gettext("the tournament's deals are not ready (%(status)s)") % {"status": tournament.status},
+                           code="not_ready")
         if now < tournament.starts_at:
-            raise Conflict(f"the tournament starts at {tournament.starts_at.isoformat()}", code="not_started")
+            raise Conflict(gettext("the tournament starts at %(time)s") % {"time": tournament.starts_at.isoformat()},
+                           code="not_started")
         if now >= tournament.ends_at:
-            raise Conflict("the tournament is over", code="tournament_over")
+            raise Conflict(gettext("the tournament is over"), code="tournament_over")
         deals = list(tournament.deals.select_related("deal").order_by("index"))
         games = {g.deal_id: g for g in Game.objects.filter(player=user, mode=Game.Mode.RANKED,
                                                            deal_id__in=[d.deal_id for d in deals])}
         if tournament.format == Tournament.Format.ARENA:
             if index is not None:
-                raise Invalid("an arena's deals come in their order; leave out index", code="bad_index")
+                raise Invalid(gettext("an arena's deals come in their order; leave out index"), code="bad_index")
             playing = next((g for g in games.values() if g.status == Game.Status.PLAYING), None)
             if playing is not None:
-                raise Conflict("finish your current arena game first", code="game_in_progress", game=playing.pk)
+                raise Conflict(gettext("finish your current arena game first"),
+                               code="game_in_progress", game=playing.pk)
         open_deals = [d for d in deals if d.deal_id not in games and (index is None or d.index == index)]
         if not open_deals:
             if index is not None and not any(d.index == index for d in deals):
-                raise NotFound(f"the tournament has no deal {index}", code="deal_not_found")
-            raise Conflict("you have played every deal of this tournament" if index is None
-                           else f"you have played deal {index}", code="already_played")
+                raise NotFound(gettext("the tournament has no deal %(index)s") % {"index": index},
+                               code="deal_not_found")
+            raise Conflict(gettext("you have played every deal of this tournament") if index is None
+                           else gettext("you have played deal %(index)s") % {"index": index}, code="already_played")
         slot = open_deals[0]
         if tournament.source == Tournament.Source.DAILY:
             daily = DailyDeal.objects.get(deal=slot.deal, preset=tournament.preset)
@@ -280,6 +296,6 @@ def tournament_delete(*, actor, tournament_id: int) -> None:
     with transaction.atomic():
         tournament = _tournament_formanager_of(actor, tournament_id)
         if tournament.starts_at <= timezone.now():
-            raise Conflict("a tournament that has started stays on record", code="tournament_started")
+            raise Conflict(gettext("a tournament that has started stays on record"), code="tournament_started")
         tournament.delete()
 

@@ -34,3 +34,27 @@ class Guest(models.Model):
 
     def __str__(self) -> str:
         return self.name if self.signed_up_at is None else f"{self.name} (signed up)"
+
+
+# the languages a player may choose (settings.LANGUAGES): a check constraint keeps the column to these
+LANGUAGE_CHOICES = [("en", "English"), ("sv", "Svenska"), ("de", "Deutsch")]
+
+
+class LanguageChoice(models.Model):
+    """The language a player chose for their account: answers to a client that names none (no
+    `Accept-Language`) are in it, and the web page uses it in a browser that has no choice of its own.
+    No row: no choice."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE,
+                                related_name="language_choice")
+    language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
+    chosen_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(language__in=[code for code, _ in LANGUAGE_CHOICES]),
+                                   name="language_choice_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.language}"

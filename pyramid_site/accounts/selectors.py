@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .models import Guest
+from .models import Guest, LanguageChoice
 
 
 def is_guest(user) -> bool:
@@ -18,3 +18,10 @@ def started_as_guest(user) -> bool:
     if user is None or not user.is_authenticated:
         return False
     return Guest.objects.filter(user_id=user.pk).exists()
+
+
+def account_language(user) -> str | None:
+    """The language the account chose (en, sv, de), or None."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return LanguageChoice.objects.filter(user=user).values_list("language", flat=True).first()

@@ -9,12 +9,13 @@ import unicodedata
 from django.contrib.auth import authenticate, get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
 from pyramid_site.api.authentication import revocation_announce
 from pyramid_site.api.errors import Conflict, Unauthorized
 
-from .models import GUEST_PREFIX, Guest
+from .models import GUEST_PREFIX, Guest, LanguageChoice
 from .selectors import started_as_guest
 
 # the letters of a guest's name: lower case and digits, without the ones easily taken for others (0 o 1 l i)
@@ -39,7 +40,8 @@ def account_signup(*, username: str, password: str, email: str = "", signed_in=N
             user = User.objects.create_user(username, email, password)
             token = Token.objects.create(user=user)
     except IntegrityError:
-        raise Conflict(f"the username {username!r} is taken", code="username_taken") from None
+        raise Conflict(gettext("the username %(username)s is taken") % {"username": repr(username)},
+                       code="username_taken") from None
     return user, token, False
 
 
@@ -65,7 +67,7 @@ def guest_create():
             return user, token
         except IntegrityError:
             continue
-    raise Conflict("no free guest name was found; send the same request again", code="conflict")
+    raise Conflict(gettext("no free guest name was found; send the same request again"), code="conflict")
 
 
 def guest_sign_up(*, user, username: str, password: str, email: str = ""):
@@ -79,7 +81,7 @@ def guest_sign_up(*, user, username: str, password: str, email: str = ""):
         with transaction.atomic():
             guest = Guest.objects.select_for_update().filter(user_id=user.pk).first()
             if guest is None or guest.signed_up_at is not None:
-                raise Conflict("this account has signed up already: log in with its username and password",
+                raise Conflict(gettext("this account has signed up already: log in with its username and password"),
                                code="already_signed_up")
             if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
                 raise IntegrityError
@@ -91,7 +93,8 @@ def guest_sign_up(*, user, username: str, password: str, email: str = ""):
             guest.save(update_fields=["signed_up_at"])
             token, _ = Token.objects.get_or_create(user=account)
     except IntegrityError:
-        raise Conflict(f"the username {username!r} is taken", code="username_taken") from None
+        raise Conflict(gettext("the username %(username)s is taken") % {"username": repr(username)},
+                       code="username_taken") from None
     # after the commit: a process that remembers the token remembers the guest too, and looks again
     revocation_announce()
     return account, token
@@ -118,7 +121,7 @@ def account_login(*, request, username: str, password: str):
     account = User.objects.filter(username__iexact=username).only("username").first()
     user = authenticate(request, username=account.username if account else username, password=password)
     if user is None:
-        raise Unauthorized("the username or password is wrong", code="bad_credentials")
+        raise Unauthorized(gettext("the username or password is wrong"), code="bad_credentials")
     return user
 
 
@@ -135,3 +138,15 @@ def token_revoke(*, user) -> list[str]:
         Token.objects.filter(key__in=keys).delete()
     revocation_announce()  # after the commit: a process that checks again finds the token gone
     return keys
+
+
+def language_choose(*, user, language: str | None) -> str | None:
+    """The account's language (``en``, ``sv``, ``de``), or none (None): answers and the page follow the request
+    again."""
+    with transaction.atomic():
+        if language is None:
+            LanguageChoice.objects.filter(user=user).delete()
+        else:
+            LanguageChoice.objects.update_or_create(user=user, defaults={"language": language,
+                                                                         "chosen_at": timezone.now()})
+    return language

@@ -9,7 +9,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model, login, logout, update_session_auth_hash
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from django.utils import translation
+from django.utils.translation import gettext
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -23,8 +25,9 @@ from pyramid_site.api.schema import ERROR
 from pyramid_site.api.throttles import AddressThrottle, UsernameThrottle
 
 from . import services
+from .language import LANGUAGE_CODES
 from .models import GUEST_PREFIX
-from .selectors import is_guest
+from .selectors import account_language, is_guest
 
 User = get_user_model()
 
@@ -40,13 +43,14 @@ class SignupInput(serializers.Serializer):
 
     def validate_username(self, value: str) -> str:
         try:
-            name = clean_name(value, what="a username", code="invalid", max_length=30)
+            name = clean_name(value, what=gettext("a username"), code="invalid", max_length=30)
         except Invalid as exc:
             raise serializers.ValidationError(exc.message) from None
         if not USERNAME_CHARACTERS.fullmatch(name):
-            raise serializers.ValidationError("3 to 30 letters, digits or . @ + - _, no spaces")
+            raise serializers.ValidationError(gettext("3 to 30 letters, digits or . @ + - _, no spaces"))
         if name.casefold().startswith(GUEST_PREFIX):
-            raise serializers.ValidationError(f"names starting {GUEST_PREFIX!r} are the server's names for guests")
+            raise serializers.ValidationError(gettext("names starting %(prefix)s are the server's names for guests")
+                                              % {"prefix": repr(GUEST_PREFIX)})
         return name
 
     def validate(self, data):
@@ -70,14 +74,27 @@ class UserOutput(serializers.ModelSerializer):
     email = serializers.CharField(allow_blank=True, help_text="empty when none was given")
     guest = serializers.SerializerMethodField(help_text="a guest account, made on a first game: it has no "
                                                         "password until it signs up (which keeps its games)")
+    language = serializers.SerializerMethodField(help_text="the language the account chose (en, sv, de), or null: "
+                                                           "answers to a request without Accept-Language are in "
+                                                           "it, and the web page uses it in a browser without a "
+                                                           "choice of its own")
 
     class Meta:
         model = User
         ref_name = "User"
-        fields = ["id", "username", "email", "date_joined", "guest"]
+        fields = ["id", "username", "email", "date_joined", "guest", "language"]
 
     def get_guest(self, user) -> bool:
         return is_guest(user)
+
+    @extend_schema_field({"type": ["string", "null"], "enum": [*LANGUAGE_CODES, None]})
+    def get_language(self, user) -> str | None:
+        return account_language(user)
+
+
+class MeInput(serializers.Serializer):
+    language = serializers.ChoiceField(choices=LANGUAGE_CODES, allow_null=True,
+                                       help_text="en, sv or de; null for no choice")
 
 
 class UserWithTokenOutput(UserOutput):
@@ -147,7 +164,8 @@ class GuestView(APIView):
                    summary="Play without signing up: a guest account and its token")
     def post(self, request):
         if request.user.is_authenticated:
-            raise Conflict(f"you are logged in already, as {request.user.username}", code="already_logged_in")
+            raise Conflict(gettext("you are logged in already, as %(username)s") % {"username": request.user.username},
+                           code="already_logged_in")
         browser = settings.CSRF_COOKIE_NAME in request.COOKIES
         if browser:  # a session is a browser's: its log-in is checked for CSRF like every other session write
             SessionAuthentication().enforce_csrf(request)
@@ -215,4 +233,17 @@ class MeView(APIView):
 
     @extend_schema(responses={200: UserOutput}, summary="Who am I")
     def get(self, request):
+        return Response(UserOutput(request.user).data)
+
+    @extend_schema(request=MeInput, responses={200: UserOutput, 400: ERROR},
+                   examples=[OpenApiExample("Swedish", request_only=True, value={"language": "sv"})],
+                   summary="Choose my account's language",
+                   description="The account's language: answers to a request that sends no `Accept-Language` are "
+                               "in it, and the web page uses it in a browser that has no choice of its own. The "
+                               "answer to this request is already in the new language unless it named one.")
+    def patch(self, request):
+        data = valid_input(MeInput, request)
+        language = services.language_choose(user=request.user, language=data["language"])
+        if language and not request.META.get("HTTP_ACCEPT_LANGUAGE"):
+            translation.activate(language)
         return Response(UserOutput(request.user).data)

@@ -7,6 +7,7 @@ import logging
 
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
+from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -38,7 +39,7 @@ def _first_message(detail) -> str:
         inner = _first_message(value)
         return inner if key == "non_field_errors" else f"{key}: {inner}"
     if isinstance(detail, list):
-        return _first_message(detail[0]) if detail else "invalid input"
+        return _first_message(detail[0]) if detail else gettext("invalid input")
     return str(detail)
 
 
@@ -58,7 +59,7 @@ def _answer(exc, context):
         # applied, and the rest were not written.
         set_rollback()
         return Response({"code": "database_unavailable",
-                         "message": "the database is not answering; send the same request again in a moment"},
+                         "message": gettext("the database is not answering; send the same request again in a moment")},
                         status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "1"})
     if isinstance(exc, RequestDataTooBig):
         return Response({"code": "body_too_large", "message": str(exc)}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
@@ -67,7 +68,7 @@ def _answer(exc, context):
         set_rollback()
         log.exception("unhandled error in %s", context.get("view").__class__.__name__)
         return Response({"code": "server_error", "request_id": current_request_id(),
-                         "message": "something went wrong on our side; it is logged under this request id"},
+                         "message": gettext("something went wrong on our side; it is logged under this request id")},
                         status=status.HTTP_500_INTERNAL_SERVER_ERROR)
     if isinstance(exc, exceptions.ValidationError):
         response.data = {"code": "invalid", "message": _first_message(exc.detail), "fields": exc.detail}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from .errors import Invalid
@@ -11,7 +12,7 @@ from .errors import Invalid
 def json_object(request) -> dict:
     """The request's body, refused unless it is a JSON object."""
     if not isinstance(request.data, dict):
-        raise Invalid("the body must be a JSON object", code="malformed_body")
+        raise Invalid(gettext("the body must be a JSON object"), code="malformed_body")
     return request.data
 
 
@@ -27,5 +28,5 @@ class AwareDateTimeField(serializers.DateTimeField):
 
     def enforce_timezone(self, value):
         if timezone.is_naive(value):
-            raise serializers.ValidationError("give the time zone too, e.g. 2026-12-01T18:00:00Z")
+            raise serializers.ValidationError(gettext("give the time zone too, e.g. 2026-12-01T18:00:00Z"))
         return super().enforce_timezone(value)

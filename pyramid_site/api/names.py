@@ -10,24 +10,30 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from django.utils.translation import gettext, gettext_lazy
+
 from .errors import Invalid
 
 _SPACES = re.compile(r"\s+")
-_REFUSED_CATEGORIES = {"Cc": "a control character", "Cf": "an invisible formatting character",
-                       "Co": "a private-use character", "Cs": "a lone surrogate", "Cn": "an unassigned character"}
+_REFUSED_CATEGORIES = {"Cc": gettext_lazy("a control character"), "Cf": gettext_lazy("an invisible formatting character"),
+                       "Co": gettext_lazy("a private-use character"), "Cs": gettext_lazy("a lone surrogate"),
+                       "Cn": gettext_lazy("an unassigned character")}
 
 
 def clean_name(value: str, *, what: str, code: str, max_length: int) -> str:
-    """``value`` as it is kept, or a 400 with ``code`` that says what was wrong with it."""
+    """``value`` as it is kept, or a 400 with ``code`` that says what was wrong with it; ``what`` names the
+    thing in the request's language (``gettext("a club name")``)."""
     name = unicodedata.normalize("NFKC", value)
     for char in name:
         category = unicodedata.category(char)
         if category in _REFUSED_CATEGORIES:
-            raise Invalid(f"{what} may not contain {_REFUSED_CATEGORIES[category]} "
-                          f"(U+{ord(char):04X})", code=code)
+            raise Invalid(gettext("%(what)s may not contain %(character)s (U+%(code_point)04X)")
+                          % {"what": what, "character": _REFUSED_CATEGORIES[category], "code_point": ord(char)},
+                          code=code)
     name = _SPACES.sub(" ", name).strip()
     if not name:
-        raise Invalid(f"{what} is empty", code=code)
+        raise Invalid(gettext("%(what)s is empty") % {"what": what}, code=code)
     if len(name) > max_length:
-        raise Invalid(f"{what} is longer than {max_length} characters", code=code)
+        raise Invalid(gettext("%(what)s is longer than %(max_length)s characters") % {"what": what,
+                      "max_length": max_length}, code=code)
     return name

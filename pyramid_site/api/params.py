@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.utils.translation import gettext
+
 from .errors import Invalid
 
 
@@ -14,9 +16,12 @@ def int_param(request, name: str, default: int, low: int, high: int) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise Invalid(f"{name} must be a whole number; got {raw!r}", code="bad_parameter") from None
+        raise Invalid(gettext("%(name)s must be a whole number; got %(raw)s") % {"name": name, "raw": repr(raw)},
+                      code="bad_parameter") from None
     if not low <= value <= high:
-        raise Invalid(f"{name} must be between {low} and {high}", code="bad_parameter")
+        raise Invalid(gettext("%(name)s must be between %(low)s and %(high)s")
+                      % {"name": name, "low": low, "high": high},
+                      code="bad_parameter")
     return value
 
 
@@ -24,7 +29,8 @@ def date_value(raw: str, name: str = "date") -> dt.date:
     try:
         return dt.date.fromisoformat(raw)
     except (TypeError, ValueError):
-        raise Invalid(f"{name} {raw!r} is not a date: write YYYY-MM-DD", code="bad_date") from None
+        raise Invalid(gettext("%(name)s %(raw)s is not a date: write YYYY-MM-DD") % {"name": name, "raw": repr(raw)},
+                      code="bad_date") from None
 
 
 def text_param(request, name: str, max_length: int = 255) -> str | None:
@@ -34,9 +40,11 @@ def text_param(request, name: str, max_length: int = 255) -> str | None:
     if raw is None or raw == "":
         return None
     if len(raw) > max_length:
-        raise Invalid(f"{name} must be at most {max_length} characters", code="bad_parameter")
+        raise Invalid(gettext("%(name)s must be at most %(max_length)s characters")
+                      % {"name": name, "max_length": max_length},
+                      code="bad_parameter")
     if any(ord(char) < 32 or ord(char) == 127 for char in raw):
-        raise Invalid(f"{name} may not contain a control character", code="bad_parameter")
+        raise Invalid(gettext("%(name)s may not contain a control character") % {"name": name}, code="bad_parameter")
     return raw
 
 
@@ -46,5 +54,7 @@ def choice_param(request, name: str, choices: list[str]) -> str | None:
     if raw is None or raw == "":
         return None
     if raw not in choices:
-        raise Invalid(f"{name} must be one of {', '.join(choices)}; got {raw!r}", code="bad_parameter")
+        raise Invalid(gettext("%(name)s must be one of %(choices)s; got %(raw)s")
+                      % {"name": name, "choices": ', '.join(choices), "raw": repr(raw)},
+                      code="bad_parameter")
     return raw

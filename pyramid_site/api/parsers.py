@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from django.conf import settings
+from django.utils.translation import gettext
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -48,13 +49,14 @@ class BoundedJSONParser(JSONParser):
         limit = settings.PYRAMID_API_MAX_BODY_BYTES
         body = stream.read(limit + 1) if stream is not None else b""
         if len(body) > limit:
-            raise BodyTooLarge(f"the body is over {limit} bytes")
+            raise BodyTooLarge(gettext("the body is over %(limit)s bytes") % {"limit": limit})
         if json_depth_exceeds(body, settings.PYRAMID_API_MAX_JSON_DEPTH):
-            raise ParseError(f"the JSON nests deeper than {settings.PYRAMID_API_MAX_JSON_DEPTH} levels")
+            raise ParseError(gettext("the JSON nests deeper than %(levels)s levels")
+                             % {"levels": settings.PYRAMID_API_MAX_JSON_DEPTH})
         try:
             return json.loads(body.decode(self._encoding(parser_context)), parse_constant=_refuse_constant)
         except (ValueError, UnicodeDecodeError, RecursionError) as exc:
-            raise ParseError(f"the body is not valid JSON: {exc}") from None
+            raise ParseError(gettext("the body is not valid JSON: %(exc)s") % {"exc": exc}) from None
 
     @staticmethod
     def _encoding(parser_context) -> str:

@@ -3,6 +3,7 @@ failure with its traceback."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAdminUser
@@ -95,6 +96,7 @@ class TaskFailureView(APIView):
     def get(self, request, failure_id: int):
         failure = selectors.task_failure(failure_id)
         if failure is None:
-            raise NotFound(f"no task failure {failure_id} (failures are kept a limited time)",
+            raise NotFound(gettext("no task failure %(failure_id)s (failures are kept a limited time)")
+                           % {"failure_id": failure_id},
                            code="task_failure_not_found")
         return Response(task_failure_output(failure, traceback=True))

@@ -72,7 +72,7 @@ def test_a_visitor_gets_a_guest_account_and_a_token_that_plays():
     client, guest = new_guest()
     assert GUEST_NAME.fullmatch(guest["username"]) and guest["guest"] is True and guest["email"] == ""
     me = client.get("/api/accounts/me/").json()
-    assert me == {key: guest[key] for key in ("id", "username", "email", "date_joined", "guest")}
+    assert me == {key: guest[key] for key in ("id", "username", "email", "date_joined", "guest", "language")}
     row = Guest.objects.get(user_id=guest["id"])
     assert row.name == guest["username"] and row.signed_up_at is None
     user = User.objects.get(pk=guest["id"])

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.models import Game
-from leaderboards.models import Result
+from leaderboards.models import Club, Membership, Result
 from leaderboards.selectors.boards import daily_board
 from leaderboards.services import board_counts_rebuild, period_standings_rebuild
 from pyramid_site.clock import utc_today
@@ -54,3 +54,15 @@ def test_ranks_agree_with_counting(db, keys, limit, around):
         position = [row.result for row in board.around].index(board.me.result)
         assert position == min(around, sum(1 for r in rows if (r.cards_left, r.moves, r.duration_ms, r.pk)
                                            < (result.cards_left, result.moves, result.duration_ms, result.pk)))
+    # a club of every other player: its board ranks its members among themselves
+    club = Club.objects.create(name=f"Club {daily.pk}", invite_code=f"code{daily.pk}")
+    members = rows[::2]
+    Membership.objects.bulk_create(Membership(club=club, user_id=r.player_id) for r in members)
+    among = {r.player_id: 1 + sum((o.cards_left, o.moves, o.duration_ms) < (r.cards_left, r.moves, r.duration_ms)
+                                  for o in members) for r in members}
+    for result in rows[:4]:
+        board = daily_board(daily=daily, player=result.player, limit=limit, around=around, club_id=club.pk)
+        assert board.total == len(members)
+        assert [row.rank for row in board.top] == sorted(among.values())[:limit]
+        assert all(among[row.result.player_id] == row.rank for row in [*board.top, *board.around])
+        assert (board.me.rank == among[result.player_id]) if result in members else board.me is None

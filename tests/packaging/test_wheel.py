@@ -1,6 +1,6 @@
 """The project's wheel carries everything the service needs: built, installed into a fresh virtual
 environment outside the source tree, and run there (settings check, migrations on SQLite, the web page's
-template and static files, a solve by the compiled core)."""
+template and static files, its translation catalogues, a solve by the compiled core)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from django.core.management import call_command
 django.setup()
 from django.conf import settings
 from django.test import Client
+from django.utils import translation
 from engine import Position, deal_from_number, preset
 from engine.solver import fast, solve
 call_command("check")
@@ -29,6 +31,10 @@ call_command("collectstatic", interactive=False, verbosity=0)
 started = time.perf_counter()
 page = Client().get("/")
 first_request = time.perf_counter() - started
+with translation.override("sv"):
+    swedish = translation.gettext("the stock is empty")
+with translation.override("de"):
+    german = translation.gettext("the stock is empty")
 solution = solve(Position.start(deal_from_number(1116761698452426220), preset("one-look")))  # proved winnable
 print(json.dumps({
     "compiled_core": fast.available,
@@ -36,6 +42,7 @@ print(json.dumps({
     "page": page.status_code,
     "page_has_app": b"app.js" in page.content,
     "static": sorted(os.listdir(os.path.join(settings.STATIC_ROOT, "web"))),
+    "translated": [swedish, german],
     "migrated_tables": len(__import__("django.db").db.connection.introspection.table_names()),
     "first_request_seconds": round(first_request, 3),
     "outside_the_source": not str(__import__("engine").__file__).startswith(os.environ["SOURCE"]),
@@ -48,6 +55,10 @@ def test_the_wheel_installs_and_runs_outside_the_source_tree(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", tmp_path / "dist",
                     str(ROOT)], check=True, capture_output=True)
     wheel = next((tmp_path / "dist").glob("pyramid-*.whl"))
+    with zipfile.ZipFile(wheel) as archive:
+        catalogues = {name for name in archive.namelist() if name.endswith(".mo")}
+    assert {"games/locale/sv/LC_MESSAGES/django.mo", "games/locale/de/LC_MESSAGES/django.mo",
+            "pyramid_site/web/locale/sv/LC_MESSAGES/djangojs.mo"} <= catalogues
     built = time.perf_counter() - started
     subprocess.run([sys.executable, "-m", "venv", tmp_path / "venv"], check=True)
     python = tmp_path / "venv" / "bin" / "python"
@@ -66,5 +77,6 @@ def test_the_wheel_installs_and_runs_outside_the_source_tree(tmp_path):
     assert figures["page"] == 200 and figures["page_has_app"]
     assert {"app.js", "style.css", "table.js"} <= set(figures["static"])
     assert figures["migrated_tables"] > 15
+    assert figures["translated"] == ["talongen är tom", "der Talon ist leer"]
     print(f"\nwheel {wheel.name}: {wheel.stat().st_size / 1024:.0f} KiB, built in {built:.1f} s, installed with its "
           f"dependencies in {installed:.1f} s, first request {figures['first_request_seconds']} s")

@@ -43,7 +43,7 @@ def staff_token(db, settings):
     settings.PYRAMID_SOLVE_BUDGET_SECONDS = 0.05
     settings.PYRAMID_HINT_BUDGET_SECONDS = 0.05
     settings.REST_FRAMEWORK = settings.REST_FRAMEWORK | {"DEFAULT_THROTTLE_RATES": {
-        "signup": None, "guest": None, "login": None, "hint": None, "solve": None}}
+        "signup": None, "guest": None, "login": None, "hint": None, "verdict": None, "solve": None}}
     staff = UserFactory(is_staff=True)
     make_daily()
     # the WSGI handler closes the database connection after each request; the test's transaction needs it

@@ -18,6 +18,11 @@ from .conftest import CLASSIC, DEAL_NUMBER, DESKTOP, PHONE, screenshot
 from .helpers import card, find_winning_line, has_class, play_move, sign_up, wait_for_moves, walk_focus_to
 
 
+def shown_date(day: dt.date) -> str:
+    """A day as the page writes it in English (Intl's medium date): "Dec 1, 2026"."""
+    return f"{day:%b} {day.day}, {day.year}"
+
+
 def start_position() -> engine.Position:
     return engine.Position.start(engine.deal_from_number(DEAL_NUMBER), CLASSIC)
 
@@ -70,7 +75,7 @@ def test_sign_up_and_win_the_daily_deal(page, daily_line):
     expect(page.locator("#streak-days")).to_have_text("1")
     page.locator("#me").click()
     expect(page.locator("#player-streak")).to_have_text("1")
-    expect(page.locator(".board-table").first).to_contain_text(utc_today().isoformat())  # the history; "Your games" below
+    expect(page.locator(".board-table.compact")).to_contain_text(shown_date(utc_today()))
     page.get_by_role("link", name="Boards").click()
     page.get_by_role("link", name="This week").click()
     expect(page.locator(".board-table tr.me")).to_contain_text("daily-winner")
@@ -247,7 +252,7 @@ def test_home_lists_the_commitments_of_the_coming_days(page, db):
     page.goto("/#/")
     coming = page.locator("#coming li")
     expect(coming).to_have_count(1)
-    expect(coming).to_contain_text(f"{tomorrow.isoformat()} classic {commitment(deal.text, salt)[:16]}…")
+    expect(coming).to_contain_text(f"{shown_date(tomorrow)} classic {commitment(deal.text, salt)[:16]}…")
     expect(coming.locator("code")).to_have_attribute("title", commitment(deal.text, salt))
     # nobody is logged in: the forms to log in and sign up are on the home page
     expect(page.locator("#login-form")).to_be_visible()

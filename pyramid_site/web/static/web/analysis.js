@@ -2,32 +2,40 @@
 // is over), the solver's verdict on a position, and a note on the result card that leads to the replay.
 
 import { api, ApiError } from "./api.js";
+import { gettext, interpolate, language, ngettext } from "./i18n.js";
+
+const counted = (text, count) => interpolate(text, { count });
 
 /** "5 hours 12 minutes", "3 minutes", "less than a minute": how long until `date`, in players' words. */
 export function timeUntil(date) {
   const minutes = Math.ceil((new Date(date) - Date.now()) / 60000);
-  if (minutes <= 1) return "less than a minute";
+  if (minutes <= 1) return gettext("less than a minute");
   const days = Math.floor(minutes / 1440);
   const hours = Math.floor((minutes % 1440) / 60);
   const mins = minutes % 60;
-  const part = (n, word) => (n ? `${n} ${word}${n === 1 ? "" : "s"}` : "");
-  const parts = days ? [part(days, "day"), part(hours, "hour")] : [part(hours, "hour"), part(mins, "minute")];
+  const day = (n) => (n ? counted(ngettext("%(count)s day", "%(count)s days", n), n) : "");
+  const hour = (n) => (n ? counted(ngettext("%(count)s hour", "%(count)s hours", n), n) : "");
+  const minute = (n) => (n ? counted(ngettext("%(count)s minute", "%(count)s minutes", n), n) : "");
+  const parts = days ? [day(days), hour(hours)] : [hour(hours), minute(mins)];
   return parts.filter(Boolean).join(" ");
 }
 
 /** When a refused analysis opens (the 409 `not_yet` answer's `opens_at`), in players' words. */
 export function opensText(opensAt, game) {
-  if (!opensAt) return "The analysis opens when the game is over.";
+  if (!opensAt) return gettext("The analysis opens when the game is over.");
   const when = new Date(opensAt);
-  const time = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const time = when.toLocaleTimeString(language, { hour: "2-digit", minute: "2-digit" });
   const tomorrow = new Date();
   tomorrow.setDate(tomorrow.getDate() + 1);
-  const day = when.toDateString() === new Date().toDateString() ? "today"
-    : when.toDateString() === tomorrow.toDateString() ? "tomorrow"
-      : when.toLocaleDateString([], { weekday: "long", day: "numeric", month: "long" });
-  const what = game?.daily ? "the day is over" : game?.mode === "ranked" ? "the tournament is over" : "the game is over";
-  return `The analysis opens when ${what}, so that it cannot give the deal away: in ${timeUntil(when)} ` +
-    `(${day} at ${time}, your time).`;
+  const day = when.toDateString() === new Date().toDateString() ? gettext("today")
+    : when.toDateString() === tomorrow.toDateString() ? gettext("tomorrow")
+      : when.toLocaleDateString(language, { weekday: "long", day: "numeric", month: "long" });
+  const text = game?.daily
+    ? gettext("The analysis opens when the day is over, so that it cannot give the deal away: in %(wait)s (%(day)s at %(time)s, your time).")
+    : game?.mode === "ranked"
+      ? gettext("The analysis opens when the tournament is over, so that it cannot give the deal away: in %(wait)s (%(day)s at %(time)s, your time).")
+      : gettext("The analysis opens when the game is over, so that it cannot give the deal away: in %(wait)s (%(day)s at %(time)s, your time).");
+  return interpolate(text, { wait: timeUntil(when), day, time });
 }
 
 /**
@@ -38,17 +46,20 @@ export function verdictWords(plies, ply) {
   const here = plies[ply];
   if (!here) return { kind: "pending", text: "" };
   const before = plies.slice(0, ply).some((p) => p.verdict === "winnable");
-  const cards = (n) => `${n} card${n === 1 ? "" : "s"}`;
   if (here.verdict === "winnable") {
-    if (here.moves_to_win === 0) return { kind: "won", text: "Won: the deal is cleared." };
-    const moves = here.moves_to_win === null ? "" : `: ${here.moves_to_win} move${here.moves_to_win === 1 ? "" : "s"} to win`;
-    return { kind: "winnable", text: `${ply === 0 ? "Winnable" : "Still winnable"}${moves}` };
+    if (here.moves_to_win === 0) return { kind: "won", text: gettext("Won: the deal is cleared.") };
+    const state = ply === 0 ? gettext("Winnable") : gettext("Still winnable");
+    const moves = here.moves_to_win === null ? ""
+      : `: ${counted(ngettext("%(count)s move to win", "%(count)s moves to win", here.moves_to_win), here.moves_to_win)}`;
+    return { kind: "winnable", text: `${state}${moves}` };
   }
   if (here.verdict === "unwinnable") {
-    const best = here.best_cards_left === null ? "" : `: best ${cards(here.best_cards_left)} left`;
-    return { kind: "unwinnable", text: `${before ? "No longer winnable" : "Cannot be won"}${best}` };
+    const state = before ? gettext("No longer winnable") : gettext("Cannot be won");
+    const best = here.best_cards_left === null ? ""
+      : `: ${counted(ngettext("best %(count)s card left", "best %(count)s cards left", here.best_cards_left), here.best_cards_left)}`;
+    return { kind: "unwinnable", text: `${state}${best}` };
   }
-  return { kind: "unknown", text: "Not known: the solver ran out of time on this position" };
+  return { kind: "unknown", text: gettext("Not known: the solver ran out of time on this position") };
 }
 
 /**
@@ -74,18 +85,23 @@ export function analysisHeadline(analysis, game) {
   const last = plies.length - 1;
   const cost = analysis.costly.reduce((sum, c) => sum + c.cost, 0);
   if (analysis.lost_at !== null) {
-    return `The win slipped away at move ${analysis.lost_at} of ${last}. See which move would have kept it.`;
+    return interpolate(gettext("The win slipped away at move %(move)s of %(last)s. See which move would have kept it."),
+      { move: analysis.lost_at, last });
   }
   if (plies[0].verdict === "winnable" && game.status === "won") {
     const par = plies[0].moves_to_win;
-    return par !== null && last > par ? `You never lost the win; the shortest line took ${par} moves to your ${last}.`
-      : "You never lost the win, and took no more moves than the solver.";
+    return par !== null && last > par
+      ? interpolate(gettext("You never lost the win; the shortest line took %(par)s moves to your %(last)s."), { par, last })
+      : gettext("You never lost the win, and took no more moves than the solver.");
   }
+  const best = plies[0].best_cards_left;
   if (plies[0].verdict === "unwinnable") {
-    return cost ? `The deal could not be won: the best play leaves ${plies[0].best_cards_left} cards, and ${analysis.costly.length} of your moves cost ${cost} more.`
-      : `The deal could not be won: the best play leaves ${plies[0].best_cards_left} cards, as you did.`;
+    return cost ? interpolate(gettext("The deal could not be won: the best play leaves %(best)s cards, and %(costly)s of your moves cost %(cost)s more."),
+      { best, costly: analysis.costly.length, cost })
+      : interpolate(gettext("The deal could not be won: the best play leaves %(best)s cards, as you did."), { best });
   }
-  return cost ? `${analysis.costly.length} of your moves cost cards.` : "No move of yours cost any cards.";
+  return cost ? counted(ngettext("%(count)s of your moves cost cards.", "%(count)s of your moves cost cards.", analysis.costly.length), analysis.costly.length)
+    : gettext("No move of yours cost any cards.");
 }
 
 /**
@@ -94,19 +110,19 @@ export function analysisHeadline(analysis, game) {
  * tournament is over. `alive()` is false once the card has left the page.
  */
 export async function resultAnalysis(box, game, alive) {
-  const link = `<a class="button" id="analyse" href="#/game/${game.id}/replay">Analyse this game</a>`;
+  const link = `<a class="button" id="analyse" href="#/game/${game.id}/replay">${gettext("Analyse this game")}</a>`;
   const note = () => box.querySelector("#analysis-note");
   try {
     const analysis = await analysisWhenReady(game.id, {
       stop: () => !alive(),
       onPending: () => {
-        box.innerHTML = `${link} <span id="analysis-note" class="small">The solver is going through your game…</span>`;
+        box.innerHTML = `${link} <span id="analysis-note" class="small">${gettext("The solver is going through your game…")}</span>`;
       },
     });
     if (!alive()) return;
     box.innerHTML = `${link} <span id="analysis-note" class="small"></span>`;
     note().textContent = analysis.status === "ready" ? analysisHeadline(analysis, game)
-      : "The solver is still going through your game: the replay shows its answers when they are in.";
+      : gettext("The solver is still going through your game: the replay shows its answers when they are in.");
   } catch (error) {
     if (!alive()) return;
     if (error instanceof ApiError && error.code === "not_yet") {

@@ -1,11 +1,14 @@
-// The public REST API, as any client sees it: JSON in and out, a token for who you are.
+// The public REST API, as any client sees it: JSON in and out, a token for who you are, the page's language as
+// Accept-Language (the server's messages come in it).
+
+import { chosenLanguage, gettext, interpolate, language } from "./i18n.js";
 
 const TOKEN_KEY = "pyramid.token";
 const USER_KEY = "pyramid.user";
 
 export class ApiError extends Error {
   constructor(status, body) {
-    super(body.message || `the server answered ${status}`);
+    super(body.message || interpolate(gettext("the server answered %(status)s"), { status }));
     this.status = status;
     this.code = body.code || "error";
     this.body = body;
@@ -19,6 +22,17 @@ export function currentUser() {
 
 function remember(user) {
   localStorage.setItem(TOKEN_KEY, user.token);
+  const { token, ...rest } = user;
+  localStorage.setItem(USER_KEY, JSON.stringify(rest));
+  // a language chosen in this browser before there was an account becomes the account's, if it has none
+  const chosen = chosenLanguage();
+  if (chosen && !user.language) {
+    api("PATCH", "accounts/me/", { language: chosen }).then(rememberUser).catch(() => null);
+  }
+}
+
+/** The account as the server has it now (its language chosen elsewhere, say). */
+export function rememberUser(user) {
   const { token, ...rest } = user;
   localStorage.setItem(USER_KEY, JSON.stringify(rest));
 }
@@ -35,7 +49,7 @@ function exactNumbers(key, value, context) {
 }
 
 export async function api(method, path, body) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": language };
   const token = localStorage.getItem(TOKEN_KEY);
   if (token) headers.Authorization = `Token ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -50,7 +64,7 @@ export async function api(method, path, body) {
   try {
     data = text ? JSON.parse(text, exactNumbers) : {};
   } catch {
-    data = { message: `the server answered ${response.status}` };
+    data = { message: interpolate(gettext("the server answered %(status)s"), { status: response.status }) };
   }
   if (!response.ok) {
     if (response.status === 401 && token) forget();

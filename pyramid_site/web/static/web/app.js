@@ -1,8 +1,9 @@
 // The page's router: `#/...` addresses, so a reload lands on the same page and the same game.
 
-import { api, currentUser, forget } from "./api.js";
+import { api, currentUser, forget, rememberUser } from "./api.js";
+import { chosenLanguage, gettext, language, loadLanguage, rememberLanguage, resolveLanguage } from "./i18n.js";
 import { boardsPage, clubPage, clubsPage, playerPage, TournamentPage, tournamentsPage } from "./boards.js";
-import { home, loginPage, practice, rulesPage, signupPage } from "./pages.js";
+import { home, html, loginPage, practice, rulesPage, signupPage } from "./pages.js";
 import { Replay } from "./replay.js";
 import { Table } from "./table.js";
 
@@ -13,17 +14,17 @@ function drawAccount() {
   const user = currentUser();
   const account = document.getElementById("account");
   if (!user) {
-    account.innerHTML = `<a href="#/login" id="login-link">Log in / Sign up</a>`;
+    account.innerHTML = html`<a href="#/login" id="login-link">${gettext("Log in / Sign up")}</a>`;
     return;
   }
   if (user.guest) {
     // a guest's only key is the token in this browser: the way to keep its games is to sign up
-    account.innerHTML = `<span id="guest-badge">Guest: <a id="me" href="#/players/${encodeURIComponent(user.username)}"></a></span>
-      <a id="keep-games" class="button" href="#/signup">Sign up to keep your games</a> <a href="#/login" id="login-link">Log in</a>`;
+    account.innerHTML = html`<span id="guest-badge">${gettext("Guest:")} <a id="me" href="#/players/${encodeURIComponent(user.username)}"></a></span>
+      <a id="keep-games" class="button" href="#/signup">${gettext("Sign up to keep your games")}</a> <a href="#/login" id="login-link">${gettext("Log in")}</a>`;
     account.querySelector("#me").textContent = user.username;
     return;
   }
-  account.innerHTML = `<a id="me" href="#/players/${encodeURIComponent(user.username)}"></a> <button type="button" id="logout" class="quiet">Log out</button>`;
+  account.innerHTML = html`<a id="me" href="#/players/${encodeURIComponent(user.username)}"></a> <button type="button" id="logout" class="quiet">${gettext("Log out")}</button>`;
   account.querySelector("#me").textContent = user.username;
   account.querySelector("#logout").addEventListener("click", async () => {
     await api("DELETE", "accounts/session/").catch(() => null);
@@ -90,7 +91,7 @@ async function route() {
   }
   const match = routes.map(([pattern, show]) => [path.match(pattern), show]).find(([found]) => found);
   if (match) await match[1](...match[0].slice(1));
-  else view.innerHTML = `<p class="error">There is no such page.</p>`;
+  else view.innerHTML = html`<p class="error">${gettext("There is no such page.")}</p>`;
   // after a page change (not the first load) focus goes to the new page's heading, as a page load would put
   // a screen reader there; unless the player has already moved into the page
   const first = !navigated;
@@ -105,7 +106,41 @@ async function route() {
   }
 }
 
+// The header's words, in the page's language (the shell comes in the server's guess of it).
+function labelHeader() {
+  const names = { "#/": gettext("Today"), "#/practice": gettext("Practice"), "#/boards": gettext("Boards"),
+    "#/clubs": gettext("Clubs"), "#/tournaments": gettext("Tournaments"), "#/rules/classic": gettext("Rules") };
+  for (const link of document.querySelectorAll("#menu a")) link.textContent = names[link.getAttribute("href")];
+  menuButton.textContent = gettext("Menu");
+  document.getElementById("menu").setAttribute("aria-label", gettext("Pages"));
+  const switcher = document.getElementById("language");
+  switcher.value = language;
+  switcher.previousElementSibling.textContent = gettext("Language");
+}
+
+// A choice made here is this browser's, and the account's too when someone is logged in.
+document.getElementById("language").addEventListener("change", async (event) => {
+  const chosen = event.target.value;
+  rememberLanguage(chosen);
+  if (currentUser()) {
+    const user = await api("PATCH", "accounts/me/", { language: chosen }).catch(() => null);
+    if (user) rememberUser(user);
+  }
+  location.reload();
+});
+
+// Logged in (or out) with no choice in this browser: the account's language may differ from the page's.
+async function accountChanged() {
+  if (!chosenLanguage() && resolveLanguage(currentUser()) !== language) {
+    location.reload();
+    return;
+  }
+  drawAccount();
+}
+
+await loadLanguage(resolveLanguage(currentUser())).catch(() => loadLanguage("en"));
+labelHeader();
 window.addEventListener("hashchange", route);
-window.addEventListener("account", drawAccount);
+window.addEventListener("account", accountChanged);
 drawAccount();
 route();

@@ -1,16 +1,21 @@
 // Cards as the API writes them ("TC", "AS", "KD") drawn as HTML: rank and suit in the corners, red or black.
+// The codes never change; the ranks are printed as the player's decks print them (Kn, D, K in Swedish; B, D, K
+// in German) and the cards named in the player's words.
+
+import { gettext, interpolate, pgettext } from "./i18n.js";
 
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-const RANK_NAMES = { A: "ace", T: "10", J: "jack", Q: "queen", K: "king" };
 
 export function rankLabel(card) {
-  return card[0] === "T" ? "10" : card[0];
+  const labels = { T: "10", A: pgettext("card rank: ace", "A"), J: pgettext("card rank: jack", "J"),
+    Q: pgettext("card rank: queen", "Q"), K: pgettext("card rank: king", "K") };
+  return labels[card[0]] || card[0];
 }
 
 export function cardName(card) {
-  const rank = RANK_NAMES[card[0]] || card[0];
-  return `${rank} of ${SUIT_NAMES[card[1]]}`;
+  const suit = { C: gettext("clubs"), D: gettext("diamonds"), H: gettext("hearts"), S: gettext("spades") }[card[1]];
+  const rank = { A: gettext("ace"), T: "10", J: gettext("jack"), Q: gettext("queen"), K: gettext("king") }[card[0]] || card[0];
+  return interpolate(gettext("%(rank)s of %(suit)s"), { rank, suit });
 }
 
 export function cardLabel(card) {
@@ -20,12 +25,12 @@ export function cardLabel(card) {
 /** Where a card lies, as a player says it: ", row 3, card 2" of the pyramid (rows from the top). */
 function placeName(location) {
   if (location === null) return "";
-  if (/^R\d$/.test(location)) return `, reserve card ${Number(location[1]) + 1}`;
-  if (location === "S") return ", stock top";
-  if (location === "W") return ", waste top";
+  if (/^R\d$/.test(location)) return interpolate(gettext(", reserve card %(number)s"), { number: Number(location[1]) + 1 });
+  if (location === "S") return gettext(", stock top");
+  if (location === "W") return gettext(", waste top");
   const p = Number(location);
   const row = Math.floor((Math.sqrt(8 * p + 1) - 1) / 2);
-  return `, row ${row + 1}, card ${p - (row * (row + 1)) / 2 + 1}`;
+  return interpolate(gettext(", row %(row)s, card %(card)s"), { row: row + 1, card: p - (row * (row + 1)) / 2 + 1 });
 }
 
 /** A card face; `location` is the engine's location it stands at (0..27, R0..R6, S, W), if any. */
@@ -36,7 +41,7 @@ export function cardElement(card, { location = null, free = true, tag = "button"
   if (location !== null) el.dataset.loc = location;
   if (tag === "button") el.type = "button";
   else el.setAttribute("role", "img");  // a picture of a card, named by its label
-  const label = `${cardName(card)}${placeName(location)}${free ? "" : ", covered"}`;
+  const label = `${cardName(card)}${placeName(location)}${free ? "" : gettext(", covered")}`;
   el.setAttribute("aria-label", label);
   el.title = label;
   // the face is drawn by the style sheet from data-t (no text in the page), so the label alone names the card
@@ -46,7 +51,7 @@ export function cardElement(card, { location = null, free = true, tag = "button"
   return el;
 }
 
-export function cardBack({ location = null, label = "stock", tag = "button" } = {}) {
+export function cardBack({ location = null, label = gettext("stock"), tag = "button" } = {}) {
   const el = document.createElement(tag);
   el.className = "card back";
   if (tag === "button") el.type = "button";
@@ -69,12 +74,12 @@ export function emptySlot(label) {
  * refusals do. Null when the view does not show it. */
 function placedCard(location, v) {
   let card = null;
-  let where = "";
+  let where = "%(card)s";
   if (/^\d+$/.test(location)) card = v.pyramid[Number(location)]?.card;
-  else if (/^R\d$/.test(location)) [card, where] = [v.reserve[Number(location[1])], "the reserve's "];
-  else if (location === "S") [card, where] = [v.stock.top, "the stock's "];
-  else if (location === "W") [card, where] = [v.waste.at(-1), "the waste's "];
-  return card ? `${where}${cardLabel(card)}` : null;
+  else if (/^R\d$/.test(location)) [card, where] = [v.reserve[Number(location[1])], gettext("the reserve's %(card)s")];
+  else if (location === "S") [card, where] = [v.stock.top, gettext("the stock's %(card)s")];
+  else if (location === "W") [card, where] = [v.waste.at(-1), gettext("the waste's %(card)s")];
+  return card ? interpolate(where, { card: cardLabel(card) }) : null;
 }
 
 /**
@@ -85,12 +90,18 @@ function placedCard(location, v) {
  */
 export function moveWords(move, v, { tense = "done" } = {}) {
   const done = tense === "done";
-  if (move === "draw") return `${done ? "drew" : "drawing"}${v?.rules?.draw === 3 ? " three cards" : " a card"}`;
-  if (move === "redeal") return `${done ? "turned" : "turning"} the waste over (redeal)`;
+  if (move === "draw") {
+    if (v?.rules?.draw === 3) return done ? gettext("drew three cards") : gettext("drawing three cards");
+    return done ? gettext("drew a card") : gettext("drawing a card");
+  }
+  if (move === "redeal") return done ? gettext("turned the waste over (redeal)") : gettext("turning the waste over (redeal)");
   const names = v ? move.split("+").map((location) => placedCard(location, v)) : [null];
-  if (names.some((name) => name === null)) return `${done ? "played" : "playing"} ${move}`;
-  if (names.length === 1) return `${done ? "took" : "taking"} ${names[0]} away`;
-  return `${done ? "paired" : "pairing"} ${names[0]} with ${names[1]}`;
+  if (names.some((name) => name === null)) {
+    return interpolate(done ? gettext("played %(move)s") : gettext("playing %(move)s"), { move });
+  }
+  if (names.length === 1) return interpolate(done ? gettext("took %(card)s away") : gettext("taking %(card)s away"), { card: names[0] });
+  return interpolate(done ? gettext("paired %(first)s with %(second)s") : gettext("pairing %(first)s with %(second)s"),
+    { first: names[0], second: names[1] });
 }
 
 /** The places a move takes cards from, as locations on the board ("stock" for a draw or a redeal). */

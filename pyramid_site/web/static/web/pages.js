@@ -2,6 +2,7 @@
 
 import { api, currentUser, login, signup, startGame } from "./api.js";
 import { cardElement } from "./cards.js";
+import { formatDate, gettext, interpolate, ngettext } from "./i18n.js";
 
 export const PRESETS = JSON.parse(document.getElementById("presets").textContent);
 
@@ -22,7 +23,7 @@ function errorText(root, selector, error) {
 }
 
 function stars(difficulty) {
-  return difficulty ? "★".repeat(difficulty) + "☆".repeat(5 - difficulty) : "not rated";
+  return difficulty ? "★".repeat(difficulty) + "☆".repeat(5 - difficulty) : gettext("not rated");
 }
 
 // --- home ----------------------------------------------------------------------------------------
@@ -31,31 +32,30 @@ export async function home(root) {
   const user = currentUser();
   root.innerHTML = html`
     <section class="home">
-      <h1>Today's deals</h1>
-      <p class="lead">Everyone plays the same deal today. The server checks every move.</p>
-      <ul id="dailies" class="dailies"><li class="loading">Loading…</li></ul>
+      <h1>${gettext("Today's deals")}</h1>
+      <p class="lead">${gettext("Everyone plays the same deal today. The server checks every move.")}</p>
+      <ul id="dailies" class="dailies"><li class="loading">${gettext("Loading…")}</li></ul>
       <p id="daily-error" class="error" hidden></p>
       <p id="streak" hidden></p>
       <div id="continue"></div>
       <p id="next-daily" class="small"></p>
-      <h2>Coming days</h2>
-      <p class="small">Each deal is fixed in advance: the server publishes the SHA-256 of the deal and a
-        secret salt now, and the salt when the day is over, so anyone can check it.</p>
+      <h2>${gettext("Coming days")}</h2>
+      <p class="small">${gettext("Each deal is fixed in advance: the server publishes the SHA-256 of the deal and a secret salt now, and the salt when the day is over, so anyone can check it.")}</p>
       <ul id="coming" class="coming"></ul>
     </section>`;
   if (!user) root.querySelector(".home").append(accountForms());
   countdown(root.querySelector("#next-daily"), () => {
     const now = new Date();
     return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  }, "The next daily deal in");
+  }, gettext("The next daily deal in"));
   const last = localStorage.getItem("pyramid.lastGame");
   if (user && last) {
-    root.querySelector("#continue").innerHTML = html`<p><a href="#/game/${last}">Continue your last game</a></p>`;
+    root.querySelector("#continue").innerHTML = html`<p><a href="#/game/${last}">${gettext("Continue your last game")}</a></p>`;
   }
   try {
     const dailies = (await api("GET", "daily/")).results;
     const list = root.querySelector("#dailies");
-    list.innerHTML = dailies.length ? "" : "<li>Today's deals are still being prepared.</li>";
+    list.innerHTML = dailies.length ? "" : html`<li>${gettext("Today's deals are still being prepared.")}</li>`;
     for (const daily of dailies) list.append(dailyItem(daily));
   } catch (error) {
     errorText(root, "#daily-error", error);
@@ -65,8 +65,9 @@ export async function home(root) {
     if (player) {
       const streak = root.querySelector("#streak");
       const days = player.streak.current;
-      streak.innerHTML = html`Your streak: <b id="streak-days">${days}</b> day${days === 1 ? "" : "s"}
-        (longest ${player.streak.longest}) · <a href="#/players/${encodeURIComponent(user.username)}">your page</a>`;
+      const [before, after] = ngettext("Your streak: %(days)s day", "Your streak: %(days)s days", days).split("%(days)s");
+      streak.innerHTML = html`${before}<b id="streak-days">${days}</b>${after}
+        (${interpolate(gettext("longest %(days)s"), { days: player.streak.longest })}) · <a href="#/players/${encodeURIComponent(user.username)}">${gettext("your page")}</a>`;
       streak.hidden = false;
     }
   }
@@ -78,12 +79,12 @@ export async function home(root) {
   for (const rows of answers) {
     for (const row of rows) {
       const li = document.createElement("li");
-      li.innerHTML = html`<span class="date">${row.date}</span> <span class="preset">${row.preset}</span>
+      li.innerHTML = html`<span class="date">${formatDate(row.date)}</span> <span class="preset">${row.preset}</span>
         <code title="${row.commitment}">${row.commitment.slice(0, 16)}…</code>`;
       coming.append(li);
     }
   }
-  if (!coming.children.length) coming.innerHTML = "<li>No deals committed yet.</li>";
+  if (!coming.children.length) coming.innerHTML = html`<li>${gettext("No deals committed yet.")}</li>`;
 }
 
 function dailyItem(daily) {
@@ -92,21 +93,24 @@ function dailyItem(daily) {
   const mine = daily.my_game;
   const finished = mine && mine.status !== "playing";
   li.innerHTML = html`
-    <div><b class="preset">${daily.preset}</b> <span class="date">${daily.date}</span>
-      <a href="#/rules/${daily.preset}" class="small">rules</a></div>
-    <div class="difficulty" title="difficulty">${stars(daily.difficulty)}</div>
-    ${finished ? html`<div class="played">Played: ${mine.status === "won" ? "won" : `${mine.cards_left} cards left`}
-      in ${mine.moves} moves · par ${daily.par_moves ?? "—"}</div>` : ""}
+    <div><b class="preset">${daily.preset}</b> <span class="date">${formatDate(daily.date)}</span>
+      <a href="#/rules/${daily.preset}" class="small">${gettext("rules")}</a></div>
+    <div class="difficulty" title="${gettext("difficulty")}">${stars(daily.difficulty)}</div>
+    ${finished ? html`<div class="played">${interpolate(mine.status === "won"
+      ? gettext("Played: won in %(moves)s moves · par %(par)s")
+      : ngettext("Played: %(cards)s card left in %(moves)s moves · par %(par)s",
+        "Played: %(cards)s cards left in %(moves)s moves · par %(par)s", mine.cards_left),
+    { cards: mine.cards_left, moves: mine.moves, par: daily.par_moves ?? "—" })}</div>` : ""}
     <div class="actions"></div>`;
   const actions = li.querySelector(".actions");
   if (mine) {
-    actions.innerHTML = html`<a class="button" href="#/game/${mine.id}">${finished ? "See your result" : "Continue"}</a>`;
+    actions.innerHTML = html`<a class="button" href="#/game/${mine.id}">${finished ? gettext("See your result") : gettext("Continue")}</a>`;
   } else {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "play-daily";
     button.dataset.preset = daily.preset;
-    button.textContent = "Play today's deal";
+    button.textContent = gettext("Play today's deal");
     button.addEventListener("click", () => startGame({ daily: daily.id }).catch((error) => alert(error.message)));
     actions.append(button);
   }
@@ -118,20 +122,20 @@ function dailyItem(daily) {
 export function accountForms() {
   const box = document.createElement("div");
   box.className = "accounts";
-  box.innerHTML = `
+  box.innerHTML = html`
     <form id="login-form" class="form">
-      <h2>Log in</h2>
-      <label>Username <input name="username" autocomplete="username" required></label>
-      <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-      <button type="submit">Log in</button>
+      <h2>${gettext("Log in")}</h2>
+      <label>${gettext("Username")} <input name="username" autocomplete="username" required></label>
+      <label>${gettext("Password")} <input name="password" type="password" autocomplete="current-password" required></label>
+      <button type="submit">${gettext("Log in")}</button>
       <p class="error" hidden></p>
     </form>
     <form id="signup-form" class="form">
-      <h2>Sign up</h2>
-      <label>Username <input name="username" autocomplete="username" required minlength="3" maxlength="30"></label>
-      <label>Email (optional) <input name="email" type="email" autocomplete="email"></label>
-      <label>Password <input name="password" type="password" autocomplete="new-password" required></label>
-      <button type="submit">Create account</button>
+      <h2>${gettext("Sign up")}</h2>
+      <label>${gettext("Username")} <input name="username" autocomplete="username" required minlength="3" maxlength="30"></label>
+      <label>${gettext("Email (optional)")} <input name="email" type="email" autocomplete="email"></label>
+      <label>${gettext("Password")} <input name="password" type="password" autocomplete="new-password" required></label>
+      <button type="submit">${gettext("Create account")}</button>
       <p class="error" hidden></p>
     </form>`;
   const wire = (id, act) => box.querySelector(id).addEventListener("submit", async (event) => {
@@ -153,7 +157,7 @@ export function accountForms() {
 }
 
 export function loginPage(root) {
-  root.innerHTML = "<section><h1>Log in or sign up</h1></section>";
+  root.innerHTML = html`<section><h1>${gettext("Log in or sign up")}</h1></section>`;
   root.querySelector("section").append(accountForms());
 }
 
@@ -164,9 +168,9 @@ export function signupPage(root) {
     loginPage(root);
     return;
   }
-  root.innerHTML = html`<section class="signup"><h1>Sign up to keep your games</h1>
-    <p class="lead">You are playing as <b>${user.username}</b>, a guest kept by this browser alone. Choose a name
-      and a password: your games, results, streak and places on the boards stay yours, under your new name.</p>
+  const [before, after] = gettext("You are playing as %(name)s, a guest kept by this browser alone. Choose a name and a password: your games, results, streak and places on the boards stay yours, under your new name.").split("%(name)s");
+  root.innerHTML = html`<section class="signup"><h1>${gettext("Sign up to keep your games")}</h1>
+    <p class="lead">${before}<b>${user.username}</b>${after}</p>
     </section>`;
   const forms = accountForms();
   forms.querySelector("#login-form").remove();
@@ -176,26 +180,27 @@ export function signupPage(root) {
 // --- practice ------------------------------------------------------------------------------------
 
 export function practice(root) {
-  const options = Object.entries(PRESETS).map(([name, p]) => html`<option value="${name}">${name}: ${p.describe}</option>`);
-  root.innerHTML = `
+  const options = Object.entries(PRESETS).map(([name, p]) => html`<option value="${name}">${name}: ${describe(p)}</option>`);
+  const difficulty = (stars) => interpolate(gettext("winnable, difficulty %(stars)s"), { stars });
+  root.innerHTML = html`
     <section class="practice">
-      <h1>Practice</h1>
-      <p class="lead">Any deal, any rules: hints, undo as often as you like, and the solver to ask.</p>
+      <h1>${gettext("Practice")}</h1>
+      <p class="lead">${gettext("Any deal, any rules: hints, undo as often as you like, and the solver to ask.")}</p>
       <form id="practice-form" class="form">
-        <label>Rules <select name="rules">${options.join("")}</select></label>
-        <label>Deal <select name="kind">
-          <option value="winnable">a random deal the solver has proved winnable</option>
-          <option value="1">winnable, difficulty ★ (easy)</option>
-          <option value="2">winnable, difficulty ★★</option>
-          <option value="3">winnable, difficulty ★★★</option>
-          <option value="4">winnable, difficulty ★★★★</option>
-          <option value="5">winnable, difficulty ★★★★★ (only look-ahead finds the win)</option>
-          <option value="any">any random deal (it may not be winnable)</option>
+        <label>${gettext("Rules")} <select name="rules">${options}</select></label>
+        <label>${gettext("Deal")} <select name="kind">
+          <option value="winnable">${gettext("a random deal the solver has proved winnable")}</option>
+          <option value="1">${interpolate(gettext("winnable, difficulty %(stars)s (easy)"), { stars: "★" })}</option>
+          <option value="2">${difficulty("★★")}</option>
+          <option value="3">${difficulty("★★★")}</option>
+          <option value="4">${difficulty("★★★★")}</option>
+          <option value="5">${interpolate(gettext("winnable, difficulty %(stars)s (only look-ahead finds the win)"), { stars: "★★★★★" })}</option>
+          <option value="any">${gettext("any random deal (it may not be winnable)")}</option>
         </select></label>
-        <label>Deal number <input name="number" inputmode="numeric" pattern="[0-9]*" placeholder="random"
+        <label>${gettext("Deal number")} <input name="number" inputmode="numeric" pattern="[0-9]*" placeholder="${gettext("random")}"
           aria-describedby="number-note"></label>
-        <p id="number-note" class="small">A number, when given, is dealt whatever the choice above.</p>
-        <button type="submit">Deal</button>
+        <p id="number-note" class="small">${gettext("A number, when given, is dealt whatever the choice above.")}</p>
+        <button type="submit">${gettext("Deal")}</button>
         <p class="error" hidden></p>
       </form>
     </section>`;
@@ -216,80 +221,102 @@ export function practice(root) {
 
 // --- rules ---------------------------------------------------------------------------------------
 
+/** A preset's options in a few plain words (as the engine's `Rules.describe`, in the page's language). */
+export function describe(rules) {
+  const passes = rules.passes === "unlimited" ? gettext("unlimited passes")
+    : interpolate(ngettext("%(count)s pass", "%(count)s passes", rules.passes), { count: rules.passes });
+  const parts = [
+    interpolate(gettext("draw %(count)s"), { count: rules.draw }),
+    passes,
+    rules.stock_top === "live" ? gettext("stock top live") : gettext("stock top hidden"),
+    rules.waste_top === "live" ? gettext("waste top live") : gettext("waste top dead"),
+    rules.goal === "pyramid" ? gettext("clear the pyramid") : gettext("clear all 52 cards"),
+  ];
+  if (rules.covered_pairs === "yes") parts.push(gettext("a card may pair with the card it covers"));
+  if (rules.reserve) parts.push(gettext("7 reserve cards"));
+  return parts.join(", ");
+}
+
 const PAIRS = [["A", "Q"], ["2", "J"], ["3", "T"], ["4", "9"], ["5", "8"], ["6", "7"]];
 const VALUE = { A: 1, T: 10, J: 11, Q: 12, K: 13 };
 const value = (rank) => VALUE[rank] || Number(rank);
 
 export function rulesSections(rules) {
-  const passes = rules.passes === "unlimited" ? "as many times as you like"
-    : rules.passes === 1 ? "once: there is no redeal" : `${rules.passes} times (${rules.passes - 1} redeal${rules.passes > 2 ? "s" : ""})`;
+  const redeals = rules.passes === "unlimited" ? 0 : rules.passes - 1;
+  const through = rules.passes === "unlimited" ? gettext("You go through the stock as many times as you like.")
+    : rules.passes === 1 ? gettext("You go through the stock once: there is no redeal.")
+      : interpolate(ngettext("You go through the stock %(passes)s times (%(redeals)s redeal).",
+        "You go through the stock %(passes)s times (%(redeals)s redeals).", redeals), { passes: rules.passes, redeals });
   const tops = [];
   tops.push(rules.stock_top === "live"
-    ? "The top card of the stock lies face up and may be paired before you draw it."
-    : "The stock is face down: draw to turn its top card onto the waste.");
+    ? gettext("The top card of the stock lies face up and may be paired before you draw it.")
+    : gettext("The stock is face down: draw to turn its top card onto the waste."));
   tops.push(rules.waste_top === "live"
-    ? "The top card of the waste is available."
-    : "The waste is dead: a card drawn onto it can no longer be played.");
-  if (rules.stock_top === "live" && rules.waste_top === "live") tops.push("The stock top and the waste top may pair with each other.");
+    ? gettext("The top card of the waste is available.")
+    : gettext("The waste is dead: a card drawn onto it can no longer be played."));
+  if (rules.stock_top === "live" && rules.waste_top === "live") tops.push(gettext("The stock top and the waste top may pair with each other."));
   return {
-    goal: rules.goal === "pyramid" ? "Clear the 28 cards of the pyramid; the stock need not be used up."
-      : "Clear all 52 cards: the pyramid, the stock and the waste.",
-    passes: `You go through the stock ${passes}. A draw turns ${rules.draw === 1 ? "one card" : "three cards (only the last lands on top)"} onto the waste.`,
+    goal: rules.goal === "pyramid" ? gettext("Clear the 28 cards of the pyramid; the stock need not be used up.")
+      : gettext("Clear all 52 cards: the pyramid, the stock and the waste."),
+    passes: `${through} ${rules.draw === 1 ? gettext("A draw turns one card onto the waste.")
+      : gettext("A draw turns three cards onto the waste (only the last lands on top).")}`,
     tops,
     extras: [
-      rules.covered_pairs === "yes" ? "A free card may pair with the card it covers, when nothing else covers that card." : null,
-      rules.reserve ? `${rules.reserve} reserve cards lie face up in a row below the pyramid; all of them are always available.` : null,
+      rules.covered_pairs === "yes" ? gettext("A free card may pair with the card it covers, when nothing else covers that card.") : null,
+      rules.reserve ? interpolate(gettext("%(count)s reserve cards lie face up in a row below the pyramid; all of them are always available."), { count: rules.reserve }) : null,
     ].filter(Boolean),
   };
 }
 
 /** Questions in the manner of the practice page's quiz: each answer says why, under these rules. */
 function quizQuestions(rules) {
-  const passes = rules.passes === "unlimited" ? "As many times as you like"
-    : rules.passes === 1 ? "Once" : `${rules.passes} times in all`;
+  const times = (count) => interpolate(gettext("%(count)s times in all"), { count });
+  const passes = rules.passes === "unlimited" ? gettext("As many times as you like")
+    : rules.passes === 1 ? gettext("Once") : times(rules.passes);
+  const [yes, no] = [gettext("Yes"), gettext("No")];
   return [
     {
-      ask: "Which card pairs with a free jack?",
-      options: ["A free queen", "A free 2", "Another free jack"],
-      answer: "A free 2",
-      why: "A jack counts 11, and 11 + 2 = 13. A pair is two cards that add up to 13, not two of a rank.",
+      ask: gettext("Which card pairs with a free jack?"),
+      options: [gettext("A free queen"), gettext("A free 2"), gettext("Another free jack")],
+      answer: gettext("A free 2"),
+      why: gettext("A jack counts 11, and 11 + 2 = 13. A pair is two cards that add up to 13, not two of a rank."),
     },
     {
-      ask: "When is a card in the pyramid free?",
-      options: ["When it is in the bottom row", "When one of the two cards on it is gone",
-        "When both cards on it are gone"],
-      answer: "When both cards on it are gone",
-      why: "Every card is covered by the two cards just below it; it is free once both have been taken away.",
+      ask: gettext("When is a card in the pyramid free?"),
+      options: [gettext("When it is in the bottom row"), gettext("When one of the two cards on it is gone"),
+        gettext("When both cards on it are gone")],
+      answer: gettext("When both cards on it are gone"),
+      why: gettext("Every card is covered by the two cards just below it; it is free once both have been taken away."),
     },
     {
-      ask: "A king is free. What do you do with it?",
-      options: ["Take it away on its own", "Pair it with an ace", "Leave it in the pyramid"],
-      answer: "Take it away on its own",
-      why: "A king counts 13 by itself. Nothing pairs with it, so taking it at once only uncovers cards.",
+      ask: gettext("A king is free. What do you do with it?"),
+      options: [gettext("Take it away on its own"), gettext("Pair it with an ace"), gettext("Leave it in the pyramid")],
+      answer: gettext("Take it away on its own"),
+      why: gettext("A king counts 13 by itself. Nothing pairs with it, so taking it at once only uncovers cards."),
     },
     {
-      ask: "A 6 lies on a 7 in the pyramid, covering it. Can they be paired with each other?",
-      options: ["Yes", "No"],
-      answer: rules.covered_pairs === "yes" ? "Yes" : "No",
+      ask: gettext("A 6 lies on a 7 in the pyramid, covering it. Can they be paired with each other?"),
+      options: [yes, no],
+      answer: rules.covered_pairs === "yes" ? yes : no,
       why: rules.covered_pairs === "yes"
-        ? "Under these rules a free card may pair with the card it covers, when nothing else covers that card."
-        : "Both cards of a pair must be free, and the 7 is covered while the 6 is on it.",
+        ? gettext("Under these rules a free card may pair with the card it covers, when nothing else covers that card.")
+        : gettext("Both cards of a pair must be free, and the 7 is covered while the 6 is on it."),
     },
     {
-      ask: "Which card of the waste can you use?",
-      options: ["Any of them", "Only the top one", "None of them"],
-      answer: rules.waste_top === "live" ? "Only the top one" : "None of them",
+      ask: gettext("Which card of the waste can you use?"),
+      options: [gettext("Any of them"), gettext("Only the top one"), gettext("None of them")],
+      answer: rules.waste_top === "live" ? gettext("Only the top one") : gettext("None of them"),
       why: rules.waste_top === "live"
-        ? "Each card turned over covers the one before it: use the top card, and the one under it comes free."
-        : "Under these rules the waste is dead: use the stock's top card before you draw the next.",
+        ? gettext("Each card turned over covers the one before it: use the top card, and the one under it comes free.")
+        : gettext("Under these rules the waste is dead: use the stock's top card before you draw the next."),
     },
     {
-      ask: "How many times may you go through the stock?",
-      options: [...new Set(["Once", "3 times in all", "As many times as you like", passes])],
+      ask: gettext("How many times may you go through the stock?"),
+      options: [...new Set([gettext("Once"), times(3), gettext("As many times as you like"), passes])],
       answer: passes,
-      why: rules.passes === 1 ? "There is no redeal under these rules."
-        : rules.passes === "unlimited" ? "Turn the waste over into the stock whenever the stock is empty."
-          : `The first time, and ${rules.passes - 1} more after turning the waste over without shuffling.`,
+      why: rules.passes === 1 ? gettext("There is no redeal under these rules.")
+        : rules.passes === "unlimited" ? gettext("Turn the waste over into the stock whenever the stock is empty.")
+          : interpolate(gettext("The first time, and %(more)s more after turning the waste over without shuffling."), { more: rules.passes - 1 }),
     },
   ];
 }
@@ -297,24 +324,23 @@ function quizQuestions(rules) {
 export function rulesPage(root, name) {
   const rules = PRESETS[name];
   if (!rules) {
-    root.innerHTML = html`<p class="error">There is no preset called ${name}.</p>`;
+    root.innerHTML = html`<p class="error">${interpolate(gettext("There is no preset called %(name)s."), { name })}</p>`;
     return;
   }
   const sections = rulesSections(rules);
   root.innerHTML = html`
     <section class="rules">
       <nav class="tabs">${""}</nav>
-      <h1>Rules: ${name}</h1>
-      <p class="lead">${rules.describe}</p>
-      <h2>The goal</h2><p id="rules-goal">${sections.goal}</p>
-      <h2>Passes</h2><p id="rules-passes">${sections.passes}</p>
-      <h2>Which cards are live</h2>
+      <h1>${interpolate(gettext("Rules: %(name)s"), { name })}</h1>
+      <p class="lead">${describe(rules)}</p>
+      <h2>${gettext("The goal")}</h2><p id="rules-goal">${sections.goal}</p>
+      <h2>${gettext("Passes")}</h2><p id="rules-passes">${sections.passes}</p>
+      <h2>${gettext("Which cards are live")}</h2>
       <ul id="rules-tops"></ul>
-      <h2>Pairs</h2>
-      <p>A card is free when no card lies on it. Remove two free cards whose values add up to 13, or a king alone.
-        Ace counts 1, jack 11, queen 12, king 13.</p>
-      <table class="pairs"><tbody id="pairs-table"></tbody></table>
-      <h2>Quiz</h2>
+      <h2>${gettext("Pairs")}</h2>
+      <p>${gettext("A card is free when no card lies on it. Remove two free cards whose values add up to 13, or a king alone. Ace counts 1, jack 11, queen 12, king 13.")}</p>
+      <table class="pairs"><caption class="sr-only">${gettext("The pairs that make 13")}</caption><tbody id="pairs-table"></tbody></table>
+      <h2>${gettext("Quiz")}</h2>
       <div id="quiz" class="quiz"></div>
       <p id="quiz-score" class="message"></p>
     </section>`;
@@ -330,7 +356,7 @@ export function rulesPage(root, name) {
       if (rank) td.append(cardElement(`${rank}${suit}`, { tag: "div" }));
       return td;
     };
-    row.append(cell(a, "H"), Object.assign(document.createElement("td"), { textContent: b ? "+" : "alone" }), cell(b, "S"),
+    row.append(cell(a, "H"), Object.assign(document.createElement("td"), { textContent: b ? "+" : gettext("alone") }), cell(b, "S"),
       Object.assign(document.createElement("td"), { textContent: b ? `${value(a)} + ${value(b)} = 13` : "13" }));
     table.append(row);
   }
@@ -346,14 +372,15 @@ export function rulesPage(root, name) {
       const right = event.target.value === q.answer;
       fieldset.className = right ? "right" : "wrong";
       const why = fieldset.querySelector(".why");
-      why.textContent = `${right ? "Right" : `Not quite: ${q.answer}`}. ${q.why}`;
+      why.textContent = `${right ? gettext("Right.") : interpolate(gettext("Not quite: %(answer)s."), { answer: q.answer })} ${q.why}`;
       why.hidden = false;
       const answered = quiz.querySelectorAll("fieldset.right, fieldset.wrong").length;
       const correct = quiz.querySelectorAll("fieldset.right").length;
-      score.textContent = `${correct} of ${answered} right so far, ${questions.length - answered} to go.`;
+      score.textContent = interpolate(gettext("%(correct)s of %(answered)s right so far, %(left)s to go."),
+        { correct, answered, left: questions.length - answered });
       if (answered === questions.length) {
-        score.textContent = `${correct} of ${questions.length} right.` +
-          (correct === questions.length ? " You know the rules: go and play!" : " Read the ones in red again.");
+        score.textContent = `${interpolate(gettext("%(correct)s of %(total)s right."), { correct, total: questions.length })} ${
+          correct === questions.length ? gettext("You know the rules: go and play!") : gettext("Read the ones in red again.")}`;
       }
     });
     quiz.append(fieldset);

@@ -8,6 +8,7 @@ import { analysisWhenReady, opensText, verdictWords } from "./analysis.js";
 import { api, ApiError } from "./api.js";
 import { capital, moveLocations, moveWords } from "./cards.js";
 import { calm, ghosts, leave } from "./feel.js";
+import { formatDate, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { html } from "./pages.js";
 import { drawBoard } from "./table.js";
 
@@ -21,7 +22,8 @@ function svg(tag, attributes = {}, text = null) {
   return el;
 }
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const cards = (count) => interpolate(ngettext("%(count)s card", "%(count)s cards", count), { count });
+const moves = (count) => interpolate(ngettext("%(count)s move", "%(count)s moves", count), { count });
 
 // the step buttons' pictures, drawn here rather than taken from a font that may lack them
 const icon = (shapes) => html([`<svg viewBox="0 0 16 16" width="18" height="18" aria-hidden="true" focusable="false" fill="currentColor">${shapes}</svg>`]);
@@ -49,15 +51,15 @@ export class Replay {
   }
 
   async open() {
-    this.root.innerHTML = `<p class="loading">Laying out the game…</p>`;
+    this.root.innerHTML = html`<p class="loading">${gettext("Laying out the game…")}</p>`;
     let replay;
     try {
       this.game = await api("GET", `games/${this.gameId}/`);
       replay = await api("GET", `games/${this.gameId}/replay/`);
     } catch (error) {
       if (this.closed) return;
-      this.root.innerHTML = html`<section class="replay"><h1>Replay</h1><p class="page-message error"></p>
-        <p><a href="#/game/${this.gameId}">Back to the game</a></p></section>`;
+      this.root.innerHTML = html`<section class="replay"><h1>${gettext("Replay")}</h1><p class="page-message error"></p>
+        <p><a href="#/game/${this.gameId}">${gettext("Back to the game")}</a></p></section>`;
       this.root.querySelector(".page-message").textContent = error instanceof ApiError && error.code === "not_yet"
         ? opensText(error.body.opens_at, this.game) : error.message;
       return;
@@ -141,23 +143,25 @@ export class Replay {
 
   render() {
     const game = this.game;
-    const title = game.daily ? `Daily ${game.daily.date}` : game.deal.number === null ? "Tournament game" : `Deal #${game.deal.number}`;
+    const title = game.daily ? interpolate(gettext("Daily %(date)s"), { date: formatDate(game.daily.date) })
+      : game.deal.number === null ? gettext("Tournament game") : interpolate(gettext("Deal #%(number)s"), { number: game.deal.number });
+    const [moveBefore, moveBetween, moveAfter] = gettext("Move %(ply)s of %(last)s").split(/%\((?:ply|last)\)s/);
     const faceDown = game.position.rules.stock_top !== "live";
     this.root.innerHTML = html`
       <section class="replay ${game.mode}">
-        <h1 class="sr-only">Replay of ${title}</h1>
+        <h1 class="sr-only">${interpolate(gettext("Replay of %(title)s"), { title })}</h1>
         <div class="status-line">
-          <span class="title">Replay · ${title} · ${game.deal.preset}</span>
-          <span class="tag">${game.mode === "ranked" ? "Ranked" : "Practice"}</span>
-          <span>Move <b id="replay-ply">0</b> of <b id="replay-last">${this.last}</b></span>
-          <span>Left <b id="cards-left"></b></span>
-          <a href="#/game/${this.gameId}">Back to the result</a>
+          <span class="title">${gettext("Replay")} · ${title} · ${game.deal.preset}</span>
+          <span class="tag">${game.mode === "ranked" ? gettext("Ranked") : gettext("Practice")}</span>
+          <span>${moveBefore}<b id="replay-ply">0</b>${moveBetween}<b id="replay-last">${this.last}</b>${moveAfter}</span>
+          <span>${gettext("Left")} <b id="cards-left"></b></span>
+          <a href="#/game/${this.gameId}">${gettext("Back to the result")}</a>
         </div>
         <div class="replay-main">
           <div class="replay-board">
             <div id="ghost-banner" class="ghost-banner" hidden>
               <p id="ghost-text" aria-live="polite"></p>
-              <button type="button" id="ghost-stop">Back to my game</button>
+              <button type="button" id="ghost-stop">${gettext("Back to my game")}</button>
             </div>
             <div class="board read-only"></div>
           </div>
@@ -165,29 +169,28 @@ export class Replay {
             <p id="replay-move" class="replay-move" aria-live="polite"></p>
             <p id="replay-verdict" class="replay-verdict"></p>
             <p id="replay-next" class="small"></p>
-            <div class="replay-controls" role="group" aria-label="step through the game">
-              <button type="button" id="replay-first" aria-label="First position">${ICONS.first}</button>
-              <button type="button" id="replay-prev" aria-label="Previous move">${ICONS.prev}</button>
+            <div class="replay-controls" role="group" aria-label="${gettext("step through the game")}">
+              <button type="button" id="replay-first" aria-label="${gettext("First position")}">${ICONS.first}</button>
+              <button type="button" id="replay-prev" aria-label="${gettext("Previous move")}">${ICONS.prev}</button>
               <input type="range" id="replay-slider" min="0" max="${this.last}" step="1" value="0"
-                aria-label="Move" aria-valuetext="">
-              <button type="button" id="replay-next-move" aria-label="Next move">${ICONS.next}</button>
-              <button type="button" id="replay-last-move" aria-label="Last position">${ICONS.last}</button>
+                aria-label="${gettext("Move")}" aria-valuetext="">
+              <button type="button" id="replay-next-move" aria-label="${gettext("Next move")}">${ICONS.next}</button>
+              <button type="button" id="replay-last-move" aria-label="${gettext("Last position")}">${ICONS.last}</button>
             </div>
-            <p class="small keys">Keys: <kbd>←</kbd> <kbd>→</kbd> a move, <kbd>Home</kbd> <kbd>End</kbd> the start and the end.</p>
+            <p class="small keys">${gettext("Keys:")} <kbd>←</kbd> <kbd>→</kbd> ${gettext("a move,")} <kbd>${pgettext("keyboard key", "Home")}</kbd> <kbd>${pgettext("keyboard key", "End")}</kbd> ${gettext("the start and the end.")}</p>
             <div class="ghost-controls">
-              <button type="button" id="best-line">Show the best line from here</button>
+              <button type="button" id="best-line">${gettext("Show the best line from here")}</button>
             </div>
-            <ol id="ghost-moves" class="ghost-moves" hidden aria-label="the best line"></ol>
+            <ol id="ghost-moves" class="ghost-moves" hidden aria-label="${gettext("the best line")}"></ol>
           </div>
         </div>
         <section class="analysis" aria-labelledby="analysis-title">
-          <h2 id="analysis-title">The best result still reachable, move by move</h2>
+          <h2 id="analysis-title">${gettext("The best result still reachable, move by move")}</h2>
           <div id="chart" class="chart"></div>
-          <ul id="analysis-summary" class="analysis-summary"><li class="loading">Asking for the analysis…</li></ul>
-          <p id="face-down-note" class="small">${faceDown ? "The stock was face down while you played"
-            : "Only the stock's top card was face up while you played"}, but the solver saw the whole deal, the order
-            of the stock included, as any analysis after the game does: its verdicts and best lines count on cards
-            you could not see at the time.</p>
+          <ul id="analysis-summary" class="analysis-summary"><li class="loading">${gettext("Asking for the analysis…")}</li></ul>
+          <p id="face-down-note" class="small">${faceDown
+            ? gettext("The stock was face down while you played, but the solver saw the whole deal, the order of the stock included, as any analysis after the game does: its verdicts and best lines count on cards you could not see at the time.")
+            : gettext("Only the stock's top card was face up while you played, but the solver saw the whole deal, the order of the stock included, as any analysis after the game does: its verdicts and best lines count on cards you could not see at the time.")}</p>
         </section>
       </section>`;
     const on = (id, fn) => this.root.querySelector(`#${id}`).addEventListener("click", fn);
@@ -213,11 +216,11 @@ export class Replay {
     $("#cards-left").textContent = here.position.cards_left;
     const slider = $("#replay-slider");
     slider.value = String(ply);
-    slider.setAttribute("aria-valuetext", ply ? `move ${ply} of ${this.last}` : "the start");
+    slider.setAttribute("aria-valuetext", ply ? interpolate(gettext("move %(ply)s of %(last)s"), { ply, last: this.last }) : gettext("the start"));
     $("#replay-first").disabled = $("#replay-prev").disabled = ply === 0;
     $("#replay-next-move").disabled = $("#replay-last-move").disabled = ply === this.last;
-    $("#replay-move").textContent = ply === 0 ? `The start: the deal as it was dealt.`
-      : `Move ${ply} of ${this.last}: ${this.moveAt(ply)}.`;
+    $("#replay-move").textContent = ply === 0 ? gettext("The start: the deal as it was dealt.")
+      : interpolate(gettext("Move %(ply)s of %(last)s: %(move)s."), { ply, last: this.last, move: this.moveAt(ply) });
 
     const verdict = $("#replay-verdict");
     if (this.ready) {
@@ -225,7 +228,7 @@ export class Replay {
       verdict.textContent = text;
       verdict.className = `replay-verdict ${kind}`;
     } else {
-      verdict.textContent = this.analysis?.status === "refused" ? "" : "The solver's verdict comes with the analysis…";
+      verdict.textContent = this.analysis?.status === "refused" ? "" : gettext("The solver's verdict comes with the analysis…");
       verdict.className = "replay-verdict pending";
     }
 
@@ -234,24 +237,25 @@ export class Replay {
     next.textContent = "";
     if (ply < this.last) {
       const move = this.plies[ply + 1].move;
-      next.textContent = `Next: ${this.moveAt(ply + 1)}.`;
+      next.textContent = interpolate(gettext("Next: %(move)s."), { move: this.moveAt(ply + 1) });
       this.outline(moveLocations(move), "next-move");
       if (this.ready && this.analysis.lost_at === ply + 1 && this.analysis.keep_move) {
         const keep = moveWords(this.analysis.keep_move, here.position, { tense: "doing" });
-        next.textContent += ` It threw the win away: ${keep} would have kept it.`;
+        next.textContent += ` ${interpolate(gettext("It threw the win away: %(keep)s would have kept it."), { keep })}`;
         this.outline(moveLocations(this.analysis.keep_move), "hinted");
       }
     } else if (here.position.status !== "won") {
       next.textContent = {
-        resigned: "The game was resigned here.",
-        stuck: "The game ended here: no move could help any more.",
-        closed: `The game was closed here when its ${this.game.daily ? "day" : "tournament"} ended.`,
-      }[this.game.status] || "The game ended here.";
+        resigned: gettext("The game was resigned here."),
+        stuck: gettext("The game ended here: no move could help any more."),
+        closed: this.game.daily ? gettext("The game was closed here when its day ended.")
+          : gettext("The game was closed here when its tournament ended."),
+      }[this.game.status] || gettext("The game ended here.");
     }
     const best = $("#best-line");
     const done = here.position.status !== "playing" || (this.ready && this.analysis.plies[ply].best_move === null);
     best.disabled = done;
-    best.title = done ? "Nothing better can be played from here" : "";
+    best.title = done ? gettext("Nothing better can be played from here") : "";
     this.drawCursor();
   }
 
@@ -272,7 +276,7 @@ export class Replay {
       li.append(Object.assign(document.createElement("span"), { textContent: text }));
       if (ply !== null) {
         const button = Object.assign(document.createElement("button"), { type: "button", className: "go-to",
-          textContent: ply ? `Go to move ${ply}` : "Go to the start" });
+          textContent: ply ? interpolate(gettext("Go to move %(ply)s"), { ply }) : gettext("Go to the start") });
         if (label) button.dataset.kind = label;
         button.addEventListener("click", () => this.go(ply));
         li.append(" ", button);
@@ -281,31 +285,34 @@ export class Replay {
     };
     summary.innerHTML = "";
     if (!a || a.status === "pending") {
-      item("The solver is going through every position of the game…");
+      item(gettext("The solver is going through every position of the game…"));
       summary.firstChild.className = "loading";
     } else if (a.status === "refused") {
       item(a.message);
     } else if (this.ready) {
       const start = a.plies[0];
-      item(start.verdict === "winnable" ? `At the start the deal could be won in ${plural(start.moves_to_win, "move")}.`
-        : start.verdict === "unwinnable" ? `The deal could not be won: the best play leaves ${plural(start.best_cards_left, "card")}.`
-          : "The solver could not decide the deal in its time limit.");
+      item(start.verdict === "winnable" ? interpolate(gettext("At the start the deal could be won in %(moves)s."), { moves: moves(start.moves_to_win) })
+        : start.verdict === "unwinnable" ? interpolate(gettext("The deal could not be won: the best play leaves %(cards)s."), { cards: cards(start.best_cards_left) })
+          : gettext("The solver could not decide the deal in its time limit."));
       if (a.lost_at !== null) {
-        const keep = a.keep_move ? ` ${capital(moveWords(a.keep_move, this.plies[a.lost_at - 1].position, { tense: "doing" }))} would have kept it.` : "";
-        item(`Move ${a.lost_at}, ${this.moveAt(a.lost_at)}: the win slipped away here.${keep}`, a.lost_at, "lost");
+        const keep = a.keep_move ? ` ${interpolate(gettext("%(keep)s would have kept it."), { keep: capital(moveWords(a.keep_move, this.plies[a.lost_at - 1].position, { tense: "doing" })) })}` : "";
+        item(`${interpolate(gettext("Move %(ply)s, %(move)s: the win slipped away here."), { ply: a.lost_at, move: this.moveAt(a.lost_at) })}${keep}`, a.lost_at, "lost");
       }
       for (const { ply, cost } of a.costly) {
         if (ply === a.lost_at) continue;
-        item(`Move ${ply}, ${this.moveAt(ply)}: it cost ${plural(cost, "card")}.`, ply, "costly");
+        item(interpolate(gettext("Move %(ply)s, %(move)s: it cost %(cards)s."), { ply, move: this.moveAt(ply), cards: cards(cost) }), ply, "costly");
       }
       if (a.lost_at === null && !a.costly.length && start.verdict !== "unknown") {
-        item(this.game.status === "won" ? "No move of yours cost anything: the win was never in doubt."
-          : "No move of yours made the result worse than the deal allowed.");
+        item(this.game.status === "won" ? gettext("No move of yours cost anything: the win was never in doubt.")
+          : gettext("No move of yours made the result worse than the deal allowed."));
       }
       const unknown = a.plies.filter((p) => p.verdict === "unknown").length;
-      if (unknown) item(`The solver ran out of time on ${plural(unknown, "position")}: ${unknown === 1 ? "it shows" : "they show"} as a gap.`);
+      if (unknown) {
+        item(interpolate(ngettext("The solver ran out of time on %(count)s position: it shows as a gap.",
+          "The solver ran out of time on %(count)s positions: they show as a gap.", unknown), { count: unknown }));
+      }
     } else {
-      item("The analysis does not match this game's moves: ask again later.");
+      item(gettext("The analysis does not match this game's moves: ask again later."));
     }
     this.drawChart();
   }
@@ -335,12 +342,12 @@ export class Replay {
     this.chartX = x;
 
     const lost = a.lost_at;
-    const desc = [`Best cards left reachable after each of the ${this.last} moves, 0 meaning the deal can still be won.`,
-      lost !== null ? `The win slipped away at move ${lost}.` : "",
-      a.costly.length ? `Moves that cost cards: ${a.costly.map((c) => c.ply).join(", ")}.` : "No move cost cards."].join(" ");
+    const desc = [interpolate(gettext("Best cards left reachable after each of the %(last)s moves, 0 meaning the deal can still be won."), { last: this.last }),
+      lost !== null ? interpolate(gettext("The win slipped away at move %(ply)s."), { ply: lost }) : "",
+      a.costly.length ? interpolate(gettext("Moves that cost cards: %(plies)s."), { plies: a.costly.map((c) => c.ply).join(", ") }) : gettext("No move cost cards.")].join(" ");
     const chart = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "group",
       "aria-labelledby": "chart-title", "aria-describedby": "chart-desc", class: "chart-svg" });
-    chart.append(svg("title", { id: "chart-title" }, "Best result still reachable after each move"));
+    chart.append(svg("title", { id: "chart-title" }, gettext("Best result still reachable after each move")));
     chart.append(svg("desc", { id: "chart-desc" }, desc));
 
     // the frame: the win line at 0, the y ticks, the x ticks
@@ -349,7 +356,7 @@ export class Replay {
       axes.append(svg("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: v ? "grid" : "grid win" }));
       axes.append(svg("text", { x: pad.left - 6, y: y(v) + 4, "text-anchor": "end" }, String(v)));
     }
-    axes.append(svg("text", { x: width - pad.right, y: y(0) - 5, "text-anchor": "end", class: "win-label" }, "a win"));
+    axes.append(svg("text", { x: width - pad.right, y: y(0) - 5, "text-anchor": "end", class: "win-label" }, gettext("a win")));
     const every = Math.max(1, Math.ceil(this.last / Math.max(2, Math.floor(plotW / 50))));
     for (let ply = 0; ply <= this.last; ply += every) {
       if (ply === this.last || x(this.last) - x(ply) >= 30) {
@@ -357,7 +364,7 @@ export class Replay {
       }
     }
     if (this.last % every) axes.append(svg("text", { x: x(this.last), y: height - 10, "text-anchor": "middle" }, String(this.last)));
-    axes.append(svg("text", { x: pad.left, y: 11, class: "axis-label" }, "cards left at best"));
+    axes.append(svg("text", { x: pad.left, y: 11, class: "axis-label" }, gettext("cards left at best")));
     axes.append(svg("text", { x: pad.left - 8, y: height - 10, "text-anchor": "end", class: "axis-label" }, "move"));
     chart.append(axes);
 
@@ -392,7 +399,7 @@ export class Replay {
         g.append(svg("circle", { cx, cy, r: 7, class: "mark" }));
         chart.append(svg("text", { x: Math.min(Math.max(cx, pad.left + 40), width - pad.right - 40),
           y: cy - 13 < 24 ? cy + 24 : cy - 13, "text-anchor": "middle", class: "marker-label", "aria-hidden": "true" },
-        "win lost"));
+        gettext("win lost")));
       } else {
         g.append(svg("path", { d: `M${cx - 6},${cy - 6} L${cx + 6},${cy - 6} L${cx},${cy + 5} Z`, class: "mark" }));
       }
@@ -410,11 +417,11 @@ export class Replay {
       chart.append(g);
     };
     for (const { ply, cost } of a.costly) {
-      if (ply !== lost) marker(ply, "costly", `Move ${ply}: ${this.moveAt(ply)}; it cost ${plural(cost, "card")}`);
+      if (ply !== lost) marker(ply, "costly", interpolate(gettext("Move %(ply)s: %(move)s; it cost %(cards)s"), { ply, move: this.moveAt(ply), cards: cards(cost) }));
     }
     if (lost !== null) {
-      const keep = a.keep_move ? `; ${moveWords(a.keep_move, this.plies[lost - 1].position, { tense: "doing" })} would have kept it` : "";
-      marker(lost, "lost", `Move ${lost}: ${this.moveAt(lost)}; the win slipped away here${keep}`);
+      const keep = a.keep_move ? `; ${interpolate(gettext("%(keep)s would have kept it"), { keep: moveWords(a.keep_move, this.plies[lost - 1].position, { tense: "doing" }) })}` : "";
+      marker(lost, "lost", `${interpolate(gettext("Move %(ply)s: %(move)s; the win slipped away here"), { ply: lost, move: this.moveAt(lost) })}${keep}`);
     }
 
     // a click anywhere on the chart goes to the nearest ply
@@ -443,7 +450,7 @@ export class Replay {
     const from = this.ply;
     const button = this.root.querySelector("#best-line");
     button.disabled = true;
-    button.textContent = "Asking the solver…";
+    button.textContent = gettext("Asking the solver…");
     let line = this.lines.get(from);
     try {
       if (!line) {
@@ -451,16 +458,16 @@ export class Replay {
         this.lines.set(from, line);
       }
     } catch (error) {
-      button.textContent = "Show the best line from here";
+      button.textContent = gettext("Show the best line from here");
       button.disabled = false;
       this.root.querySelector("#replay-next").textContent = error.message;
       return;
     }
-    button.textContent = "Show the best line from here";
+    button.textContent = gettext("Show the best line from here");
     if (this.closed || this.ply !== from) return;
     if (!line || !line.moves.length) {
       button.disabled = false;
-      this.root.querySelector("#replay-next").textContent = "The solver has no better move than to stop here.";
+      this.root.querySelector("#replay-next").textContent = gettext("The solver has no better move than to stop here.");
       return;
     }
     this.ghost = { line, step: 0, timer: null, from };
@@ -503,11 +510,15 @@ export class Replay {
     const banner = this.root.querySelector("#ghost-banner");
     banner.hidden = false;
     banner.dataset.status = position.status;
-    const whole = line.verdict === "winnable" ? `wins in ${plural(line.moves.length, "move")}`
-      : `leaves ${plural(line.positions.at(-1).cards_left, "card")}`;
-    this.root.querySelector("#ghost-text").textContent = `The solver's best line from ${from ? `move ${from}` : "the start"} ${whole}: ` +
-      (end ? (position.status === "won" ? "won, the deal is cleared." : `the end, ${plural(position.cards_left, "card")} left.`)
-        : `move ${step} of ${line.moves.length}.`);
+    const whole = line.verdict === "winnable"
+      ? interpolate(from ? gettext("The solver's best line from move %(from)s wins in %(moves)s:") : gettext("The solver's best line from the start wins in %(moves)s:"),
+        { from, moves: moves(line.moves.length) })
+      : interpolate(from ? gettext("The solver's best line from move %(from)s leaves %(cards)s:") : gettext("The solver's best line from the start leaves %(cards)s:"),
+        { from, cards: cards(line.positions.at(-1).cards_left) });
+    const where = end ? (position.status === "won" ? gettext("won, the deal is cleared.")
+      : interpolate(gettext("the end, %(cards)s left."), { cards: cards(position.cards_left) }))
+      : interpolate(gettext("move %(step)s of %(count)s."), { step, count: line.moves.length });
+    this.root.querySelector("#ghost-text").textContent = `${whole} ${where}`;
     if (!end) ghost.timer = setTimeout(() => this.ghostStep(step + 1), GHOST_STEP_MS);
   }
 

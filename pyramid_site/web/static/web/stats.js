@@ -2,42 +2,46 @@
 
 import { html } from "./pages.js";
 import { clock } from "./table.js";
+import { formatNumber, gettext, interpolate, language, ngettext } from "./i18n.js";
 
-const percent = (rate) => (rate === null ? "—" : `${Math.round(rate * 100)}%`);
+const percent = (rate) => (rate === null ? "—" : formatNumber(rate, { style: "percent", maximumFractionDigits: 0 }));
 
 /** One mode's figures as a compact table: a row per preset played, the total at the foot. */
 export function figuresTable(mode, caption, id) {
-  if (!mode.presets.length) return html`<p id="${id}">No ${caption.toLowerCase()} games finished yet.</p>`;
+  if (!mode.presets.length) return html`<p id="${id}">${interpolate(gettext("%(mode)s: no games finished yet."), { mode: caption })}</p>`;
   const row = (r) => html`<tr><th scope="row">${r.preset}</th><td>${r.played}</td><td>${r.won} <span class="rate">${percent(r.win_rate)}</span></td>
     <td>${r.cleared}</td><td>${r.best_moves ?? "—"}</td><td>${r.best_seconds === null ? "—" : clock(r.best_seconds)}</td></tr>`;
   const t = mode.total;
   return html`<table class="figures" id="${id}">
     <caption>${caption}</caption>
-    <thead><tr><th scope="col">Preset</th><th scope="col">Played</th><th scope="col">Won</th><th scope="col">Cleared</th>
-      <th scope="col">Best moves</th><th scope="col">Best time</th></tr></thead>
+    <thead><tr><th scope="col">${gettext("Preset")}</th><th scope="col">${gettext("Played")}</th><th scope="col">${gettext("Won")}</th><th scope="col">${gettext("Cleared")}</th>
+      <th scope="col">${gettext("Best moves")}</th><th scope="col">${gettext("Best time")}</th></tr></thead>
     <tbody>${mode.presets.map(row)}</tbody>
-    ${mode.presets.length > 1 ? html`<tfoot><tr><th scope="row">All</th><td>${t.played}</td>
+    ${mode.presets.length > 1 ? html`<tfoot><tr><th scope="row">${gettext("All")}</th><td>${t.played}</td>
       <td>${t.won} <span class="rate">${percent(t.win_rate)}</span></td><td>${t.cleared}</td><td></td><td></td></tr></tfoot>` : ""}
   </table>`;
 }
 
 const pad = (n) => String(n).padStart(2, "0");
 const MARKS = { won: "✓", lost: "✗", missed: "–" };
-const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+// Monday first: 2024-01-01 was a Monday
+const weekdays = () => Array.from({ length: 7 }, (_, i) => new Date(Date.UTC(2024, 0, 1 + i)).toLocaleDateString(language, { weekday: "long", timeZone: "UTC" }));
 
 function dealWords(deal, today) {
-  if (deal.outcome === "won") return `${deal.preset} won in ${deal.moves} moves`;
+  const words = { preset: deal.preset, moves: deal.moves, count: deal.cards_left };
+  if (deal.outcome === "won") return interpolate(gettext("%(preset)s won in %(moves)s moves"), words);
   if (deal.outcome === "lost") {
-    const left = `${deal.cards_left} card${deal.cards_left === 1 ? "" : "s"} left`;
-    return `${deal.preset} lost, ${deal.cleared ? `pyramid cleared, ${left}` : left}`;
+    return interpolate(deal.cleared
+      ? ngettext("%(preset)s lost, pyramid cleared, %(count)s card left", "%(preset)s lost, pyramid cleared, %(count)s cards left", deal.cards_left)
+      : ngettext("%(preset)s lost, %(count)s card left", "%(preset)s lost, %(count)s cards left", deal.cards_left), words);
   }
-  return `${deal.preset} ${today ? "not played yet" : "not played"}`;
+  return interpolate(today ? gettext("%(preset)s not played yet") : gettext("%(preset)s not played"), words);
 }
 
 /** A day of the calendar: what kind of day it was for the player, and the words a screen reader says. */
 function dayOf(day, today) {
-  if (!day) return { kind: "future", words: "to come" };
-  if (!day.deals.length) return { kind: "none", words: "no daily deal" };
+  if (!day) return { kind: "future", words: gettext("to come") };
+  if (!day.deals.length) return { kind: "none", words: gettext("no daily deal") };
   const played = day.deals.filter((deal) => deal.outcome !== "not_played");
   const kind = played.some((deal) => deal.outcome === "won") ? "won"
     : played.length ? "lost" : day.date === today ? "open" : "missed";
@@ -45,7 +49,7 @@ function dayOf(day, today) {
 }
 
 function monthTable(year, month, byDate, today) {
-  const title = new Date(Date.UTC(year, month - 1, 1)).toLocaleDateString("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
+  const title = new Date(Date.UTC(year, month - 1, 1)).toLocaleDateString(language, { month: "long", year: "numeric", timeZone: "UTC" });
   const length = new Date(Date.UTC(year, month, 0)).getUTCDate();
   const lead = (new Date(Date.UTC(year, month - 1, 1)).getUTCDay() + 6) % 7; // weeks start on Monday
   const cells = [...Array(lead).fill(null), ...Array.from({ length }, (_, i) => i + 1)];
@@ -61,7 +65,7 @@ function monthTable(year, month, byDate, today) {
   };
   return html`<table class="month">
     <caption>${title}</caption>
-    <thead><tr>${WEEKDAYS.map((name) => html`<th scope="col"><span aria-hidden="true">${name[0]}</span><span class="sr-only">${name}</span></th>`)}</tr></thead>
+    <thead><tr>${weekdays().map((name) => html`<th scope="col"><span aria-hidden="true">${name[0]}</span><span class="sr-only">${name}</span></th>`)}</tr></thead>
     <tbody>${weeks.map((week) => html`<tr>${week.map(cell)}</tr>`)}</tbody>
   </table>`;
 }
@@ -77,9 +81,9 @@ export function calendarMonths(calendar) {
     month -= 1;
     if (month === 0) [year, month] = [year - 1, 12];
   }
-  return html`<ul class="legend" aria-label="Key to the calendar">
-      <li><span class="day won" aria-hidden="true">✓</span> won</li><li><span class="day lost" aria-hidden="true">✗</span> lost</li>
-      <li><span class="day missed" aria-hidden="true">–</span> not played</li><li><span class="day none" aria-hidden="true"></span> no daily deal</li>
+  return html`<ul class="legend" aria-label="${gettext("Key to the calendar")}">
+      <li><span class="day won" aria-hidden="true">✓</span> ${gettext("won")}</li><li><span class="day lost" aria-hidden="true">✗</span> ${gettext("lost")}</li>
+      <li><span class="day missed" aria-hidden="true">–</span> ${gettext("not played")}</li><li><span class="day none" aria-hidden="true"></span> ${gettext("no daily deal")}</li>
     </ul>
     <div class="months">${months}</div>`;
 }

@@ -7,6 +7,8 @@ import { api, ApiError, startGame } from "./api.js";
 import { arrive, celebrate, ghosts, leave, sound, soundOn, soundToggle } from "./feel.js";
 import { resultAnalysis } from "./analysis.js";
 import { cardBack, cardElement, cardLabel, emptySlot } from "./cards.js";
+import { formatDate, gettext, interpolate, ngettext } from "./i18n.js";
+import { html } from "./pages.js";
 
 const ROWS = 7;
 
@@ -42,11 +44,13 @@ function elapsed(game) {
 }
 
 export function shareLine(game) {
-  const what = game.daily ? `Pyramid daily ${game.daily.date} (${game.deal.preset})`
-    : `Pyramid deal #${game.deal.number} (${game.deal.preset})`;
-  const result = game.status === "won" ? "cleared ▲" : `${game.cards_left} cards left`;
-  const par = game.deal.par_moves ? `, par ${game.deal.par_moves}` : "";
-  return `${what}: ${result} in ${game.moves} moves${par}, ${clock(elapsed(game))}`;
+  const what = game.daily ? interpolate(gettext("Pyramid daily %(date)s (%(preset)s)"), { date: game.daily.date, preset: game.deal.preset })
+    : interpolate(gettext("Pyramid deal #%(number)s (%(preset)s)"), { number: game.deal.number, preset: game.deal.preset });
+  const result = game.status === "won" ? gettext("cleared ▲")
+    : interpolate(ngettext("%(count)s card left", "%(count)s cards left", game.cards_left), { count: game.cards_left });
+  const words = { what, result, moves: game.moves, par: game.deal.par_moves, time: clock(elapsed(game)) };
+  return interpolate(game.deal.par_moves ? gettext("%(what)s: %(result)s in %(moves)s moves, par %(par)s, %(time)s")
+    : gettext("%(what)s: %(result)s in %(moves)s moves, %(time)s"), words);
 }
 
 // --- a position drawn ----------------------------------------------------------------------------
@@ -58,11 +62,11 @@ export function shareLine(game) {
  */
 export function drawBoard(board, v, { readOnly = false } = {}) {
   board.innerHTML = `
-    <div class="pyramid" role="group" aria-label="pyramid"></div>
-    <div class="reserve" role="group" aria-label="reserve"></div>
+    <div class="pyramid" role="group" aria-label="${gettext("pyramid")}"></div>
+    <div class="reserve" role="group" aria-label="${gettext("reserve")}"></div>
     <div class="piles">
-      <div class="pile" id="stock-pile"><span class="pile-label">Stock <b id="stock-count">${v.stock.count}</b></span></div>
-      <div class="pile" id="waste-pile"><span class="pile-label">Waste <b id="waste-count">${v.waste.length}</b></span></div>
+      <div class="pile" id="stock-pile"><span class="pile-label">${gettext("Stock")} <b id="stock-count">${v.stock.count}</b></span></div>
+      <div class="pile" id="waste-pile"><span class="pile-label">${gettext("Waste")} <b id="waste-count">${v.waste.length}</b></span></div>
     </div>`;
   const tag = readOnly ? "div" : "button";
   const pyramid = board.querySelector(".pyramid");
@@ -76,7 +80,7 @@ export function drawBoard(board, v, { readOnly = false } = {}) {
     pyramid.append(el);
   });
   if (v.pyramid_left === 0) {
-    pyramid.append(Object.assign(document.createElement("p"), { className: "cleared", textContent: "Pyramid cleared" }));
+    pyramid.append(Object.assign(document.createElement("p"), { className: "cleared", textContent: gettext("Pyramid cleared") }));
   }
   const reserve = board.querySelector(".reserve");
   if (!v.rules.reserve) reserve.remove();
@@ -89,9 +93,12 @@ export function drawBoard(board, v, { readOnly = false } = {}) {
   const waste = board.querySelector("#waste-pile");
   if (v.stock.top) stock.prepend(cardElement(v.stock.top, { location: "S", tag }));
   else if (v.stock.count) {
-    stock.prepend(cardBack({ location: "stock", label: readOnly ? `stock, ${v.stock.count} cards` : `stock, ${v.stock.count} cards: draw`, tag }));
+    const count = v.stock.count;
+    const label = readOnly ? ngettext("stock, %(count)s card", "stock, %(count)s cards", count)
+      : ngettext("stock, %(count)s card: draw", "stock, %(count)s cards: draw", count);
+    stock.prepend(cardBack({ location: "stock", label: interpolate(label, { count }), tag }));
   } else {
-    const el = cardBack({ location: "stock", label: v.legal_moves.includes("redeal") ? "redeal" : "stock empty", tag });
+    const el = cardBack({ location: "stock", label: v.legal_moves.includes("redeal") ? gettext("redeal") : gettext("stock empty"), tag });
     el.classList.add("spent");
     stock.prepend(el);
   }
@@ -103,7 +110,7 @@ export function drawBoard(board, v, { readOnly = false } = {}) {
     if (under) fan.append(cardElement(under, { free: false, tag: "div" }));
     fan.append(cardElement(top, { location: "W", free: v.rules.waste_top === "live", tag }));
     waste.prepend(fan);
-  } else waste.prepend(emptySlot("empty"));
+  } else waste.prepend(emptySlot(gettext("empty")));
 }
 
 export class Table {
@@ -121,7 +128,7 @@ export class Table {
   }
 
   async open() {
-    this.root.innerHTML = `<p class="loading">Dealing…</p>`;
+    this.root.innerHTML = html`<p class="loading">${gettext("Dealing…")}</p>`;
     try {
       this.game = await api("GET", `games/${this.gameId}/`);
     } catch (error) {
@@ -191,7 +198,9 @@ export class Table {
     if (!slot || slot.free) return null;
     const on = coveringPositions(Number(location)).filter((q) => pyramid[q]);
     if (!on.length || on.map(String).includes(partner)) return null;
-    return `${cardLabel(slot.card)} is covered by ${on.map((q) => cardLabel(pyramid[q].card)).join(" and ")}`;
+    const names = on.map((q) => cardLabel(pyramid[q].card));
+    const by = names.length === 1 ? names[0] : interpolate(gettext("%(cards)s and %(last)s"), { cards: names[0], last: names[1] });
+    return interpolate(gettext("%(card)s is covered by %(covered_by)s"), { card: cardLabel(slot.card), covered_by: by });
   }
 
   // --- choosing cards -------------------------------------------------------------------------
@@ -206,7 +215,7 @@ export class Table {
       if (element?.classList.contains("covered")) return this.attempt(location, location);  // refused: say why
       this.select(location);
       if (!this.partners(location).length) {
-        this.say(`${cardLabel(this.cardAt(location))} has no partner among the free cards right now.`);
+        this.say(interpolate(gettext("%(card)s has no partner among the free cards right now."), { card: cardLabel(this.cardAt(location)) }));
       }
       return;
     }
@@ -271,8 +280,11 @@ export class Table {
         .filter(Boolean));
       this.render();
       leave(fading);
-      this.root.querySelector("#announce").textContent = turned ? `${move === "draw" ? "Drew" : "Redealt"}. ${this.game.cards_left} cards left.`
-        : `${named.join(" and ")} removed. ${this.game.cards_left} cards left.`;
+      const left = interpolate(ngettext("%(count)s card left.", "%(count)s cards left.", this.game.cards_left), { count: this.game.cards_left });
+      const done = turned ? (move === "draw" ? gettext("Drew.") : gettext("Redealt."))
+        : interpolate(named.length === 1 ? gettext("%(card)s removed.") : gettext("%(card)s and %(other)s removed."),
+          { card: named[0], other: named[1] });
+      this.root.querySelector("#announce").textContent = `${done} ${left}`;
       if (move === "draw") arrive(this.root.querySelector("#waste-pile [data-loc]"), this.root.querySelector("#stock-pile"));
       sound(this.game.status === "won" ? "win" : turned ? "draw" : "removal");
       if (this.game.status === "won") celebrate(this.root.querySelector(".board"));
@@ -294,7 +306,7 @@ export class Table {
   }
 
   async undo() {
-    if (!this.practice && this.playing) return this.say("A ranked game has no undo: every move counts.");
+    if (!this.practice && this.playing) return this.say(gettext("A ranked game has no undo: every move counts."));
     if (!this.practice || !this.playing) return;
     this.queue = this.queue.then(async () => {
       try {
@@ -302,7 +314,7 @@ export class Table {
         this.hinted = [];
         this.selected = null;
         this.render();
-        this.say("Move taken back.");
+        this.say(gettext("Move taken back."));
       } catch (error) {
         await this.refused(error);
       }
@@ -311,9 +323,9 @@ export class Table {
   }
 
   async hint({ verdictOnly = false } = {}) {
-    if (!this.practice && this.playing) return this.say("A ranked game is played without hints.");
+    if (!this.practice && this.playing) return this.say(gettext("A ranked game is played without hints."));
     if (!this.practice || !this.playing) return;
-    this.say(verdictOnly ? "Asking the solver…" : "Thinking…");
+    this.say(verdictOnly ? gettext("Asking the solver…") : gettext("Thinking…"));
     try {
       if (verdictOnly) {  // not a hint: nothing is counted on the game
         this.say(verdictText(await api("GET", `games/${this.gameId}/verdict/`)), "verdict");
@@ -321,21 +333,21 @@ export class Table {
       }
       const advice = await api("GET", `games/${this.gameId}/hint/`);
       if (!advice.move) {
-        this.say(advice.verdict === "unknown" ? "No hint this time: the solver ran out of time on this position."
+        this.say(advice.verdict === "unknown" ? gettext("No hint this time: the solver ran out of time on this position.")
           : advice.explanation, "hint");
         return;
       }
       this.hinted = advice.move === "draw" || advice.move === "redeal" ? ["stock"] : advice.locations;
       this.drawOutlines();
       // the explanation names the cards; the notation stays on the message for scripts and tests
-      this.say(`Hint: ${advice.explanation}`, "hint", advice.move);
+      this.say(interpolate(gettext("Hint: %(explanation)s"), { explanation: advice.explanation }), "hint", advice.move);
     } catch (error) {
       await this.refused(error);
     }
   }
 
   async resign() {
-    if (!this.playing || !confirm("Resign this game?")) return;
+    if (!this.playing || !confirm(gettext("Resign this game?"))) return;
     try {
       this.game = await api("POST", `games/${this.gameId}/resign/`);
       this.render();
@@ -442,28 +454,30 @@ export class Table {
     const v = this.view;
     const passes = v.passes === null ? "∞" : v.passes;
     // a tournament's deal number stays secret until the tournament is over
-    const title = game.daily ? `Daily ${game.daily.date}`
-      : game.deal.number === null ? "Tournament game" : `Deal #${game.deal.number}`;
-    this.root.innerHTML = `
+    const title = game.daily ? interpolate(gettext("Daily %(date)s"), { date: formatDate(game.daily.date) })
+      : game.deal.number === null ? gettext("Tournament game") : interpolate(gettext("Deal #%(number)s"), { number: game.deal.number });
+    const closing = game.daily ? gettext("the game is closed as it stands when its day ends")
+      : gettext("the game is closed as it stands when its tournament ends");
+    this.root.innerHTML = html`
       <section class="table ${game.mode}">
         <div class="status-line">
           <span class="title"></span>
-          <span class="tag">${game.mode === "ranked" ? "Ranked" : "Practice"}</span>
-          <span>Moves <b id="moves">${game.moves}</b></span>
-          <span>Time <b id="time">${clock(elapsed(game))}</b></span>
-          <span>Pass <b id="pass">${v.pass}/${passes}</b></span>
-          <span>Left <b id="cards-left">${v.cards_left}</b></span>
-          ${closesIn(game) !== null ? `<span title="the game is closed as it stands when its ${game.daily ? "day" : "tournament"} ends">Closes in <b id="closes-in">${clock(closesIn(game))}</b></span>` : ""}
+          <span class="tag">${game.mode === "ranked" ? gettext("Ranked") : gettext("Practice")}</span>
+          <span>${gettext("Moves")} <b id="moves">${game.moves}</b></span>
+          <span>${gettext("Time")} <b id="time">${clock(elapsed(game))}</b></span>
+          <span>${gettext("Pass")} <b id="pass">${v.pass}/${passes}</b></span>
+          <span>${gettext("Left")} <b id="cards-left">${v.cards_left}</b></span>
+          ${closesIn(game) !== null ? html`<span title="${closing}">${gettext("Closes in")} <b id="closes-in">${clock(closesIn(game))}</b></span>` : ""}
         </div>
         <div class="board"></div>
         <div class="controls">
-          <button type="button" id="draw"><kbd>D</kbd> ${v.legal_moves.includes("redeal") ? "Redeal" : "Draw"}</button>
-          ${this.practice ? `<button type="button" id="hint"><kbd>H</kbd> Hint</button>
-          <button type="button" id="undo"><kbd>U</kbd> Undo</button>
-          <button type="button" id="can-win">Can this still be won?</button>
-          <button type="button" id="live-verdict" class="quiet" aria-pressed="${liveVerdictOn()}">After every move: ${liveVerdictOn() ? "on" : "off"}</button>` : ""}
-          <button type="button" id="resign" class="quiet">Resign</button>
-          <button type="button" id="sound" class="quiet" aria-pressed="${soundOn()}">Sound ${soundOn() ? "on" : "off"}</button>
+          <button type="button" id="draw"><kbd>D</kbd> ${v.legal_moves.includes("redeal") ? gettext("Redeal") : gettext("Draw")}</button>
+          ${this.practice ? html`<button type="button" id="hint"><kbd>H</kbd> ${gettext("Hint")}</button>
+          <button type="button" id="undo"><kbd>U</kbd> ${gettext("Undo")}</button>
+          <button type="button" id="can-win">${gettext("Can this still be won?")}</button>
+          <button type="button" id="live-verdict" class="quiet" aria-pressed="${liveVerdictOn()}">${liveVerdictWords(liveVerdictOn())}</button>` : ""}
+          <button type="button" id="resign" class="quiet">${gettext("Resign")}</button>
+          <button type="button" id="sound" class="quiet" aria-pressed="${soundOn()}">${soundWords(soundOn())}</button>
         </div>
         <p id="message" class="message" role="alert"></p>
         <p id="announce" class="sr-only" aria-live="polite"></p>
@@ -478,14 +492,14 @@ export class Table {
     on("can-win", () => this.hint({ verdictOnly: true }));
     on("live-verdict", (event) => {
       const now = liveVerdictToggle();
-      event.target.textContent = `After every move: ${now ? "on" : "off"}`;
+      event.target.textContent = liveVerdictWords(now);
       event.target.setAttribute("aria-pressed", String(now));
       if (now && this.playing) this.hint({ verdictOnly: true });
     });
     on("resign", () => this.resign());
     on("sound", (event) => {
       const now = soundToggle();
-      event.target.textContent = `Sound ${now ? "on" : "off"}`;
+      event.target.textContent = soundWords(now);
       event.target.setAttribute("aria-pressed", String(now));
     });
     const board = this.root.querySelector(".board");
@@ -520,30 +534,35 @@ export class Table {
   async drawResult() {
     const game = this.game;
     const result = this.root.querySelector("#result");
-    const headline = {
-      won: "Cleared! The deal is won.",
-      stuck: `Stuck: no move can help any more. ${game.cards_left} cards left.`,
-      resigned: `Resigned with ${game.cards_left} cards left.`,
-      closed: `The ${game.daily ? "day" : "tournament"} ended with this game still open: it counts as it stood, ${game.cards_left} cards left.`,
-    }[game.status];
+    const count = game.cards_left;
+    const headline = interpolate({
+      won: gettext("Cleared! The deal is won."),
+      stuck: ngettext("Stuck: no move can help any more. %(count)s card left.", "Stuck: no move can help any more. %(count)s cards left.", count),
+      resigned: ngettext("Resigned with %(count)s card left.", "Resigned with %(count)s cards left.", count),
+      closed: game.daily
+        ? ngettext("The day ended with this game still open: it counts as it stood, %(count)s card left.",
+          "The day ended with this game still open: it counts as it stood, %(count)s cards left.", count)
+        : ngettext("The tournament ended with this game still open: it counts as it stood, %(count)s card left.",
+          "The tournament ended with this game still open: it counts as it stood, %(count)s cards left.", count),
+    }[game.status], { count });
     const line = shareLine(game);
-    result.innerHTML = `
+    result.innerHTML = html`
       <div class="result-card ${game.status}">
         <h2></h2>
         <dl class="stats">
-          <div><dt>Cards left</dt><dd id="result-cards-left">${game.cards_left}</dd></div>
-          <div><dt>Moves</dt><dd id="result-moves">${game.moves}</dd></div>
-          <div><dt>Time</dt><dd id="result-time">${clock(elapsed(game))}</dd></div>
-          <div><dt>Par</dt><dd id="result-par">${game.deal.par_moves ?? "—"}</dd></div>
-          ${game.daily ? `<div><dt>Your rank</dt><dd id="result-rank">…</dd></div>` : ""}
+          <div><dt>${gettext("Cards left")}</dt><dd id="result-cards-left">${game.cards_left}</dd></div>
+          <div><dt>${gettext("Moves")}</dt><dd id="result-moves">${game.moves}</dd></div>
+          <div><dt>${gettext("Time")}</dt><dd id="result-time">${clock(elapsed(game))}</dd></div>
+          <div><dt>${gettext("Par")}</dt><dd id="result-par">${game.deal.par_moves ?? "—"}</dd></div>
+          ${game.daily ? html`<div><dt>${gettext("Your rank")}</dt><dd id="result-rank">…</dd></div>` : ""}
         </dl>
         <p id="result-analysis" class="result-analysis"></p>
-        <div class="share"><input id="share-line" readonly aria-label="share line">
-          <button type="button" id="copy-share">Copy</button></div>
-        <p class="next">${game.daily ? `<a href="#/boards/daily/${game.daily.date}/${game.daily.preset}">See the daily board</a> · ` : ""}
-          ${game.mode === "practice" ? `<button type="button" id="play-again">Play this deal again</button>
-          <button type="button" id="new-deal">New deal</button> · ` : `<a href="#/practice">Practise another deal</a> · `}
-          <a href="#/">Home</a></p>
+        <div class="share"><input id="share-line" readonly aria-label="${gettext("share line")}">
+          <button type="button" id="copy-share">${gettext("Copy")}</button></div>
+        <p class="next">${game.daily ? html`<a href="#/boards/daily/${game.daily.date}/${game.daily.preset}">${gettext("See the daily board")}</a> · ` : ""}
+          ${game.mode === "practice" ? html`<button type="button" id="play-again">${gettext("Play this deal again")}</button>
+          <button type="button" id="new-deal">${gettext("New deal")}</button> · ` : html`<a href="#/practice">${gettext("Practise another deal")}</a> · `}
+          <a href="#/">${gettext("Home")}</a></p>
       </div>`;
     result.querySelector("h2").textContent = headline;
     result.querySelector("#share-line").value = line;
@@ -555,7 +574,7 @@ export class Table {
         input.select();
         document.execCommand("copy");
       }
-      this.say("Share line copied.");
+      this.say(gettext("Share line copied."));
     });
     this.say(headline, game.status);
     const analysis = result.querySelector("#result-analysis");
@@ -569,7 +588,7 @@ export class Table {
         const path = `deals/${game.deal.number}/solve/?rules=${encodeURIComponent(rules)}`;
         let deal = await api("POST", path).catch(() => null);
         for (let wait = 0; deal?.status === "pending" && wait < 10; wait += 1) {  // a worker is solving it
-          this.root.querySelector("#result-par").textContent = "being solved";
+          this.root.querySelector("#result-par").textContent = gettext("being solved");
           await new Promise((done) => setTimeout(done, 1000));
           deal = await api("GET", path.replace("/solve/", "/")).catch(() => null);
         }
@@ -585,7 +604,7 @@ export class Table {
       api("GET", `games/${game.id}/share/`).catch(() => null),
     ]);
     const rank = this.root.querySelector("#result-rank");
-    if (rank) rank.textContent = board?.me ? `#${board.me.rank} of ${board.total}` : "—";
+    if (rank) rank.textContent = board?.me ? interpolate(gettext("#%(rank)s of %(total)s"), { rank: board.me.rank, total: board.total }) : "—";
     if (share?.share) this.root.querySelector("#share-line").value = share.share;
   }
 }
@@ -598,13 +617,19 @@ function liveVerdictToggle() {
   return liveVerdictOn();
 }
 
+const liveVerdictWords = (on) => (on ? gettext("After every move: on") : gettext("After every move: off"));
+const soundWords = (on) => (on ? gettext("Sound on") : gettext("Sound off"));
+
 function verdictText(advice) {
   if (advice.verdict === "winnable") {
-    const moves = advice.moves_to_win ? ` in ${advice.moves_to_win} more moves with best play` : "";
-    return `Yes: this position can still be won${moves}.`;
+    return advice.moves_to_win
+      ? interpolate(gettext("Yes: this position can still be won in %(moves)s more moves with best play."), { moves: advice.moves_to_win })
+      : gettext("Yes: this position can still be won.");
   }
   if (advice.verdict === "unwinnable") {
-    return `No: this position cannot be won any more; the best play leaves ${advice.best_cards_left} cards.`;
+    return interpolate(ngettext("No: this position cannot be won any more; the best play leaves %(count)s card.",
+      "No: this position cannot be won any more; the best play leaves %(count)s cards.", advice.best_cards_left),
+    { count: advice.best_cards_left });
   }
-  return "The solver could not decide in its time limit: it is not proved either way.";
+  return gettext("The solver could not decide in its time limit: it is not proved either way.");
 }
