@@ -11,7 +11,9 @@ Those sums are kept per player as results land (:class:`PeriodStanding`, with th
 from __future__ import annotations
 
 import datetime as dt
+from bisect import bisect_left
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -76,13 +78,19 @@ class PeriodBoard:
             rows = rows.filter(player_id__in=Membership.objects.filter(club_id=self.club_id).values("user_id"))
         return rows
 
+    @cached_property
+    def _club_rows(self) -> list[dict]:
+        """A club's part, all of it, in the board's order: a few thousand rows at most, read by the members'
+        keys (walking the whole board's order for the members' rows would read most of it)."""
+        return sorted(self.standings.values(*SHOWN), key=lambda row: (row["rank_key"], row["player_id"]))
+
     def _counts(self):
         return PeriodCount.objects.filter(kind=self.kind, starts=self.starts, preset=self.preset)
 
     def count(self) -> int:
-        """Players on the board: a sum of its bucket counts (a club's part is small: counted)."""
+        """Players on the board: a sum of its bucket counts (a club's part: its rows)."""
         if self.club_id is not None:
-            return self.standings.count()
+            return len(self._club_rows)
         return self._counts().aggregate(n=Sum("players", default=0))["n"]
 
     def ranks(self, keys) -> dict[int, int]:
@@ -92,7 +100,8 @@ class PeriodBoard:
         if not keys:
             return {}
         if self.club_id is not None:
-            return {key: 1 + self.standings.filter(rank_key__lt=key).count() for key in keys}
+            ordered = [row["rank_key"] for row in self._club_rows]
+            return {key: 1 + bisect_left(ordered, key) for key in keys}
         bits = PeriodCount.BUCKET_BITS
         buckets = list(self._counts().filter(bucket__lt=keys[-1] >> bits, players__gt=0)
                        .order_by("bucket").values_list("bucket", "players"))
@@ -105,8 +114,23 @@ class PeriodBoard:
             ranks[key] = 1 + before + inside
         return ranks
 
+    def around(self, row: dict, around: int) -> tuple[list[dict], list[dict]]:
+        """Up to ``around`` rows of the board before ``row`` and after it, in order."""
+        if self.club_id is not None:
+            i = self._club_rows.index(row)
+            return self._club_rows[max(i - around, 0):i], self._club_rows[i + 1:i + 1 + around]
+        # row comparisons: one index range each way, whatever the ties around the row
+        mark = [row["rank_key"], row["player_id"]]
+        above = list(self.standings.extra(where=[f"({_STANDING_ORDER}) < (%s, %s)"], params=mark)
+                     .order_by("-rank_key", "-player_id").values(*SHOWN)[:around])[::-1]
+        below = list(self.standings.extra(where=[f"({_STANDING_ORDER}) > (%s, %s)"], params=mark)
+                     .order_by("rank_key", "player_id").values(*SHOWN)[:around])
+        return above, below
+
     def __getitem__(self, part):
         """Rows of the board in its order (dicts): what a page of it slices."""
+        if self.club_id is not None:
+            return self._club_rows[part]
         return self.standings.order_by("rank_key", "player_id").values(*SHOWN)[part]
 
 
@@ -135,16 +159,10 @@ def my_period_rows(board: PeriodBoard, *, player, around: int) -> tuple[dict | N
     """My row and up to ``around`` rows either side of it, ranked; (None, []) when I am not on the board."""
     if player is None or not player.is_authenticated:
         return None, []
-    scope = board.standings
-    mine = scope.filter(player_id=player.pk).values(*SHOWN).first()
+    mine = board.standings.filter(player_id=player.pk).values(*SHOWN).first()
     if mine is None:
         return None, []
-    # row comparisons: one index range each way, whatever the ties around me
-    mark = [mine["rank_key"], mine["player_id"]]
-    above = list(scope.extra(where=[f"({_STANDING_ORDER}) < (%s, %s)"], params=mark)
-                 .order_by("-rank_key", "-player_id").values(*SHOWN)[:around])[::-1]
-    below = list(scope.extra(where=[f"({_STANDING_ORDER}) > (%s, %s)"], params=mark)
-                 .order_by("rank_key", "player_id").values(*SHOWN)[:around])
+    above, below = board.around(mine, around)
     window = shown_rows(board, [*above, mine, *below])
     return window[len(above)], window
 

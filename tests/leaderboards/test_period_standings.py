@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from games.models import Game
 from leaderboards.fair_play.services import game_void, void_lift
-from leaderboards.models import Result
+from leaderboards.models import Club, Membership, Result
 from leaderboards.selectors.stats import week_of
 from leaderboards.services.period_standings import period_standings_follow
 from pyramid_site.clock import utc_today
@@ -92,3 +92,18 @@ def _check_boards(staff, results, limit: int, around: int) -> None:
                 assert len(body["around"]) == min(len(truth), 1 + 2 * around) or len(body["around"]) > around
             else:
                 assert body["me"] is None and body["around"] == []
+
+    # a club of every other player: its part of each board, ranked among its members
+    club = Club.objects.create(name=f"Club {players[0].pk}", invite_code=f"code{players[0].pk}")
+    Membership.objects.bulk_create(Membership(club=club, user=player) for player in players[::2])
+    members = {player.pk for player in players[::2]}
+    for path, kind, starts in [("/api/boards/weekly/", "week", monday),
+                               ("/api/boards/all-time/", "all", dt.date(1970, 1, 1))]:
+        among = _reference_ranks({k: f for k, f in figures.items() if k[3] in members}, kind, starts, "one-look")
+        body = client_for(players[0]).get(f"{path}?preset=one-look&club={club.pk}&around={around}").json()
+        assert body["count"] == len(among)
+        assert [(row["player"]["id"], row["rank"]) for row in body["results"]] == sorted(
+            among.items(), key=lambda item: (item[1], item[0]))[:50] or body["count"] == 0
+        if players[0].pk in among:
+            assert body["me"]["rank"] == among[players[0].pk]
+            assert all(row["rank"] == among[row["player"]["id"]] for row in body["around"])
