@@ -50,6 +50,9 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import common  # noqa: E402
+from benchmarks.common import database_drop, database_recreate  # noqa: E402
+
 
 # -- PostgreSQL tools of the server's major version -------------------------------------------------
 
@@ -75,17 +78,6 @@ def pg_tools(major: int) -> tuple[str, str]:
         if dump.exists() and restore.exists() and tool_major(str(dump)) == major == tool_major(str(restore)):
             return str(dump), str(restore)
     raise SystemExit(f"no pg_dump/pg_restore of PostgreSQL {major} (the server's major version) found")
-
-
-def database_recreate(pg: str, name: str) -> None:
-    with psycopg.connect(f"{pg}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def database_drop(pg: str, name: str) -> None:
-    with psycopg.connect(f"{pg}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def row_counts(url: str) -> dict[str, int]:
@@ -123,15 +115,7 @@ def seeded_line(deal, rng: random.Random) -> list[str]:
     """A whole game of ``deal`` by a seeded player that removes a pair whenever it can."""
     from games.engine_glue import start_position
 
-    position = start_position(deal)
-    line = []
-    while position.status == "playing":
-        moves = position.legal_moves()
-        removals = [m for m in moves if m.is_removal]
-        move = rng.choice(removals) if removals else moves[0]
-        position.apply(move)
-        line.append(str(move))
-    return line
+    return common.seeded_line(start_position(deal), rng)
 
 
 def play(game, line: list[str], *, resign: bool = True):

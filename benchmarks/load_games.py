@@ -35,20 +35,12 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from games.move_log import log_notations  # noqa: E402
+from benchmarks.common import seeded_line  # noqa: E402
 
 
 def engine_line(number: int, rules: engine.Rules, seed: int) -> list[str]:
     """A whole game played by a seeded player that removes when it can."""
-    rng = random.Random(seed)
-    position = engine.Position.start(engine.deal_from_number(number), rules)
-    line = []
-    while position.status == "playing":
-        moves = position.legal_moves()
-        removals = [m for m in moves if m.is_removal]
-        move = rng.choice(removals) if removals else moves[0]
-        position.apply(move)
-        line.append(str(move))
-    return line
+    return seeded_line(engine.Position.start(engine.deal_from_number(number), rules), random.Random(seed))
 
 
 def solver_line(number: int, rules: engine.Rules, budget_seconds: float) -> list[str]:

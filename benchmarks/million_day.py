@@ -40,7 +40,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import database_recreate  # noqa: E402
+from benchmarks.common import database_recreate, seeded_line  # noqa: E402
 
 
 def django_on(pg: str, database: str) -> None:
@@ -94,13 +94,7 @@ def pool_games(deal, count: int, rng: random.Random) -> list[tuple]:
         elif kind == 1:
             line = bot.play(position).moves
         else:
-            line, trial = [], position.copy()
-            while trial.status == "playing":
-                legal = trial.legal_moves()
-                removals = [m for m in legal if m.is_removal]
-                move = rng.choice(removals) if removals else legal[0]
-                trial.apply(move)
-                line.append(str(move))
+            line = seeded_line(position, rng)
         resigned = kind == 4 and len(line) > 10
         if resigned:
             line = line[:len(line) // 2]

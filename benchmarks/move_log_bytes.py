@@ -26,7 +26,7 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.common import database_drop, database_recreate  # noqa: E402
+from benchmarks.common import database_drop, database_recreate, seeded_line  # noqa: E402
 
 
 class PlayersClock:
@@ -55,14 +55,9 @@ def play_games(count: int, seed: int) -> int:
     for index in range(count):
         player = users[index % len(users)]
         game = game_services.game_start(player=player, number=rng.randrange(2**64), rules="classic")
-        position = start_position(game.deal)
-        while position.status == "playing":
-            legal = position.legal_moves()
-            removals = [m for m in legal if m.is_removal]
-            move = rng.choice(removals) if removals else legal[0]
-            position.apply(move)
+        for ply, move in enumerate(seeded_line(start_position(game.deal), rng), start=1):
             clock.think()
-            game_services.move_submit(game_id=game.pk, player=player, ply=position.moves, move=str(move))
+            game_services.move_submit(game_id=game.pk, player=player, ply=ply, move=move)
             moves += 1
     return moves
 
