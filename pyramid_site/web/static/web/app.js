@@ -20,7 +20,7 @@ function drawAccount() {
   if (user.guest) {
     // a guest's only key is the token in this browser: the way to keep its games is to sign up
     account.innerHTML = html`<span id="guest-badge">${gettext("Guest:")} <a id="me" href="#/players/${encodeURIComponent(user.username)}"></a></span>
-      <a id="keep-games" class="button" href="#/signup">${gettext("Sign up to keep your games")}</a> <a href="#/login" id="login-link">${gettext("Log in")}</a>`;
+      <a id="keep-games" class="button" href="#/signup"><span class="wide">${gettext("Sign up to keep your games")}</span><span class="narrow">${gettext("Sign up")}</span></a> <a href="#/login" id="login-link">${gettext("Log in")}</a>`;
     account.querySelector("#me").textContent = user.username;
     return;
   }
