@@ -41,9 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
-import types
 from pathlib import Path
-from unittest import mock
 
 import psycopg
 
@@ -51,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import common  # noqa: E402
-from benchmarks.common import database_drop, database_recreate  # noqa: E402
+from benchmarks.common import clock_at, database_drop, database_recreate  # noqa: E402
 
 
 # -- PostgreSQL tools of the server's major version -------------------------------------------------
@@ -89,27 +87,6 @@ def row_counts(url: str) -> dict[str, int]:
 
 
 # -- the history, written through the services ------------------------------------------------------
-
-@contextlib.contextmanager
-def clock_at(moment: dt.datetime):
-    """The service's clock (``django.utils.timezone.now`` and ``pyramid_site.clock``'s day) starts at
-    ``moment`` and runs on at its real pace: a past day's games are played during that day."""
-    started = time.monotonic()
-
-    def now() -> dt.datetime:
-        return moment + dt.timedelta(seconds=time.monotonic() - started)
-
-    class Datetime:
-        combine = staticmethod(dt.datetime.combine)
-
-        @staticmethod
-        def now(tz=None):
-            return now().astimezone(tz)
-
-    moved = types.SimpleNamespace(datetime=Datetime, time=dt.time, timedelta=dt.timedelta, timezone=dt.timezone)
-    with mock.patch("django.utils.timezone.now", now), mock.patch("pyramid_site.clock.dt", moved):
-        yield
-
 
 def seeded_line(deal, rng: random.Random) -> list[str]:
     """A whole game of ``deal`` by a seeded player that removes a pair whenever it can."""

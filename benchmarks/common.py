@@ -1,6 +1,13 @@
-"""What several benchmarks share: fresh PostgreSQL databases of their own, and a seeded player."""
+"""What several benchmarks (and the tests) share: fresh PostgreSQL databases of their own, a seeded player, and
+the service's clock set to a moment."""
 
 from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import time
+import types
+from unittest import mock
 
 import psycopg
 
@@ -27,3 +34,26 @@ def seeded_line(position, rng) -> list[str]:
         position.apply(move)
         line.append(str(move))
     return line
+
+
+@contextlib.contextmanager
+def clock_at(moment: dt.datetime):
+    """Inside the block the service's clock starts at ``moment`` and runs on at its real pace: both the
+    moment (``django.utils.timezone.now``, which every service, every ``auto_now`` field and every window
+    check reads) and the day (``pyramid_site.clock.utc_today``). A past day's games are played during
+    that day, as they were; a window's end is passed as time passes, with no row edited."""
+    started = time.monotonic()
+
+    def now() -> dt.datetime:
+        return moment + dt.timedelta(seconds=time.monotonic() - started)
+
+    class Datetime:  # what pyramid_site.clock reads of the datetime class
+        combine = staticmethod(dt.datetime.combine)
+
+        @staticmethod
+        def now(tz=None):
+            return now().astimezone(tz)
+
+    moved = types.SimpleNamespace(datetime=Datetime, time=dt.time, timedelta=dt.timedelta, timezone=dt.timezone)
+    with mock.patch("django.utils.timezone.now", now), mock.patch("pyramid_site.clock.dt", moved):
+        yield

@@ -153,23 +153,27 @@ def measure_jobs(jobs: dict) -> None:
 
 
 def recheck(args, daily) -> dict:
-    """The daily re-check's pace over the first ``--recheck-games`` of the day's games, in this process."""
-    from leaderboards.fair_play import recheck as recheck_module
+    """The daily re-check's pace in this process: the day cut into its chunks as the job cuts it, then the first
+    chunks (``--recheck-games`` games) replayed as a worker replays them."""
+    from django.conf import settings
 
-    games = recheck_module._ranked_games_of(daily.date)
-    limited = games.filter(pk__lte=games.order_by("pk").values_list("pk", flat=True)[args.recheck_games - 1])
+    from games.models import Game
+    from leaderboards.fair_play.recheck import recheck_chunk_run, recheck_day_plan
+
     started = time.perf_counter()
-    checked = 0
-    for game in limited.iterator(chunk_size=500):
-        log = recheck_module.log_moves(game.move_log, started_at=game.started_at)
-        recheck_module.result_differences(game, [m.notation for m in log])
-        recheck_module.suspicion(game, [m.created_at for m in log])
-        checked += 1
+    chunks = recheck_day_plan(date=daily.date, size=settings.PYRAMID_RECHECK_CHUNK_GAMES)
+    planned = time.perf_counter() - started
+    total = Game.objects.filter(daily=daily).exclude(status=Game.Status.PLAYING).count()  # the fill's day: daily games
+    started, checked = time.perf_counter(), 0
+    for chunk in chunks:
+        if checked >= args.recheck_games:
+            break
+        checked += recheck_chunk_run(chunk_id=chunk.pk).games
     seconds = time.perf_counter() - started
-    total = games.count()
-    print(f"re-check: {checked} games in {seconds:.1f} s, {checked / seconds:.0f} games/s in one process; "
-          f"{total:,} games would take {total / (checked / seconds) / 60:.1f} min in one process")
-    return {"recheck_games": checked, "recheck_seconds": round(seconds, 1),
+    print(f"re-check: the day's {len(chunks)} chunks planned in {planned:.1f} s; {checked} games in {seconds:.1f} s, "
+          f"{checked / seconds:.0f} games/s in one process; {total:,} games would take "
+          f"{total / (checked / seconds) / 60:.1f} min in one process")
+    return {"recheck_games": checked, "recheck_seconds": round(seconds, 1), "recheck_plan_seconds": round(planned, 1),
             "recheck_games_per_second": round(checked / seconds), "recheck_day_games": total}
 
 

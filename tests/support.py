@@ -8,9 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import time
-import types
-from unittest import mock
 
 import engine
 import factory
@@ -18,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from benchmarks.common import clock_at
 from games import services as game_services
 from games.daily import commitment, new_salt
 from games.engine_glue import engine_deal, engine_rules
@@ -84,29 +82,6 @@ def make_daily(*, date: dt.date | None = None, preset: str = "one-look", number:
     deal_keep_secret(deal_id=deal.pk, until=day_end(daily.date))  # as the daily job does: secret all its day
     deal.refresh_from_db()
     return daily
-
-
-@contextlib.contextmanager
-def clock_at(moment: dt.datetime):
-    """Inside the block the service's clock starts at ``moment`` and runs on at its real pace: both the
-    moment (``django.utils.timezone.now``, which every service, every ``auto_now`` field and every window
-    check reads) and the day (``pyramid_site.clock.utc_today``). A past day's games are played during
-    that day, as they were; a window's end is passed as time passes, with no row edited."""
-    started = time.monotonic()
-
-    def now() -> dt.datetime:
-        return moment + dt.timedelta(seconds=time.monotonic() - started)
-
-    class Datetime:  # what pyramid_site.clock reads of the datetime class
-        combine = staticmethod(dt.datetime.combine)
-
-        @staticmethod
-        def now(tz=None):
-            return now().astimezone(tz)
-
-    moved = types.SimpleNamespace(datetime=Datetime, time=dt.time, timedelta=dt.timedelta, timezone=dt.timezone)
-    with mock.patch("django.utils.timezone.now", now), mock.patch("pyramid_site.clock.dt", moved):
-        yield
 
 
 def during(date: dt.date) -> dt.datetime:

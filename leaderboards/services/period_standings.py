@@ -12,11 +12,11 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import connection, transaction
-from django.db.models import Count, F, Min, Q, Sum
+from django.db.models import Count, F, Q
 from django.db.models.functions import TruncWeek
 
 from ..models import PeriodCount, PeriodStanding, Result
-from ..selectors.stats import AT_PAR
+from ..selectors.stats import AGGREGATES, week_of
 from .board_counts import counted
 
 _TABLE = PeriodStanding._meta.db_table
@@ -42,24 +42,20 @@ INSERT INTO {_COUNT_TABLE} (kind, starts, preset, bucket, players) VALUES {{rows
 ON CONFLICT (kind, starts, preset, bucket) DO UPDATE
 SET players = {_COUNT_TABLE}.players + CASE WHEN EXCLUDED.players = 0 THEN -1 ELSE EXCLUDED.players END
 """
-# named apart from the results' own columns (cleared, won), which the filters read
-_FIGURES = {"f_played": Count("id"), "f_cleared": Count("id", filter=Q(cleared=True)),
-            "f_won": Count("id", filter=Q(won=True)), "f_at_par": Count("id", filter=AT_PAR),
-            "f_cards_total": Sum("cards_left"), "f_best_cards_left": Min("cards_left"),
-            "f_best_moves_won": Min("moves", filter=Q(won=True))}
+# the boards' sums (README, "Board formulas"), named apart from the results' own columns (cleared, won),
+# which the sums' filters read
+_FIGURES = {f"f_{name}": AGGREGATES[source] for name, source in [
+    ("played", "played"), ("cleared", "cleared_count"), ("won", "won_count"), ("at_par", "at_par"),
+    ("cards_total", "cards_total"), ("best_cards_left", "best_cards_left"), ("best_moves_won", "best_moves_won")]}
 
 
 def _figures(row: dict) -> dict:
     return {name.removeprefix("f_"): value for name, value in row.items()}
 
 
-def week_start(day: dt.date) -> dt.date:
-    return day - dt.timedelta(days=day.weekday())
-
-
 def periods_of(day: dt.date) -> list[tuple[str, dt.date]]:
     """The boards a daily result of ``day`` counts on: its ISO week's and all time's."""
-    return [(PeriodStanding.Kind.WEEK, week_start(day)), (PeriodStanding.Kind.ALL_TIME, PeriodStanding.ALL_TIME_START)]
+    return [(PeriodStanding.Kind.WEEK, week_of(day)[0]), (PeriodStanding.Kind.ALL_TIME, PeriodStanding.ALL_TIME_START)]
 
 
 def _at_par(result: Result) -> bool:
@@ -68,7 +64,7 @@ def _at_par(result: Result) -> bool:
 
 def _keys(*, player_id: int, preset: str, day: dt.date) -> dict[tuple, int]:
     """The rank keys of a player's week and all-time rows of ``preset`` (those that exist), by (kind, starts)."""
-    rows = PeriodStanding.objects.filter(Q(kind=PeriodStanding.Kind.WEEK, starts=week_start(day))
+    rows = PeriodStanding.objects.filter(Q(kind=PeriodStanding.Kind.WEEK, starts=week_of(day)[0])
                                          | Q(kind=PeriodStanding.Kind.ALL_TIME), player_id=player_id, preset=preset)
     return {(kind, starts): key for kind, starts, key in rows.values_list("kind", "starts", "rank_key")}
 
