@@ -4,6 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from . import health
+from .accounts.admin_login import admin_login
 
 
 def api_root(request):
@@ -21,6 +22,7 @@ handler404 = "pyramid_site.requests.not_found"
 handler500 = "pyramid_site.requests.server_error"
 
 urlpatterns = [
+    path("admin/login/", admin_login, name="admin-login"),  # the admin's own page, throttled like the API's log-in
     path("admin/", admin.site.urls),
     path("health/", health.health, name="health"),
     path("health/live/", health.live, name="health-live"),
@@ -34,6 +36,5 @@ urlpatterns = [
     path("api/", include("leaderboards.api.urls")),
     path("api/fair-play/", include("leaderboards.fair_play.urls")),
     path("api/operations/", include("pyramid_site.operations.urls")),
-    path("api-auth/", include("rest_framework.urls")),
     path("", include("pyramid_site.web.urls")),
 ]
