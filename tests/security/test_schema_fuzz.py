@@ -58,7 +58,7 @@ OTHER_SHAPES = [({"format": "api"}, None), ({"format": "zzz"}, None), ({}, "text
 
 
 @schema.parametrize()
-@hypothesis_settings(max_examples=4, deadline=None, derandomize=True,
+@hypothesis_settings(max_examples=3, deadline=None, derandomize=True,
                      suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                             HealthCheck.filter_too_much])
 def test_no_format_or_accept_header_gets_anything_but_json(case, token):
