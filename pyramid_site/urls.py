@@ -1,10 +1,11 @@
 from django.contrib import admin
 from django.http import JsonResponse
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
 from . import health
 from .accounts.admin_login import admin_login
+from .api.schema_view import SchemaView
 
 
 def api_root(request):
@@ -28,7 +29,7 @@ urlpatterns = [
     path("health/live/", health.live, name="health-live"),
     path("metrics", health.metrics, name="metrics"),
     path("api/", api_root, name="api-root"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/accounts/", include("pyramid_site.accounts.urls")),

@@ -142,3 +142,13 @@ def client_token() -> str:
     from rest_framework.authtoken.models import Token
 
     return Token.objects.create(user=UserFactory(is_staff=True)).key
+
+
+@pytest.mark.parametrize("query", ["?format=json", "?format=zzz&x=1", "?format=api"])
+def test_the_schema_keeps_its_own_formats_and_no_format_is_a_500(query):
+    answer = APIClient().get("/api/schema/" + query)
+    assert answer.status_code == 200
+    if query == "?format=json":
+        assert answer.json()["info"]["title"] == "Pyramid API"
+    else:
+        assert answer.content.startswith(b"openapi:")  # the YAML it answers by default
