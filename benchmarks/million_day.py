@@ -186,8 +186,9 @@ def fill(args) -> dict:
         period_standings_rebuild()
     with steps(f"{args.clubs:,} clubs and their members"):
         cursor.execute("""
-            INSERT INTO leaderboards_club (name, description, is_private, invite_code, created_at)
-            SELECT 'Club ' || c, '', c %% 10 = 0, left(md5('club' || c), 24), now() - interval '60 days'
+            INSERT INTO leaderboards_club (name, name_key, description, is_private, invite_code, created_at)
+            SELECT 'Club ' || c, 'club ' || translate(c::text, '01', 'ol'), '', c %% 10 = 0,
+                   left(md5('club' || c), 24), now() - interval '60 days'
             FROM generate_series(1, %s) c""", [args.clubs])
         cursor.execute("""
             INSERT INTO leaderboards_membership (club_id, user_id, role, joined_at)

@@ -1,25 +1,42 @@
-"""The games' figures for ``/metrics``, read from the database when Prometheus asks."""
+"""The games' figures for ``/metrics``, read from the database when Prometheus asks. Each read is bounded
+whatever the service's size: the daily deals from today on (days ahead x presets), the solver's backlog by its
+partial index and capped, the deals' total as PostgreSQL estimates it, and the day's solves from their hourly
+tallies (``SolveHour``, 24 x 9 rows), never from the deals themselves."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from django.db.models import Count
+from django.db import connection
+from django.db.models import Sum
 from django.utils import timezone
 from prometheus_client.core import GaugeMetricFamily, HistogramMetricFamily
 
 from pyramid_site.clock import utc_today
 
-from .models import DailyDeal, Deal
+from .models import SOLVE_BUCKETS, DailyDeal, Deal, SolveHour
 
-SOLVE_BUCKETS = (0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 30.0, 60.0)
+# the backlog is counted up to this many (a figure past it says "at least")
+PENDING_COUNTED_UP_TO = 100_000
+
+
+def deals_estimate() -> int:
+    """How many deals there are: PostgreSQL's estimate (kept by autovacuum's ANALYZE; no scan), counted
+    elsewhere (SQLite, the README's run command)."""
+    if connection.vendor != "postgresql":
+        return Deal.objects.count()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples::bigint FROM pg_class WHERE oid = %s::regclass", [Deal._meta.db_table])
+        row = cursor.fetchone()
+    return max(int(row[0]), 0) if row else 0
 
 
 class GamesCollector:
     def describe(self):
         """The names alone: registering the collector must not read the database."""
         yield GaugeMetricFamily("pyramid_daily_deals_ready_ahead", "", labels=["preset"])
-        yield GaugeMetricFamily("pyramid_deals", "", labels=["status"])
+        yield GaugeMetricFamily("pyramid_deals_pending", "")
+        yield GaugeMetricFamily("pyramid_deals_estimate", "")
         yield HistogramMetricFamily("pyramid_solve_seconds_last_day", "")
 
     def collect(self):
@@ -36,12 +53,19 @@ class GamesCollector:
                 count += 1
             ahead.add_metric([preset], count)
         yield ahead
-        deals = GaugeMetricFamily("pyramid_deals", "Deals by the solver's verdict", labels=["status"])
-        for status, count in Deal.objects.values_list("status").annotate(n=Count("id")).order_by():
-            deals.add_metric([status], count)
-        yield deals
-        times = list(Deal.objects.filter(solved_at__gte=timezone.now() - dt.timedelta(days=1), solve_seconds__isnull=False)
-                     .values_list("solve_seconds", flat=True))
-        buckets = [(str(bound), sum(t <= bound for t in times)) for bound in SOLVE_BUCKETS] + [("+Inf", len(times))]
-        yield HistogramMetricFamily("pyramid_solve_seconds_last_day", "Solver time of the deals solved in the last "
-                                    "24 hours", buckets=buckets, sum_value=sum(times))
+        pending = Deal.objects.filter(status=Deal.Status.PENDING).values("id")[:PENDING_COUNTED_UP_TO].count()
+        yield GaugeMetricFamily("pyramid_deals_pending", "Deals waiting for the solver (counted up to "
+                                f"{PENDING_COUNTED_UP_TO:,})", value=pending)
+        yield GaugeMetricFamily("pyramid_deals_estimate", "Deals kept, all verdicts (PostgreSQL's estimate)",
+                                value=deals_estimate())
+        hour = timezone.now().replace(minute=0, second=0, microsecond=0)
+        tallies = (SolveHour.objects.filter(hour__gt=hour - dt.timedelta(hours=24)).values("bucket")
+                   .annotate(solves=Sum("solves"), seconds=Sum("seconds")).order_by())
+        per_bucket = {row["bucket"]: row for row in tallies}
+        buckets, running = [], 0
+        for index, bound in enumerate([*SOLVE_BUCKETS, "+Inf"]):
+            running += per_bucket.get(index, {}).get("solves", 0)
+            buckets.append((str(bound), running))
+        seconds = sum(row["seconds"] for row in per_bucket.values())
+        yield HistogramMetricFamily("pyramid_solve_seconds_last_day", "Solver time of the deals solved this hour "
+                                    "and the 23 before it", buckets=buckets, sum_value=seconds)

@@ -62,6 +62,10 @@ class Deal(models.Model):
             ),
             models.CheckConstraint(condition=Q(failure="") | Q(status="unknown"), name="deal_failure_is_unknown"),
         ]
+        indexes = [
+            # the solver's backlog, which /metrics counts: a few rows, however many deals were ever solved
+            models.Index(fields=["id"], condition=Q(status="pending"), name="deal_pending"),
+        ]
 
     def __str__(self) -> str:
         return f"deal #{self.number} ({self.preset})"
@@ -188,3 +192,26 @@ class GameAnalysis(models.Model):
 
     def __str__(self) -> str:
         return f"analysis of game {self.game_id}"
+
+
+# the upper bounds of the solve-time buckets /metrics shows (seconds); a last bucket takes the rest
+SOLVE_BUCKETS = (0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 30.0, 60.0)
+
+
+class SolveHour(models.Model):
+    """The deals solved in one hour, by time bucket: how many and their seconds summed, counted as each solve is
+    stored. ``/metrics`` sums a day of them (a few hundred rows) instead of reading every deal solved."""
+
+    hour = models.DateTimeField(help_text="the hour's start (UTC)")
+    bucket = models.PositiveSmallIntegerField(help_text="index in SOLVE_BUCKETS; its length for the slower ones")
+    solves = models.BigIntegerField(default=0)
+    seconds = models.FloatField(default=0.0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["hour", "bucket"], name="solve_hour_bucket_once"),
+            models.CheckConstraint(condition=Q(bucket__lte=len(SOLVE_BUCKETS)), name="solve_hour_bucket_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.solves} solves at {self.hour:%Y-%m-%d %H}:00, bucket {self.bucket}"

@@ -14,6 +14,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Cast, Upper
 
+from pyramid_site.api.names import canonical_name
+
 from .fair_play.models import Flag, Void  # noqa: F401  (models of this app, kept in their own room)
 
 
@@ -172,6 +174,9 @@ class PeriodCount(models.Model):
 
 class Club(models.Model):
     name = models.CharField(max_length=60, unique=True)
+    # the name's canonical key (pyramid_site.api.names.canonical_name: case folded, confusable skeleton), kept
+    # with the name by save(): "Owls", "OWLS" and "Оwls" with a Cyrillic О are one name
+    name_key = models.TextField(unique=True, editable=False)
     description = models.TextField(blank=True, max_length=2000)
     is_private = models.BooleanField(default=False, help_text="only members see its boards and tournaments")
     invite_code = models.CharField(max_length=24, unique=True)
@@ -186,6 +191,13 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.name_key = canonical_name(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
 
 class Membership(models.Model):

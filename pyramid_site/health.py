@@ -3,11 +3,14 @@
 ``/health/`` answers 200 only when PostgreSQL answers (and Redis, where one is configured), with the
 state of each part as JSON, the solver's among them: a service without the compiled core still runs,
 but its solver is hundreds of times slower, and says so. ``/health/live/`` only says the process
-answers (the load benchmark's trivial baseline). ``/metrics`` is Prometheus' text format.
+answers (the load benchmark's trivial baseline). ``/metrics`` is Prometheus' text format, for operators
+only: it answers the bearer token ``PYRAMID_METRICS_TOKEN``; without one set it is open while ``DJANGO_DEBUG``
+is on and refused (403) otherwise.
 """
 
 from __future__ import annotations
 
+import hmac
 import logging
 import os
 
@@ -57,7 +60,25 @@ def live(request):
     return JsonResponse({"ok": True})
 
 
+def _metrics_refusal(request) -> JsonResponse | None:
+    token = settings.PYRAMID_METRICS_TOKEN
+    if not token:
+        if settings.DEBUG:
+            return None
+        return JsonResponse({"code": "forbidden", "message": "/metrics is for operators: set PYRAMID_METRICS_TOKEN "
+                                                             "and send it as Authorization: Bearer TOKEN"}, status=403)
+    scheme, _, sent = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
+    if scheme.lower() == "bearer" and hmac.compare_digest(sent.strip().encode(), token.encode()):
+        return None
+    return JsonResponse({"code": "not_authenticated", "message": "/metrics answers its bearer token "
+                                                                 "(PYRAMID_METRICS_TOKEN) only"},
+                        status=401, headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
+
+
 def metrics(request):
+    refusal = _metrics_refusal(request)
+    if refusal is not None:
+        return refusal
     registry = REGISTRY
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # every gunicorn worker's counts, summed
         registry = CollectorRegistry()

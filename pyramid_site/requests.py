@@ -41,6 +41,21 @@ def current_request_id() -> str:
     return _request_id.get()
 
 
+class UnreadableRequestMiddleware:
+    """A request whose path or query holds a NUL byte is answered 400 ``bad_request`` before any view reads it:
+    no database column takes a NUL, and no address of the service has one."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        query = request.META.get("QUERY_STRING", "")
+        if "\x00" in request.path or "\x00" in query or "%00" in query:
+            return JsonResponse({"code": "bad_request", "message": "a NUL byte in the address or its query"},
+                                status=400)
+        return self.get_response(request)
+
+
 def bad_request(request, exception=None):
     return JsonResponse({"code": "bad_request", "message": "the request could not be read"}, status=400)
 

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "pyramid_site.requests.RequestIdMiddleware",  # first: every answer and log line carries the request's id
     "pyramid_site.metrics.MetricsMiddleware",
+    "pyramid_site.requests.UnreadableRequestMiddleware",  # a NUL in the path or query: 400 before any view
     "pyramid_site.api.version.ApiVersionMiddleware",  # X-API-Version on every answer
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # the web page's scripts and styles, also under gunicorn
@@ -156,6 +157,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "pyramid_site.api.exceptions.exception_handler",
+    # JSON answers only: no browsable API (its HTML pages and their log-in form), and no `?format=` that could
+    # ask for another shape; a client that accepts nothing but HTML gets 406 `not_acceptable`, in JSON
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "URL_FORMAT_OVERRIDE": None,
     # JSON bodies only, bounded before they are parsed (pyramid_site/api/parsers.py)
     "DEFAULT_PARSER_CLASSES": ["pyramid_site.api.parsers.BoundedJSONParser"],
     "NUM_PROXIES": PROXY_COUNT,
@@ -185,7 +190,7 @@ SPECTACULAR_SETTINGS = {
                    "and `X-Request-ID`; changes that may break a client are listed in docs/api-changelog.md.",
     # the API's version, also the X-API-Version header (pyramid_site/api/version.py); the major part moves
     # with every change that may break a client (docs/api-changelog.md)
-    "VERSION": "2.2.0",
+    "VERSION": "3.0.0",
     # the description of the API (this schema) is open to anybody who builds a client from it; the service
     # itself is not licensed by it
     "LICENSE": {"name": "CC BY 4.0 (this API description)", "identifier": "CC-BY-4.0"},
@@ -358,6 +363,10 @@ PYRAMID_FLAG_ACCURACY_MIN_SEEN = env_int("PYRAMID_FLAG_ACCURACY_MIN_SEEN", 4, lo
 PYRAMID_FLAG_ACCURACY_MIN_MOVES = env_int("PYRAMID_FLAG_ACCURACY_MIN_MOVES", 100, low=1)
 # Where the daily boards' Redis copies live: REDIS_URL unless set; set and empty turns the cache off
 PYRAMID_BOARD_REDIS_URL = env_str("PYRAMID_BOARD_REDIS_URL", REDIS_URL)
+
+# The bearer token Prometheus sends for /metrics (`Authorization: Bearer TOKEN`). Without it /metrics is open
+# while DJANGO_DEBUG is on and refused (403) otherwise: its figures (error counts, queue depths) are operators'
+PYRAMID_METRICS_TOKEN = env_str("PYRAMID_METRICS_TOKEN")
 
 # A request body the API reads at most, and how deep its JSON may nest
 PYRAMID_API_MAX_BODY_BYTES = env_int("PYRAMID_API_MAX_BODY_BYTES", 65_536, low=1024)

@@ -187,3 +187,16 @@ def standings_summed() -> dict:
             figures[key] = (played + 1, cleared + r.cleared, won + r.won, at_par + par, cards + r.cards_left,
                             min(best, r.cards_left), best_won)
     return figures
+
+
+METRICS_TOKEN = "metrics-token-of-the-tests"
+
+
+def metrics_scrape() -> str:
+    """``/metrics`` as Prometheus reads it: with its bearer token."""
+    from django.test import override_settings
+
+    with override_settings(PYRAMID_METRICS_TOKEN=METRICS_TOKEN):
+        response = APIClient().get("/metrics", HTTP_AUTHORIZATION=f"Bearer {METRICS_TOKEN}")
+    assert response.status_code == 200, response.content
+    return response.content.decode()

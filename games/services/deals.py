@@ -8,7 +8,8 @@ import datetime as dt
 import logging
 
 from django.conf import settings
-from django.db.models import Q
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -17,7 +18,7 @@ from engine.solver import UNKNOWN, Solution, solve
 from pyramid_site.api.errors import NotFound
 
 from ..engine_glue import start_position
-from ..models import Deal
+from ..models import SOLVE_BUCKETS, Deal, SolveHour
 from ..selectors import deal_number_is_secret
 
 log = logging.getLogger(__name__)
@@ -66,7 +67,31 @@ def deal_solve(*, deal_id: int, budget_seconds: float | None = None, force: bool
         return deal
     budget = settings.PYRAMID_SOLVE_BUDGET_SECONDS if budget_seconds is None else budget_seconds
     solution, failure = _solution(deal, budget)
-    Deal.objects.filter(pk=deal.pk, status=deal.status).update(
+    with transaction.atomic():
+        stored = _verdict_store(deal, solution, failure)
+        if stored and solution.seconds is not None:
+            solve_count(at=timezone.now(), seconds=solution.seconds)
+    deal.refresh_from_db()
+    return deal
+
+
+def solve_count(*, at: dt.datetime, seconds: float) -> None:
+    """Count one solve in its hour's bucket (``SolveHour``, what /metrics reads). Two at once: the second insert
+    meets the unique constraint and adds to the row the first made."""
+    hour = at.replace(minute=0, second=0, microsecond=0)
+    bucket = next((index for index, bound in enumerate(SOLVE_BUCKETS) if seconds <= bound), len(SOLVE_BUCKETS))
+    counted = SolveHour.objects.filter(hour=hour, bucket=bucket)
+    if counted.update(solves=F("solves") + 1, seconds=F("seconds") + seconds):
+        return
+    try:
+        with transaction.atomic():
+            SolveHour.objects.create(hour=hour, bucket=bucket, solves=1, seconds=seconds)
+    except IntegrityError:
+        counted.update(solves=F("solves") + 1, seconds=F("seconds") + seconds)
+
+
+def _verdict_store(deal: Deal, solution: Solution, failure: str) -> int:
+    return Deal.objects.filter(pk=deal.pk, status=deal.status).update(
         failure=failure,
         status=solution.verdict,
         par_moves=solution.par_moves,
@@ -78,5 +103,3 @@ def deal_solve(*, deal_id: int, budget_seconds: float | None = None, force: bool
         solve_nodes=solution.nodes,
         solved_at=timezone.now(),
     )
-    deal.refresh_from_db()
-    return deal

@@ -36,6 +36,21 @@ class Guest(models.Model):
         return self.name if self.signed_up_at is None else f"{self.name} (signed up)"
 
 
+class AccountName(models.Model):
+    """An account's canonical name key (``pyramid_site.api.names.canonical_name``: NFKC, case folded, its
+    confusable skeleton), unique: ``alice``, ``ALICE``, ``аlice`` with a Cyrillic ``а`` and ``a1ice`` are one name,
+    so none of them can be taken beside another. Written with the user's row whatever writes it (a receiver of
+    the user's saves), and looked up by log-in and its throttle. Accounts that shared a key when the rule came in
+    kept their names; all but the oldest got the key ``KEY#ID``, which no name can have."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE,
+                                related_name="name_key")
+    key = models.TextField(unique=True)
+
+    def __str__(self) -> str:
+        return self.key
+
+
 # the languages a player may choose (settings.LANGUAGES): a check constraint keeps the column to these
 LANGUAGE_CHOICES = [("en", "English"), ("sv", "Svenska"), ("de", "Deutsch")]
 

@@ -4,7 +4,6 @@ guest signs up)."""
 from __future__ import annotations
 
 import secrets
-import unicodedata
 
 from django.contrib.auth import authenticate, get_user_model
 from django.db import IntegrityError, transaction
@@ -14,9 +13,10 @@ from rest_framework.authtoken.models import Token
 
 from pyramid_site.api.authentication import revocation_announce
 from pyramid_site.api.errors import Conflict, Unauthorized
+from pyramid_site.api.names import canonical_name
 
-from .models import GUEST_PREFIX, Guest, LanguageChoice
-from .selectors import started_as_guest
+from .models import GUEST_PREFIX, AccountName, Guest, LanguageChoice
+from .selectors import is_guest, started_as_guest
 
 # the letters of a guest's name: lower case and digits, without the ones easily taken for others (0 o 1 l i)
 GUEST_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -28,14 +28,15 @@ def account_signup(*, username: str, password: str, email: str = "", signed_in=N
     """``(account, token, named_guest)``: a guest's sign-up (``signed_in`` is the guest account the request came
     with) names that guest account (``guest_sign_up``; sent again once it is named, it is refused, so a sign-up
     sent twice at once never makes a second account); anyone else's makes a new account and its API token.
-    ``username`` is already clean (``clean_name``). Usernames are unique whatever their case: the check and the
-    create are one transaction, and the database's case-insensitive unique index settles a race between two."""
+    ``username`` is already clean (``clean_name``). Usernames are unique by their canonical key (whatever their
+    case or look-alike letters): the check and the create are one transaction, and the key's unique column
+    (``AccountName``) settles a race between two."""
     if started_as_guest(signed_in):
         return *guest_sign_up(user=signed_in, username=username, password=password, email=email), True
     User = get_user_model()
     try:
         with transaction.atomic():
-            if User.objects.filter(username__iexact=username).exists():
+            if AccountName.objects.filter(key=canonical_name(username)).exists():
                 raise IntegrityError
             user = User.objects.create_user(username, email, password)
             token = Token.objects.create(user=user)
@@ -83,7 +84,7 @@ def guest_sign_up(*, user, username: str, password: str, email: str = ""):
             if guest is None or guest.signed_up_at is not None:
                 raise Conflict(gettext("this account has signed up already: log in with its username and password"),
                                code="already_signed_up")
-            if User.objects.filter(username__iexact=username).exclude(pk=user.pk).exists():
+            if AccountName.objects.filter(key=canonical_name(username)).exclude(user_id=user.pk).exists():
                 raise IntegrityError
             account = User.objects.get(pk=user.pk)
             account.username, account.email = username, email
@@ -115,10 +116,11 @@ def guests_delete_idle(*, created_before) -> int:
 
 
 def account_login(*, request, username: str, password: str):
-    """The account these credentials open; the username is matched whatever its case."""
+    """The account these credentials open: the one of exactly this name, or else the one whose canonical key
+    the name has (whatever its case, width or look-alike letters)."""
     User = get_user_model()
-    username = unicodedata.normalize("NFKC", username).strip()  # as sign-up keeps it
-    account = User.objects.filter(username__iexact=username).only("username").first()
+    account = (User.objects.filter(username=username).only("username").first()
+               or User.objects.filter(name_key__key=canonical_name(username)).only("username").first())
     user = authenticate(request, username=account.username if account else username, password=password)
     if user is None:
         raise Unauthorized(gettext("the username or password is wrong"), code="bad_credentials")
@@ -132,7 +134,12 @@ def token_for(*, user) -> Token:
 
 
 def token_revoke(*, user) -> list[str]:
-    """Delete the user's API tokens; once committed every web process stops taking them."""
+    """Delete the user's API tokens; once committed every web process stops taking them. Refused to a guest
+    that has not signed up: its token is its only key (it has no password to log in with), so revoking it would
+    lose the account and its games for good."""
+    if is_guest(user):
+        raise Conflict(gettext("a guest account's token is its only key: sign up first (your games stay yours), "
+                               "then log in again whenever you like"), code="sign_up_first")
     with transaction.atomic():
         keys = list(Token.objects.select_for_update().filter(user=user).values_list("key", flat=True))
         Token.objects.filter(key__in=keys).delete()

@@ -19,8 +19,8 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.views import APIView
 
 from pyramid_site.api.errors import Conflict, Invalid
-from pyramid_site.api.inputs import valid_input
-from pyramid_site.api.names import clean_name
+from pyramid_site.api.inputs import TextField, valid_input
+from pyramid_site.api.names import canonical_name, clean_name
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.throttles import AddressThrottle, UsernameThrottle
 
@@ -36,9 +36,9 @@ USERNAME_CHARACTERS = re.compile(r"[\w.@+-]{3,30}")
 
 
 class SignupInput(serializers.Serializer):
-    username = serializers.CharField(max_length=60, help_text="3 to 30 letters, digits or . @ + - _ (NFKC: "
+    username = TextField(max_length=60, help_text="3 to 30 letters, digits or . @ + - _ (NFKC: "
                                                               "fullwidth letters are kept as plain ones)")
-    password = serializers.CharField(write_only=True, max_length=128)
+    password = TextField(write_only=True, max_length=128)
     email = serializers.EmailField(required=False, allow_blank=True)
 
     def validate_username(self, value: str) -> str:
@@ -48,7 +48,7 @@ class SignupInput(serializers.Serializer):
             raise serializers.ValidationError(exc.message) from None
         if not USERNAME_CHARACTERS.fullmatch(name):
             raise serializers.ValidationError(gettext("3 to 30 letters, digits or . @ + - _, no spaces"))
-        if name.casefold().startswith(GUEST_PREFIX):
+        if canonical_name(name).startswith(canonical_name(GUEST_PREFIX)):
             raise serializers.ValidationError(gettext("names starting %(prefix)s are the server's names for guests")
                                               % {"prefix": repr(GUEST_PREFIX)})
         return name
@@ -62,8 +62,8 @@ class SignupInput(serializers.Serializer):
 
 
 class LoginInput(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(write_only=True, max_length=128)
+    username = TextField(max_length=150)
+    password = TextField(write_only=True, max_length=128)
 
 
 class UserOutput(serializers.ModelSerializer):
@@ -219,9 +219,10 @@ class SessionLoginView(APIView):
 
 
 class TokenRevokeView(APIView):
-    """Revoke my API token: it stops working at once everywhere it is used. Log in again for a new one."""
+    """Revoke my API token: it stops working at once everywhere it is used. Log in again for a new one. A guest
+    account that has not signed up is refused (409 `sign_up_first`): its token is its only key."""
 
-    @extend_schema(request=None, responses={204: None},
+    @extend_schema(request=None, responses={204: None, 409: ERROR},
                    summary="Revoke my API token (log out everywhere it is used); log in again for a new one")
     def delete(self, request):
         services.token_revoke(user=request.user)

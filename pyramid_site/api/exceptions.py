@@ -7,6 +7,7 @@ import logging
 
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
+from django.http import Http404
 from django.utils.translation import gettext
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -63,6 +64,8 @@ def _answer(exc, context):
                         status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "1"})
     if isinstance(exc, RequestDataTooBig):
         return Response({"code": "body_too_large", "message": str(exc)}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    if isinstance(exc, Http404):  # raised by Django's helpers, and DRF's own negotiation: a 404 like the others
+        exc = exceptions.NotFound()
     response = drf_exception_handler(exc, context)
     if response is None:
         set_rollback()

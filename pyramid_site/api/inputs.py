@@ -30,3 +30,15 @@ class AwareDateTimeField(serializers.DateTimeField):
         if timezone.is_naive(value):
             raise serializers.ValidationError(gettext("give the time zone too, e.g. 2026-12-01T18:00:00Z"))
         return super().enforce_timezone(value)
+
+
+class TextField(serializers.CharField):
+    """Text that must come as a JSON string: DRF's own field takes a number as its digits (a username sent as
+    ``123`` would be the name "123"), and text with a lone surrogate, which no database or hash can encode."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        if any(0xD800 <= ord(char) <= 0xDFFF for char in data):
+            raise serializers.ValidationError(gettext("a lone surrogate is not text"))
+        return super().to_internal_value(data)

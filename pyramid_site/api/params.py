@@ -25,12 +25,21 @@ def int_param(request, name: str, default: int, low: int, high: int) -> int:
     return value
 
 
+# the days the service reads: a week or a month from any of them is still a date (9999-12-27's week is not)
+FIRST_DATE, LAST_DATE = dt.date(1, 2, 1), dt.date(9998, 12, 31)
+
+
 def date_value(raw: str, name: str = "date") -> dt.date:
     try:
-        return dt.date.fromisoformat(raw)
+        value = dt.date.fromisoformat(raw)
     except (TypeError, ValueError):
         raise Invalid(gettext("%(name)s %(raw)s is not a date: write YYYY-MM-DD") % {"name": name, "raw": repr(raw)},
                       code="bad_date") from None
+    if not FIRST_DATE <= value <= LAST_DATE:
+        raise Invalid(gettext("%(name)s %(raw)s is out of range: %(first)s to %(last)s")
+                      % {"name": name, "raw": repr(raw), "first": FIRST_DATE.isoformat(), "last": LAST_DATE.isoformat()},
+                      code="bad_date")
+    return value
 
 
 def text_param(request, name: str, max_length: int = 255) -> str | None:

@@ -6,10 +6,12 @@ counted against its account, so changing address does not reset an account's all
 from __future__ import annotations
 
 import hashlib
-import unicodedata
 
+from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
+
+from .names import canonical_name
 
 
 class _LiveRates:
@@ -37,11 +39,17 @@ class AccountThrottle(_LiveRates, ScopedRateThrottle):
 
 
 class UsernameThrottle(_LiveRates, ScopedRateThrottle):
-    """Counted per account name asked for in the body (log-in), whichever address asks."""
+    """Counted per account asked for (log-in), whichever address asks: by the name's canonical key, the one
+    the database keeps unique (``names.canonical_name``), so no spelling of a name (its case, width or
+    look-alike letters) is a fresh allowance. Reads the JSON body of the API's log-ins and the form of the
+    admin's. A name that is not text has no account to count against: the log-in refuses it (400), and the
+    address throttle beside this one counts it."""
 
     def get_cache_key(self, request, view):
-        username = request.data.get("username") if isinstance(request.data, dict) else None
+        data = request.data if isinstance(request, Request) else request.POST
+        username = data.get("username") if hasattr(data, "get") else None
         if not isinstance(username, str) or not username.strip():
             return None
-        ident = hashlib.sha256(unicodedata.normalize("NFKC", username).strip().casefold().encode()).hexdigest()
+        # a name past the log-in's 150 characters is refused anyway: its head is key enough, and cheap
+        ident = hashlib.sha256(canonical_name(username[:200]).encode("utf-8", "surrogatepass")).hexdigest()
         return self.cache_format % {"scope": self.scope, "ident": f"name:{ident}"}

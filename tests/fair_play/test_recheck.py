@@ -20,7 +20,7 @@ from leaderboards.fair_play.tasks import recheck_ranked_day
 from leaderboards.models import Result
 from pyramid_site.api.errors import Invalid
 from pyramid_site.clock import day_end, utc_today
-from tests.support import PAR, client_for, clock_at, daily_game, during, logged, make_daily
+from tests.support import PAR, client_for, clock_at, daily_game, during, logged, make_daily, metrics_scrape
 
 pytestmark = pytest.mark.django_db
 # seconds before each move of a person: long thought at some moves, quick at others
@@ -224,7 +224,7 @@ def test_a_day_cut_into_chunks_finds_what_one_pass_finds_in_any_order_and_twice(
     assert "3/3 chunks" in out.getvalue()
     assert "5 ranked games replayed, 1 differ from their log, 1 suspicious, 0 new flags" in out.getvalue()
     assert recheck_chunk_run(chunk_id=chunks[0].pk) is None  # planned anew by the command: that chunk is gone
-    metrics = APIClient().get("/metrics").content.decode()
+    metrics = metrics_scrape()
     assert f'pyramid_recheck_games{{date="{yesterday}",outcome="replayed"}} 5.0' in metrics
     assert f'pyramid_recheck_chunks{{date="{yesterday}",state="done"}} 3.0' in metrics
     assert f'pyramid_recheck_games{{date="{yesterday}",outcome="suspicious"}} 1.0' in metrics

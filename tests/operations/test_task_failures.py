@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 from pyramid_site.operations import receivers, services
 from pyramid_site.operations.models import ARGS_MAX, MESSAGE_MAX, TRACEBACK_MAX, TaskFailure
 from pyramid_site.operations.tasks import prune_task_failures
-from tests.support import UserFactory, client_for
+from tests.support import UserFactory, client_for, metrics_scrape
 
 from . import worker_tasks
 
@@ -199,6 +199,6 @@ def test_metrics_count_the_last_days_failures_by_task_and_kind():
     failure()
     failure(kind="time_limit", exception_type="billiard.exceptions.TimeLimitExceeded")
     failure(failed_at=timezone.now() - dt.timedelta(days=2))  # outside the day
-    text = APIClient().get("/metrics").content.decode()
+    text = metrics_scrape()
     assert 'pyramid_task_failures_last_day{kind="error",task="games.tasks.solve_deal"} 2.0' in text
     assert 'pyramid_task_failures_last_day{kind="time_limit",task="games.tasks.solve_deal"} 1.0' in text

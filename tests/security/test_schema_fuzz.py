@@ -1,6 +1,8 @@
 """Every operation of the OpenAPI schema, fed requests that schemathesis generates from it (valid and
 invalid), by a logged-in staff player: no answer is a server error, and every answer is what the schema
-declares for its status."""
+declares for its status. The same requests again asking for other shapes (`?format=api`, `?format=zzz`,
+`Accept: text/html`) are answered in JSON all the same: the browsable API is gone, and no `format` reaches a
+500."""
 
 import pytest
 from django.core.signals import request_finished, request_started
@@ -48,3 +50,27 @@ def test_no_request_is_a_server_error(case, token):
         return
     case.call_and_validate(headers={"Authorization": f"Bearer {token}"},
                            checks=[not_a_server_error, response_schema_conformance])
+
+
+# what asked the browsable API for its HTML, or any other shape, before it was turned off
+OTHER_SHAPES = [({"format": "api"}, None), ({"format": "zzz"}, None), ({}, "text/html"),
+                ({"format": "api"}, "text/html,application/xhtml+xml")]
+
+
+@schema.parametrize()
+@hypothesis_settings(max_examples=3, deadline=None, derandomize=True,
+                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                            HealthCheck.filter_too_much])
+def test_no_format_or_accept_header_gets_anything_but_json(case, token):
+    if case.operation.path == "/api/accounts/token/":
+        return
+    for query, accept in OTHER_SHAPES:
+        case.query = {**(case.query or {}), **query}
+        headers = {"Authorization": f"Bearer {token}"} | ({"Accept": accept} if accept else {})
+        response = case.call(headers=headers)
+        content_type = (response.headers.get("content-type") or response.headers.get("Content-Type") or [""])[0]
+        where = f"{case.method} {case.formatted_path} {query} {accept}"
+        assert response.status_code < 500, where
+        if response.status_code != 204:
+            assert content_type.startswith("application/json"), f"{where}: {content_type}"
+            assert isinstance(response.json(), (dict, list)), where
