@@ -169,8 +169,8 @@ REST_FRAMEWORK = {
         "solve": env_str("PYRAMID_THROTTLE_SOLVE", "60/hour"),  # practice deals solved on request, per account
         # games started and moves played, per account and per client address: rates no person reaches
         # (pyramid_site/api/play_throttles.py)
-        "game_start": env_str("PYRAMID_THROTTLE_GAME_START", "30/min"),
-        "game_start_address": env_str("PYRAMID_THROTTLE_GAME_START_ADDRESS", "150/min"),
+        "game_start": env_str("PYRAMID_THROTTLE_GAME_START", "60/min"),
+        "game_start_address": env_str("PYRAMID_THROTTLE_GAME_START_ADDRESS", "300/min"),
         "move": env_str("PYRAMID_THROTTLE_MOVE", "240/min"),
         "move_address": env_str("PYRAMID_THROTTLE_MOVE_ADDRESS", "1200/min"),
     },
@@ -191,7 +191,7 @@ SPECTACULAR_SETTINGS = {
                    "and `X-Request-ID`; changes that may break a client are listed in docs/api-changelog.md.",
     # the API's version, also the X-API-Version header (pyramid_site/api/version.py); the major part moves
     # with every change that may break a client (docs/api-changelog.md)
-    "VERSION": "2.2.0",
+    "VERSION": "2.3.0",
     # the description of the API (this schema) is open to anybody who builds a client from it; the service
     # itself is not licensed by it
     "LICENSE": {"name": "CC BY 4.0 (this API description)", "identifier": "CC-BY-4.0"},
