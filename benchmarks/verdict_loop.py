@@ -7,8 +7,9 @@ processes) over the same database, with Redis emptied between them:
 
 - **quiet**: the visitors alone;
 - **loop, budget off**: the visitors, and one guest looping verdicts from ``--loops`` connections at once
-  (``PYRAMID_SOLVER_SECONDS_PER_ACCOUNT=0``, ``..._PER_ADDRESS=0``: the service before the budget);
-- **loop, budget on**: the same, with the budgets as configured (the defaults unless told).
+  (``PYRAMID_SOLVER_SECONDS_PER_ACCOUNT=0``, ``..._PER_ADDRESS=0``, ``PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT=0``,
+  ``..._PER_ADDRESS=0``: the service before the budget);
+- **loop, budget on**: the same, with the budgets and searches at once as configured (the defaults unless told).
 
 The loop ignores ``retry_after_seconds`` and asks again at once, as a hostile client does. Printed per phase:
 the visitors' median, 95th percentile and worst latency, and their ratios to the quiet phase; the verdicts
@@ -150,11 +151,12 @@ def main() -> int:
     database_recreate(args.pg, args.db)
     env = os.environ | {"DATABASE_URL": f"{args.pg}/{args.db}", "REDIS_URL": args.redis, "DJANGO_DEBUG": "false",
                         "PYRAMID_DAILY_SECRET": "pyramid-benchmark-secret", "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-                        "DJANGO_SETTINGS_MODULE": "pyramid_site.settings"}
+                        "DJANGO_SETTINGS_MODULE": "pyramid_site.settings", "LOG_LEVEL": "ERROR"}
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run([sys.executable, "manage.py", "prepare_daily_deals", "--days", "1"], cwd=ROOT, env=env, check=True,
                    capture_output=True)
-    off = {"PYRAMID_SOLVER_SECONDS_PER_ACCOUNT": "0", "PYRAMID_SOLVER_SECONDS_PER_ADDRESS": "0"}
+    off = {"PYRAMID_SOLVER_SECONDS_PER_ACCOUNT": "0", "PYRAMID_SOLVER_SECONDS_PER_ADDRESS": "0",
+           "PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT": "0", "PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS": "0"}
     on = {name: value for name, value in (("PYRAMID_SOLVER_SECONDS_PER_ACCOUNT", args.account_seconds),
                                           ("PYRAMID_SOLVER_SECONDS_PER_ADDRESS", args.address_seconds)) if value}
     phases = [(Phase("quiet"), off, False), (Phase("loop, budget off"), off, True), (Phase("loop, budget on"), on, True)]

@@ -345,6 +345,10 @@ if PYRAMID_SOLVE_BUDGET_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
 PYRAMID_SOLVER_SECONDS_PER_ACCOUNT = env_float("PYRAMID_SOLVER_SECONDS_PER_ACCOUNT", 60.0)
 PYRAMID_SOLVER_SECONDS_PER_ADDRESS = env_float("PYRAMID_SOLVER_SECONDS_PER_ADDRESS", 180.0)
 PYRAMID_SOLVER_WINDOW_SECONDS = env_float("PYRAMID_SOLVER_WINDOW_SECONDS", 600.0, low=1.0)
+# Searches one account, and one client address, may have running at once inside requests (hints, verdicts, best
+# lines, practice draws): a budget being spent never holds every web worker; 0 turns one off
+PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT = env_int("PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT", 1, low=0, high=100)
+PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS = env_int("PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS", 2, low=0, high=1000)
 # Practice deals proved winnable, by difficulty: the beat job keeps this many of each featured preset and
 # difficulty, solving random deals for a while each run; a player asking when none is ready waits this long
 # while the web process looks for one

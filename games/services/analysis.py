@@ -44,7 +44,7 @@ def game_analyse(*, game_id: int, again: bool = False, payer: SolverPayer | None
     if not played.ok:  # the server checked every move; a log that no longer replays is for the re-check
         raise ValueError(f"game {game_id}'s log does not replay: move {played.failed_at + 1}: {played.reason}")
     began = time.perf_counter()
-    with spending(payer, refuse=game.mode == Game.Mode.PRACTICE):
+    with spending(payer, refuse=game.mode == Game.Mode.PRACTICE, in_request=False):
         analysis = analyse(start, played.moves,
                            budget_seconds_per_position=settings.PYRAMID_ANALYSIS_POSITION_SECONDS,
                            budget_seconds=settings.PYRAMID_ANALYSIS_GAME_SECONDS,

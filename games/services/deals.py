@@ -72,7 +72,7 @@ def deal_solve(*, deal_id: int, budget_seconds: float | None = None, force: bool
     if deal.status not in solvable:
         return deal
     budget = settings.PYRAMID_SOLVE_BUDGET_SECONDS if budget_seconds is None else budget_seconds
-    with spending(payer):
+    with spending(payer, in_request=False):
         solution, failure = _solution(deal, budget)
     Deal.objects.filter(pk=deal.pk, status=deal.status).update(
         failure=failure,

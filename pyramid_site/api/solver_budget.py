@@ -7,6 +7,12 @@ have room, and what it took is charged after: the CPU seconds of the thread that
 loaded machine charges nobody more), in milliseconds. A spent budget is 429 ``throttled`` with
 ``retry_after_seconds``, before any search starts.
 
+A budget bounds what a client takes over the window, not how many of its searches run at once: a few at
+once would hold every web worker while the budget is being spent. So a search run inside a request (a
+hint, a verdict, a best line, a practice draw) also takes one of a few slots per account and per address
+(``PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT``, ``..._PER_ADDRESS``), held in the shared cache for no longer than
+such a search may take; with none free it is 429 ``throttled`` too, at once.
+
 Work that runs in a Celery task is paid by whoever caused it: the task is given the payer's account and
 address (``SolverPayer.task_args``). Work of the service's own (daily and tournament deals, the practice
 pools, an operator's command) has no payer and is not counted.
@@ -22,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.cache import cache
 from rest_framework.exceptions import Throttled
 from rest_framework.throttling import BaseThrottle
 
@@ -72,6 +79,10 @@ class SolverBudgetSpent(Throttled):
     """429 ``throttled`` with ``retry_after_seconds`` (and ``Retry-After``), like every other throttle."""
 
 
+class SolverBusy(Throttled):
+    """429 ``throttled``: the payer's searches at once are all running."""
+
+
 def _window() -> SlidingWindow:
     return SlidingWindow("solver-ms", settings.PYRAMID_SOLVER_WINDOW_SECONDS)
 
@@ -114,18 +125,52 @@ def charge(payer: SolverPayer | None, seconds: float) -> None:
         window.add(counter, milliseconds)
 
 
+def _slot_seconds() -> int:
+    """How long a search inside a request may run (its slot is let go after this even if its process died)."""
+    return math.ceil(max(settings.PYRAMID_HINT_BUDGET_SECONDS, settings.PYRAMID_PRACTICE_DRAW_SECONDS)) + 5
+
+
+def _slot_sets(payer: SolverPayer) -> list[list[str]]:
+    sets = []
+    if payer.account_id is not None and settings.PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT > 0:
+        sets.append([f"solver-running:user:{payer.account_id}:{slot}"
+                     for slot in range(settings.PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT)])
+    if payer.address and settings.PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS > 0:
+        sets.append([f"solver-running:ip:{payer.address}:{slot}"
+                     for slot in range(settings.PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS)])
+    return sets
+
+
+def _take_slots(payer: SolverPayer) -> list[str]:
+    """A free slot of the account's and of the address's, taken (``cache.add``: one process gets each); 429
+    when either has none free."""
+    taken, seconds = [], _slot_seconds()
+    for keys in _slot_sets(payer):
+        slot = next((key for key in keys if cache.add(key, True, timeout=seconds)), None)
+        if slot is None and any(cache.get_many(keys).values()):  # all held (with the cache down none is)
+            cache.delete_many(taken)
+            raise SolverBusy(wait=min(seconds, math.ceil(settings.PYRAMID_HINT_BUDGET_SECONDS)))
+        if slot is not None:
+            taken.append(slot)
+    return taken
+
+
 @contextmanager
-def spending(payer: SolverPayer | None, *, refuse: bool = True) -> Iterator[None]:
+def spending(payer: SolverPayer | None, *, refuse: bool = True, in_request: bool = True) -> Iterator[None]:
     """Run the block's solver work for ``payer``: refused before it starts when a budget is spent (unless
-    ``refuse`` is off: work that must be done whatever the budget), charged what it took after (also when it
-    fails)."""
-    if not _budgets(payer):  # the service's own work, or every budget off
+    ``refuse`` is off: work that must be done whatever the budget) and, for a search inside a request, when
+    the payer's searches at once are all running; charged what it took after (also when it fails)."""
+    if payer is None:  # the service's own work
         yield
         return
-    if refuse:
+    budgeted = bool(_budgets(payer))
+    if refuse and budgeted:
         refuse_when_spent(payer)
-    began = cpu_seconds()
+    slots = _take_slots(payer) if in_request else []
+    began = cpu_seconds() if budgeted else 0.0
     try:
         yield
     finally:
-        charge(payer, cpu_seconds() - began)
+        cache.delete_many(slots)
+        if budgeted:
+            charge(payer, cpu_seconds() - began)

@@ -14,6 +14,7 @@ import uuid
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
 from django.utils import timezone
 
 import engine
@@ -297,3 +298,45 @@ def test_with_the_shared_cache_down_solver_requests_are_still_served(budgets, se
 def test_an_ipv6_client_is_counted_by_its_64_block(rf, address, counted):
     """One subscriber is given a whole /64: walking it must not give a fresh budget per address."""
     assert solver_budget.client_address(rf.get("/", REMOTE_ADDR=address)) == counted
+
+
+@pytest.mark.django_db(transaction=True)
+def test_searches_at_once_are_capped_per_account_and_per_address(budgets, settings, monkeypatch):
+    """Old hole: three verdict loops of one guest held three web workers at once for as long as the budget
+    lasted. A search inside a request takes one of the account's slots (1) and of the address's (2); with none
+    free the request is 429 at once, and the slot is free again when the search ends."""
+    budgets(account=100, address=100)
+    settings.PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT, settings.PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS = 1, 2
+    from games import selectors
+
+    real_solve, started, release = selectors.solve, threading.Semaphore(0), threading.Event()
+
+    def held_solve(*args, **kwargs):
+        started.release()
+        release.wait(timeout=30)
+        return real_solve(*args, **kwargs)
+
+    monkeypatch.setattr(selectors, "solve", held_solve)
+    first, second, third = guest(HOME), guest(HOME), guest(HOME)
+    games = {client: practice_game(client) for client in (first, second, third)}
+    answers = {}
+
+    def ask(client) -> None:
+        try:
+            answers[client] = verdict(client, games[client]).status_code
+        finally:
+            connection.close()  # this thread's own: the test database is dropped at the end
+
+    running = [threading.Thread(target=ask, args=(client,)) for client in (first, second)]
+    for thread in running:
+        thread.start()
+        assert started.acquire(timeout=30)  # its search is running
+    try:
+        assert_throttled(verdict(first, games[first]))  # the account's one slot is held
+        assert_throttled(verdict(third, games[third]))  # the address's two are
+    finally:
+        release.set()
+        for thread in running:
+            thread.join()
+    assert answers == {first: 200, second: 200}
+    assert verdict(third, games[third]).status_code == 200  # let go when the searches ended
