@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import engine  # noqa: E402
 from games.move_log import log_notations  # noqa: E402
 from fault_servers import gunicorn, migrate, missing_binaries, private_postgres  # noqa: E402
+from benchmarks.common import UNTHROTTLED_PLAY  # noqa: E402
 from load_games import engine_line, job_queue, play_games, sign_up  # noqa: E402
 
 
@@ -125,7 +126,7 @@ def main() -> int:
     with private_postgres() as server:
         dsn = server.create_database("pyramid_faults")
         env = os.environ | {"DATABASE_URL": dsn, "DJANGO_DEBUG": "false", "PYRAMID_DAILY_SECRET": "pyramid-fault-secret", "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
-                            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"}
+                            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"} | UNTHROTTLED_PLAY
         env.pop("REDIS_URL", None)
         migrate(dsn, env)
         with gunicorn(env, workers=args.workers) as (base_url, _):

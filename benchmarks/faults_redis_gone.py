@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import engine  # noqa: E402
 from fault_servers import free_port, migrate, missing_binaries, private_postgres, private_redis  # noqa: E402
+from benchmarks.common import UNTHROTTLED_PLAY  # noqa: E402
 from load_games import engine_line  # noqa: E402
 
 DAILY_NUMBER = 1116761698452426220  # a winnable one-look deal
@@ -119,7 +120,7 @@ def run(args, database_url: str, redis_server) -> dict:
         "DATABASE_URL": database_url, "REDIS_URL": redis_server.url, "DJANGO_SETTINGS_MODULE": "pyramid_site.settings",
         "DJANGO_DEBUG": "false", "PYRAMID_DAILY_SECRET": "pyramid-fault-secret", "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "ERROR",
         "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
-    }
+    } | UNTHROTTLED_PLAY
     migrate(database_url, env)
     os.environ.update(env)
     import django

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
 from games.move_log import log_notations  # noqa: E402
-from benchmarks.common import seeded_line  # noqa: E402
+from benchmarks.common import UNTHROTTLED_PLAY, seeded_line  # noqa: E402
 
 
 def engine_line(number: int, rules: engine.Rules, seed: int) -> list[str]:
@@ -237,7 +237,7 @@ def main() -> int:
         connection.execute(f'DROP DATABASE IF EXISTS "{args.db}" WITH (FORCE)')
         connection.execute(f'CREATE DATABASE "{args.db}"')
     env = os.environ | {"DATABASE_URL": dsn, "DJANGO_DEBUG": "false", "PYRAMID_DAILY_SECRET": "pyramid-benchmark-secret", "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
-                        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"}
+                        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"} | UNTHROTTLED_PLAY
     # Redis as deployed: the cache, throttles and token revocations shared by the web processes, and the jobs
     # a game's end queues (its analysis) sent to a broker, as in production, where workers take them (none here)
     env["REDIS_URL"] = args.redis

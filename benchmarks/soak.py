@@ -46,6 +46,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import engine  # noqa: E402
 from fault_servers import gunicorn, migrate, missing_binaries, private_postgres, private_redis  # noqa: E402
 from faults_postgres_restart import check_logs  # noqa: E402
+from benchmarks.common import UNTHROTTLED_PLAY  # noqa: E402
 from load_games import engine_line, play_games, sign_up  # noqa: E402
 
 PASSWORD = "soak-test-pass-phrase-1"
@@ -280,7 +281,7 @@ def main() -> int:
                             "PYRAMID_THROTTLE_SIGNUP": "100000/hour", "PYRAMID_THROTTLE_LOGIN": "100000/hour",
                             "PYRAMID_THROTTLE_SOLVE": "100000/hour", "PYRAMID_SOLVE_BUDGET_SECONDS": "20",
                             "CELERY_TASK_ALWAYS_EAGER": "false", "LOG_LEVEL": "ERROR",
-                            "DJANGO_SUPERUSER_PASSWORD": PASSWORD}
+                            "DJANGO_SUPERUSER_PASSWORD": PASSWORD} | UNTHROTTLED_PLAY
         migrate(dsn, env)
         subprocess.run([sys.executable, "manage.py", "createsuperuser", "--noinput", "--username", "staff",
                         "--email", "staff@example.invalid"], cwd=ROOT, env=env, check=True, capture_output=True)

@@ -15,6 +15,7 @@ import engine
 import engine.solver
 from engine.solver import solve
 from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
+from pyramid_site.api.solver_budget import SolverPayer, refuse_when_spent, spending
 from pyramid_site.clock import utc_today
 from pyramid_site.db import prepared_cursor
 
@@ -174,13 +175,18 @@ def _analysis_open(game: Game) -> None:
                        opens_at=None)
 
 
-def game_analysis(*, game_id: int, user) -> tuple[Game, GameAnalysis | None, list[str]]:
+def game_analysis(*, game_id: int, user, payer: SolverPayer | None = None
+                  ) -> tuple[Game, GameAnalysis | None, list[str]]:
     """A finished game's analysis (None while it is computed) and its moves, to whoever may see its log,
-    once ``_analysis_open`` allows."""
+    once ``_analysis_open`` allows. A practice game's analysis not made yet waits while the payer's solver
+    budget is spent (429): the caller would queue it."""
     game = game_for_viewer(game_id=game_id, user=user)
     _analysis_open(game)
     moves = game_notations(game)
-    return game, GameAnalysis.objects.filter(game=game).first(), moves
+    analysis = GameAnalysis.objects.filter(game=game).first()
+    if analysis is None and game.mode == Game.Mode.PRACTICE:
+        refuse_when_spent(payer)
+    return game, analysis, moves
 
 
 @dataclass(slots=True)
@@ -191,10 +197,10 @@ class BestLine:
     positions: list[engine.Position]  # after each of the moves
 
 
-def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seconds: float = 5.0
-                ) -> tuple[Game, list[str], list[engine.Position], BestLine | None]:
+def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seconds: float = 5.0,
+                payer: SolverPayer | None = None) -> tuple[Game, list[str], list[engine.Position], BestLine | None]:
     """A finished game's moves and the position after each (the start first), on the analysis' terms; with
-    ``best_from``, the solver's best line from that ply too."""
+    ``best_from``, the solver's best line from that ply too, on the payer's solver budget."""
     game = game_for_viewer(game_id=game_id, user=user)
     _analysis_open(game)
     moves = game_notations(game)
@@ -209,7 +215,8 @@ def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seco
         raise Invalid(gettext("the game has plies 0 to %(moves)s; there is no ply %(best_from)s")
                       % {"moves": len(moves), "best_from": best_from},
                       code="bad_parameter")
-    solution = solve(positions[best_from], budget_seconds=budget_seconds, grade=False)
+    with spending(payer):
+        solution = solve(positions[best_from], budget_seconds=budget_seconds, grade=False)
     current, line = positions[best_from].copy(), []
     for notation in solution.solution:
         current.apply(notation)
@@ -217,14 +224,17 @@ def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seco
     return game, moves, positions, BestLine(best_from, solution.verdict, list(solution.solution), line)
 
 
-def game_verdict(*, game_id: int, player, budget_seconds: float) -> tuple[Game, engine.solver.Solution]:
+def game_verdict(*, game_id: int, player, budget_seconds: float, payer: SolverPayer | None = None
+                 ) -> tuple[Game, engine.solver.Solution]:
     """Whether a practice game's position can still be won, for players who ask to see it after every move
-    (never a ranked game: it would tell a player the deal's best play while the deal is live)."""
+    (never a ranked game: it would tell a player the deal's best play while the deal is live), on the payer's
+    solver budget."""
     game = game_of_player(game_id=game_id, player=player)
     if game.mode != Game.Mode.PRACTICE:
         raise Forbidden(gettext("whether a position can still be won is shown in practice games only"),
                         code="ranked_no_verdict")
-    return game, solve(game_position(game), budget_seconds=budget_seconds, grade=False)
+    with spending(payer):
+        return game, solve(game_position(game), budget_seconds=budget_seconds, grade=False)
 # a game whose 28 pyramid cards are gone: its state's pyramid mask (the first field of Position.dumps, in
 # hexadecimal without leading zeros) is 0 whatever the goal; under goal: all the game may go on after it
 PYRAMID_CLEARED = Q(state__startswith="0.")

@@ -2,8 +2,9 @@
 
 ``game_finished`` is sent when a game ends (the move that ends it, a resignation, or the server closing a
 ranked game at the end of its window), inside the transaction that stores it, with ``game`` and
-``position`` (the final engine position, or None when the receiver should load it from the game): a
-receiver's writes land with the game's, or neither does. Leaderboards score the ranked ones; the game
+``position`` (the final engine position, or None when the receiver should load it from the game) and
+``payer`` (who the analysis' solver work is charged to: the request that ended it; None when the server
+closed it): a receiver's writes land with the game's, or neither does. Leaderboards score the ranked ones; the game
 app queues every finished game's analysis once the transaction commits.
 
 ``game_analysed`` is sent when a finished ranked game's analysis is stored, inside that transaction, with

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
+from pyramid_site.api.solver_budget import SolverBudgetSpent, SolverPayer
 from pyramid_site.clock import utc_today
 
 from . import services
@@ -14,15 +15,25 @@ from .services.daily import PURPOSE as DAILY
 from .services.daily import daily_key
 
 
+def _payer(account_id: int | None, address: str | None) -> SolverPayer | None:
+    """Who a task's solver work is charged to; None for the service's own work."""
+    return None if account_id is None and address is None else SolverPayer(account_id, address)
+
+
 @shared_task(acks_late=True)
-def solve_deal(deal_id: int) -> str:
-    return services.deal_solve(deal_id=deal_id).status
+def solve_deal(deal_id: int, account_id: int | None = None, address: str | None = None) -> str:
+    try:
+        return services.deal_solve(deal_id=deal_id, payer=_payer(account_id, address)).status
+    except SolverBudgetSpent:  # spent since it was queued: the deal waits for the next request with room
+        cache.delete(f"solve-queued:{deal_id}")
+        return "deferred: the solver budget of whoever asked is spent"
 
 
-def solve_deal_soon(deal_id: int) -> None:
-    """Queue a solve unless one was queued lately: a deal asked for again and again is solved once."""
+def solve_deal_soon(deal_id: int, *, payer: SolverPayer | None = None) -> None:
+    """Queue a solve, paid by ``payer``, unless one was queued lately: a deal asked for again and again is
+    solved once."""
     if cache.add(f"solve-queued:{deal_id}", True, timeout=settings.PYRAMID_SOLVE_BUDGET_SECONDS * 2 + 60):
-        solve_deal.apply_async((deal_id,), queue=settings.PYRAMID_SOLVER_QUEUE)
+        solve_deal.apply_async((deal_id, *(payer.task_args() if payer else ())), queue=settings.PYRAMID_SOLVER_QUEUE)
 
 
 @shared_task(acks_late=True)
@@ -37,20 +48,27 @@ def settle_sequence(purpose: str, key: str) -> str:
 
 
 @shared_task(acks_late=True)
-def analyse_game(game_id: int) -> str:
-    analysis = services.game_analyse(game_id=game_id)
+def analyse_game(game_id: int, account_id: int | None = None, address: str | None = None) -> str:
+    try:
+        analysis = services.game_analyse(game_id=game_id, payer=_payer(account_id, address))
+    except SolverBudgetSpent:  # a practice game's: it waits until its player asks for it with room in the budget
+        cache.delete(f"analysis-queued:{game_id}")
+        return "deferred: the solver budget of whoever caused it is spent"
     return "not over" if analysis is None else f"{len(analysis.plies) // 6} plies"
 
 
-def analyse_game_soon(game_id: int) -> None:
-    """Queue a game's analysis unless it was queued lately: asking again and again queues it once."""
+def analyse_game_soon(game_id: int, *, payer: SolverPayer | None = None) -> None:
+    """Queue a game's analysis, paid by ``payer``, unless it was queued lately: asking again and again queues
+    it once."""
     if cache.add(f"analysis-queued:{game_id}", True, timeout=settings.PYRAMID_ANALYSIS_GAME_SECONDS * 2 + 60):
-        analyse_game.apply_async((game_id,), queue=settings.PYRAMID_SOLVER_QUEUE)
+        analyse_game.apply_async((game_id, *(payer.task_args() if payer else ())), queue=settings.PYRAMID_SOLVER_QUEUE)
 
 
-def analysis_on_game_finished(sender, *, game, **kwargs) -> None:
-    """The receiver of ``signals.game_finished``: the analysis is queued once the game's end is stored."""
-    transaction.on_commit(lambda: analyse_game_soon(game.pk))
+def analysis_on_game_finished(sender, *, game, payer: SolverPayer | None = None, **kwargs) -> None:
+    """The receiver of ``signals.game_finished``: the analysis is queued once the game's end is stored, paid by
+    whoever ended it (the player alone when the server closed it)."""
+    payer = payer or SolverPayer(game.player_id)
+    transaction.on_commit(lambda: analyse_game_soon(game.pk, payer=payer))
 
 
 @shared_task

@@ -172,6 +172,12 @@ REST_FRAMEWORK = {
         # "can this still be won?" after every practice move, for players who turn it on; per account
         "verdict": env_str("PYRAMID_THROTTLE_VERDICT", "1500/hour"),
         "solve": env_str("PYRAMID_THROTTLE_SOLVE", "60/hour"),  # practice deals solved on request, per account
+        # games started and moves played, per account and per client address: rates no person reaches
+        # (pyramid_site/api/play_throttles.py)
+        "game_start": env_str("PYRAMID_THROTTLE_GAME_START", "60/min"),
+        "game_start_address": env_str("PYRAMID_THROTTLE_GAME_START_ADDRESS", "300/min"),
+        "move": env_str("PYRAMID_THROTTLE_MOVE", "240/min"),
+        "move_address": env_str("PYRAMID_THROTTLE_MOVE_ADDRESS", "1200/min"),
     },
 }
 
@@ -338,6 +344,16 @@ PYRAMID_HINT_BUDGET_SECONDS = env_float("PYRAMID_HINT_BUDGET_SECONDS", 3.0, low=
 if PYRAMID_SOLVE_BUDGET_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured("PYRAMID_SOLVE_BUDGET_SECONDS must stay under CELERY_TASK_SOFT_TIME_LIMIT_SECONDS, "
                                "or every long solve is stopped before its verdict")
+# Solver seconds (CPU) that one account, and one client address (all its accounts and guests together), may
+# spend over a sliding window on hints, verdicts, best lines, practice draws, solves and analyses; 0 turns one
+# off (pyramid_site/api/solver_budget.py)
+PYRAMID_SOLVER_SECONDS_PER_ACCOUNT = env_float("PYRAMID_SOLVER_SECONDS_PER_ACCOUNT", 60.0)
+PYRAMID_SOLVER_SECONDS_PER_ADDRESS = env_float("PYRAMID_SOLVER_SECONDS_PER_ADDRESS", 180.0)
+PYRAMID_SOLVER_WINDOW_SECONDS = env_float("PYRAMID_SOLVER_WINDOW_SECONDS", 600.0, low=1.0)
+# Searches one account, and one client address, may have running at once inside requests (hints, verdicts, best
+# lines, practice draws): a budget being spent never holds every web worker; 0 turns one off
+PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT = env_int("PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT", 1, low=0, high=100)
+PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS = env_int("PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS", 2, low=0, high=1000)
 # Practice deals proved winnable, by difficulty: the beat job keeps this many of each featured preset and
 # difficulty, solving random deals for a while each run; a player asking when none is ready waits this long
 # while the web process looks for one

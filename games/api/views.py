@@ -17,7 +17,9 @@ from pyramid_site.api.inputs import json_object, valid_input
 from pyramid_site.api.output import DEAL_NUMBER_PATTERN, PRESET_CHOICES, deal_number_text
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.params import date_value, int_param
+from pyramid_site.api.play_throttles import AccountAndAddressThrottle
 from pyramid_site.api.schema import ERROR
+from pyramid_site.api.solver_budget import SolverPayer
 from pyramid_site.api.throttles import AccountThrottle
 from pyramid_site.clock import utc_today
 
@@ -113,6 +115,11 @@ class GameListView(APIView):
     `{"number", "rules"}` a practice game of that deal under those rules (a random deal when `number` is left
     out, classic rules when `rules` is). The answer is the game; play it with `POST /api/games/{id}/moves/`."""
 
+    throttle_scope = "game_start"
+
+    def get_throttles(self):
+        return [AccountAndAddressThrottle()] if self.request.method == "POST" else []  # starting, not the list
+
     @extend_schema(parameters=page_parameters(), responses={200: page_schema(GameSummaryOutput), 400: ERROR},
                    operation_id="games_list", summary="My games, the latest started first",
                    description="My games, practice and ranked, the latest started first, in pages: each in a line "
@@ -122,13 +129,13 @@ class GameListView(APIView):
         return paged(request, selectors.games_of_player(player=request.user), game_summary_output)
 
     @extend_schema(request=GameStartInput, examples=GAME_START_EXAMPLES,
-                   responses={201: GameOutput, 400: ERROR, 404: ERROR, 409: ERROR},
+                   responses={201: GameOutput, 400: ERROR, 404: ERROR, 409: ERROR, 429: ERROR},
                    summary="Start a game: a daily deal (ranked), or a practice deal by number or at random")
     def post(self, request):
         data = valid_input(GameStartInput, request)
         game = services.game_start(player=request.user, daily_id=data.get("daily"), number=data.get("number"),
                                    rules=data.get("rules"), winnable=data.get("winnable", False),
-                                   difficulty=data.get("difficulty"))
+                                   difficulty=data.get("difficulty"), payer=SolverPayer.of_request(request))
         return Response(game_output(game, game_position(game)), status=status.HTTP_201_CREATED,
                         headers={"Location": f"/api/games/{game.pk}/"})
 
@@ -151,13 +158,17 @@ class GameMoveView(APIView):
     next one is 409 `wrong_ply` (with `expected_ply`), one the rules refuse 422 `illegal_move`: neither changes
     anything."""
 
+    throttle_classes = [AccountAndAddressThrottle]
+    throttle_scope = "move"
+
     @extend_schema(request=MoveInput, examples=MOVE_EXAMPLES,
                    responses={200: MoveOutcomeOutput, 201: MoveOutcomeOutput, 400: ERROR, 404: ERROR, 409: ERROR,
                               422: ERROR},
                    summary="Play move number `ply`; resending a move already played returns the game")
     def post(self, request, game_id: int):
         data = move_input(json_object(request))
-        outcome = services.move_submit(game_id=game_id, player=request.user, ply=data["ply"], move=data["move"])
+        outcome = services.move_submit(game_id=game_id, player=request.user, ply=data["ply"], move=data["move"],
+                                       payer=SolverPayer.of_request(request))
         body = game_output(outcome.game, outcome.position) | {"applied": outcome.applied}
         return Response(body, status=status.HTTP_201_CREATED if outcome.applied else status.HTTP_200_OK)
 
@@ -167,7 +178,7 @@ class GameResignView(APIView):
 
     @extend_schema(request=None, responses={200: GameOutput, 404: ERROR, 409: ERROR}, summary="Resign a game")
     def post(self, request, game_id: int):
-        game = services.game_resign(game_id=game_id, player=request.user)
+        game = services.game_resign(game_id=game_id, player=request.user, payer=SolverPayer.of_request(request))
         return Response(game_output(game, game_position(game)))
 
 
@@ -191,7 +202,7 @@ class GameHintView(APIView):
     @extend_schema(responses={200: HintOutput, 403: ERROR, 404: ERROR, 409: ERROR},
                    summary="The solver's hint, and whether the position can still be won (practice only)")
     def get(self, request, game_id: int):
-        advice = services.game_hint(game_id=game_id, player=request.user)
+        advice = services.game_hint(game_id=game_id, player=request.user, payer=SolverPayer.of_request(request))
         can_win = {"winnable": True, "unwinnable": False}.get(advice.verdict)
         return Response({
             "move": advice.move, "explanation": hint_words(advice.parts, advice.explanation), "locations": advice.locations,
@@ -211,7 +222,8 @@ class GameVerdictView(APIView):
                    summary="Can this practice position still be won? (practice only)")
     def get(self, request, game_id: int):
         game, solution = selectors.game_verdict(game_id=game_id, player=request.user,
-                                                budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS)
+                                                budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS,
+                                                payer=SolverPayer.of_request(request))
         return Response({"game": game.pk, "ply": game.moves, "verdict": solution.verdict,
                          "moves_to_win": solution.par_moves, "best_cards_left": solution.best_cards_left})
 
@@ -235,12 +247,13 @@ class GameAnalysisView(APIView):
     game ends (``pending`` until then); shown to whoever may see the game's log, a ranked game's once its
     day or tournament is over (409 ``not_yet`` with ``opens_at`` before)."""
 
-    @extend_schema(responses={200: GameAnalysisOutput, 404: ERROR, 409: ERROR},
+    @extend_schema(responses={200: GameAnalysisOutput, 404: ERROR, 409: ERROR, 429: ERROR},
                    summary="A finished game's analysis by the exact solver")
     def get(self, request, game_id: int):
-        game, analysis, moves = selectors.game_analysis(game_id=game_id, user=request.user)
+        payer = SolverPayer.of_request(request)
+        game, analysis, moves = selectors.game_analysis(game_id=game_id, user=request.user, payer=payer)
         if analysis is None:
-            analyse_game_soon(game.pk)
+            analyse_game_soon(game.pk, payer=payer)
         return Response(analysis_output(game, analysis, moves))
 
 
@@ -260,7 +273,7 @@ class GameReplayView(APIView):
         best_from = int_param(request, "best_from", default=None, low=0, high=10_000)
         game, moves, positions, best = selectors.game_replay(
             game_id=game_id, user=request.user, best_from=best_from,
-            budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS)
+            budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS, payer=SolverPayer.of_request(request))
         return Response(replay_output(game, moves, positions, best))
 
 
@@ -313,9 +326,10 @@ class DealSolveView(APIView):
                    summary="Ask for a practice deal to be solved (logged-in players; throttled)")
     def post(self, request, number: str):
         value, rules = _deal_request(request, number)
-        deal = services.deal_solve_request(number=value, rules=rules)
+        payer = SolverPayer.of_request(request)
+        deal = services.deal_solve_request(number=value, rules=rules, payer=payer)
         if deal.status == Deal.Status.PENDING:
-            solve_deal_soon(deal.pk)
+            solve_deal_soon(deal.pk, payer=payer)
             deal.refresh_from_db()
         return Response(DealOutput(deal).data, status=status.HTTP_202_ACCEPTED,
                         headers={"Location": f"/api/deals/{value}?rules={rules.name}"})

@@ -10,6 +10,7 @@ from django.db import transaction
 import engine
 from engine.solver import Solution
 from engine.solver.analysis import analyse, pack
+from pyramid_site.api.solver_budget import SolverPayer, spending
 
 from ..engine_glue import start_position
 from ..models import Deal, Game, GameAnalysis
@@ -24,10 +25,14 @@ def _deal_solution(deal: Deal) -> Solution | None:
     return Solution(deal.status, deal.par_moves, deal.best_cards_left, deal.best_moves, deal.solution.split())
 
 
-def game_analyse(*, game_id: int, again: bool = False) -> GameAnalysis | None:
+def game_analyse(*, game_id: int, again: bool = False, payer: SolverPayer | None = None) -> GameAnalysis | None:
     """Solve every position of a finished game and store the answers; None for a game that does not exist
     or is still being played. Safe to run twice, and concurrently: the first stored analysis stays, unless
-    ``again`` replaces it (a re-run after a solver change or with a larger budget)."""
+    ``again`` replaces it (a re-run after a solver change or with a larger budget).
+
+    The work is charged to ``payer``. A practice game's analysis is refused (``SolverBudgetSpent``) while the
+    payer's budget is spent: it waits until the player asks for it with room in the budget. A ranked game's
+    is never refused (fair play reads every ranked game's analysis: spending the budget must not dodge it)."""
     game = Game.objects.select_related("deal").filter(pk=game_id).first()
     if game is None or not game.is_over:
         return None
@@ -39,8 +44,11 @@ def game_analyse(*, game_id: int, again: bool = False) -> GameAnalysis | None:
     if not played.ok:  # the server checked every move; a log that no longer replays is for the re-check
         raise ValueError(f"game {game_id}'s log does not replay: move {played.failed_at + 1}: {played.reason}")
     began = time.perf_counter()
-    analysis = analyse(start, played.moves, budget_seconds_per_position=settings.PYRAMID_ANALYSIS_POSITION_SECONDS,
-                       budget_seconds=settings.PYRAMID_ANALYSIS_GAME_SECONDS, start_solution=_deal_solution(game.deal))
+    with spending(payer, refuse=game.mode == Game.Mode.PRACTICE, in_request=False):
+        analysis = analyse(start, played.moves,
+                           budget_seconds_per_position=settings.PYRAMID_ANALYSIS_POSITION_SECONDS,
+                           budget_seconds=settings.PYRAMID_ANALYSIS_GAME_SECONDS,
+                           start_solution=_deal_solution(game.deal))
     fields = {"plies": pack(analysis.plies), "seconds": time.perf_counter() - began}
     with transaction.atomic():
         if again:

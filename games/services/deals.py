@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 import engine
 from engine.solver import UNKNOWN, Solution, solve
 from pyramid_site.api.errors import NotFound
+from pyramid_site.api.solver_budget import SolverPayer, refuse_when_spent, spending
 
 from ..engine_glue import start_position
 from ..models import SOLVE_BUCKETS, Deal, SolveHour
@@ -33,12 +34,16 @@ def deal_get_or_create(*, number: int, rules: engine.Rules) -> Deal:
     return deal
 
 
-def deal_solve_request(*, number: int, rules: engine.Rules) -> Deal:
+def deal_solve_request(*, number: int, rules: engine.Rules, payer: SolverPayer | None = None) -> Deal:
     """A player asks for a practice deal to be solved: its row, made now if needed (the caller queues
-    the solve). Refused, as if it did not exist, while its number is secret."""
+    the solve, paid by ``payer``). Refused, as if it did not exist, while its number is secret; refused (429)
+    while the payer's solver budget is spent, unless the deal needs no solve."""
     if deal_number_is_secret(number):
         raise NotFound(gettext("there is no practice deal %(number)s") % {"number": number}, code="deal_not_found")
-    return deal_get_or_create(number=number, rules=rules)
+    known = Deal.objects.filter(number=number, rules=rules.to_text()).first()
+    if known is None or known.status == Deal.Status.PENDING:
+        refuse_when_spent(payer)
+    return known or deal_get_or_create(number=number, rules=rules)
 
 
 def deal_keep_secret(*, deal_id: int, until: dt.datetime) -> None:
@@ -55,18 +60,21 @@ def _solution(deal: Deal, budget: float) -> tuple[Solution, str]:
         return Solution(UNKNOWN, None, None, None), f"{type(exc).__name__}: {exc}"[:2000]
 
 
-def deal_solve(*, deal_id: int, budget_seconds: float | None = None, force: bool = False) -> Deal:
+def deal_solve(*, deal_id: int, budget_seconds: float | None = None, force: bool = False,
+               payer: SolverPayer | None = None) -> Deal:
     """Solve a pending deal (or, with ``force``, one whose verdict is unknown) and store the result.
 
     The solver runs outside any transaction; the write only lands if the row is still in the state
-    it was read in, so a deal solved twice at once keeps the first verdict.
+    it was read in, so a deal solved twice at once keeps the first verdict. A player's solve is paid by
+    ``payer``, and refused (``SolverBudgetSpent``, the deal left pending) while its budget is spent.
     """
     deal = Deal.objects.get(pk=deal_id)
     solvable = {Deal.Status.PENDING, Deal.Status.UNKNOWN} if force else {Deal.Status.PENDING}
     if deal.status not in solvable:
         return deal
     budget = settings.PYRAMID_SOLVE_BUDGET_SECONDS if budget_seconds is None else budget_seconds
-    solution, failure = _solution(deal, budget)
+    with spending(payer, in_request=False):
+        solution, failure = _solution(deal, budget)
     with transaction.atomic():
         stored = _verdict_store(deal, solution, failure)
         if stored and solution.seconds is not None:

@@ -18,6 +18,7 @@ import engine
 from engine.solver import Hint
 from engine.solver import hint as solver_hint
 from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
+from pyramid_site.api.solver_budget import SolverPayer, spending
 from pyramid_site.clock import day_end, utc_today
 from pyramid_site.db import prepared_cursor
 from pyramid_site.metrics import MOVES
@@ -57,10 +58,11 @@ def _new_game(*, player, deal: Deal, mode: str, daily: DailyDeal | None = None,
 
 
 def game_start(*, player, daily_id: int | None = None, number: int | None = None, rules: str | None = None,
-               winnable: bool = False, difficulty: int | None = None) -> Game:
+               winnable: bool = False, difficulty: int | None = None, payer: SolverPayer | None = None) -> Game:
     """A ranked game of one of today's daily deals, or a practice game of deal ``number`` (random
     when none is given) under ``rules`` (a preset name or rule-set text; ``classic`` by default); with
-    ``winnable`` or a ``difficulty``, a random deal the solver has proved winnable (of that difficulty)."""
+    ``winnable`` or a ``difficulty``, a random deal the solver has proved winnable (of that difficulty), the
+    search for one when none is ready paid by ``payer``."""
     if daily_id is not None:
         daily = DailyDeal.objects.select_related("deal").filter(pk=daily_id).first()
         if daily is None or daily.date > utc_today():
@@ -77,7 +79,7 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
     except engine.RulesError as exc:
         raise Invalid(str(exc), code="bad_rules") from None
     if winnable or difficulty is not None:
-        deal = _proven_practice_deal(parsed_rules, difficulty)
+        deal = _proven_practice_deal(parsed_rules, difficulty, payer)
         with transaction.atomic():
             return _new_game(player=player, deal=deal, mode=Game.Mode.PRACTICE)
     if number is None:
@@ -93,11 +95,13 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
         return _new_game(player=player, deal=deal, mode=Game.Mode.PRACTICE)
 
 
-def _proven_practice_deal(rules: engine.Rules, difficulty: int | None) -> Deal:
-    """A proved deal from the pool; when it has none, random deals are solved here for a moment first."""
+def _proven_practice_deal(rules: engine.Rules, difficulty: int | None, payer: SolverPayer | None) -> Deal:
+    """A proved deal from the pool; when it has none, random deals are solved here for a moment first, on the
+    payer's solver budget (a draw from the pool costs nothing)."""
     deal = proven_deal_draw(rules=rules, difficulty=difficulty)
     if deal is None:
-        practice_pool_fill(rules=rules, seconds=settings.PYRAMID_PRACTICE_DRAW_SECONDS, difficulty=difficulty)
+        with spending(payer):
+            practice_pool_fill(rules=rules, seconds=settings.PYRAMID_PRACTICE_DRAW_SECONDS, difficulty=difficulty)
         deal = proven_deal_draw(rules=rules, difficulty=difficulty)
     if deal is None:
         if difficulty is None:
@@ -126,9 +130,10 @@ def ranked_game_start(*, player, deal: Deal, closes_at: dt.datetime, daily: Dail
                        game=game.pk if game else None) from None
 
 
-def _finished(game: Game, position: engine.Position | None = None) -> None:
-    """Announce a game's end (to the apps that score it, and to its analysis), inside the caller's transaction."""
-    game_finished.send(sender=Game, game=game, position=position)
+def _finished(game: Game, position: engine.Position | None = None, payer: SolverPayer | None = None) -> None:
+    """Announce a game's end (to the apps that score it, and to its analysis, paid by ``payer``), inside the
+    caller's transaction."""
+    game_finished.send(sender=Game, game=game, position=position, payer=payer)
 
 
 def window_over(game: Game) -> Conflict:
@@ -187,8 +192,9 @@ def _store_position(game: Game, position: engine.Position) -> None:
     game.version += 1
 
 
-def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
-    """Apply move number ``ply`` (1 for the first) if it is the next one and legal.
+def move_submit(*, game_id: int, player, ply: int, move: str, payer: SolverPayer | None = None) -> MoveOutcome:
+    """Apply move number ``ply`` (1 for the first) if it is the next one and legal (a move that ends the game
+    queues its analysis, paid by ``payer``).
 
     Sending again the move already recorded at ``ply`` returns the game as it is (a safe retry);
     any other ply is a conflict that names the ply expected. The write is a compare-and-swap on the
@@ -219,7 +225,7 @@ def move_submit(*, game_id: int, player, ply: int, move: str) -> MoveOutcome:
             with transaction.atomic():
                 written = _write_move(game, read_version)
                 if written:
-                    _finished(game, position)
+                    _finished(game, position, payer)
         else:
             written = _write_move(game, read_version)
         if written:
@@ -266,7 +272,7 @@ def _write_move(game: Game, read_version: int) -> bool:
         finished_at=game.finished_at, version=game.version, move_log=game.move_log))
 
 
-def game_resign(*, game_id: int, player) -> Game:
+def game_resign(*, game_id: int, player, payer: SolverPayer | None = None) -> Game:
     game = game_of_player(game_id=game_id, player=player)
     if game.is_over:
         raise window_over(game) if game.status == Game.Status.CLOSED else game_over(game)
@@ -281,7 +287,7 @@ def game_resign(*, game_id: int, player) -> Game:
         game.finished_at = timezone.now()
         game.version += 1
         game.save(update_fields=["status", "finished_at", "version"])
-        _finished(game)
+        _finished(game, payer=payer)
         return game
 
 
@@ -313,13 +319,14 @@ def game_undo(*, game_id: int, player) -> Game:
         return game
 
 
-def game_hint(*, game_id: int, player) -> Hint:
-    """The solver's advice for a practice game; counted on the game."""
+def game_hint(*, game_id: int, player, payer: SolverPayer | None = None) -> Hint:
+    """The solver's advice for a practice game, on the payer's solver budget; counted on the game."""
     game = game_of_player(game_id=game_id, player=player)
     _practice_only(game, "hint")
     if game.is_over:
         raise game_over(game)
     # the search runs outside any transaction; the count is one atomic increment
-    advice = solver_hint(game_position(game), budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS)
+    with spending(payer):
+        advice = solver_hint(game_position(game), budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS)
     Game.objects.filter(pk=game.pk).update(hint_count=F("hint_count") + 1)
     return advice

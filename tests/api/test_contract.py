@@ -31,7 +31,9 @@ THROTTLED = {("/api/accounts/signup/", "post"), ("/api/accounts/guest/", "post")
              ("/api/accounts/session/", "delete"),  # the session view counts against the log-in allowance
              ("/api/games/{game_id}/hint/", "get"), ("/api/games/{game_id}/replay/", "get"),
              ("/api/games/{game_id}/verdict/", "get"),
-             ("/api/deals/{number}/solve/", "post")}
+             ("/api/deals/{number}/solve/", "post"),
+             # games started and moves played (per account and address), a practice analysis (the solver budget)
+             ("/api/games/", "post"), ("/api/games/{game_id}/moves/", "post"), ("/api/games/{game_id}/analysis/", "get")}
 
 
 @pytest.fixture(scope="module")

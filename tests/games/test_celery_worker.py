@@ -59,3 +59,24 @@ def test_worker_solves_a_deal(worker):
     assert deal.status == Deal.Status.UNWINNABLE and deal.solved_at is not None
     replayed = engine.replay(engine.deal_from_number(0), engine.preset("one-look"), deal.solution)
     assert replayed.ok and replayed.position.cards_left == deal.best_cards_left
+
+
+def test_a_workers_solve_is_charged_to_whoever_asked_and_waits_when_their_budget_is_spent(worker, settings):
+    """The worker is given the asker's account and address with the task, charges the solve's CPU time to both
+    in the shared Redis, and puts a solve back (the deal stays pending) once the asker's budget is spent."""
+    from pyramid_site.api import solver_budget
+
+    settings.CACHES = {"default": {"BACKEND": "pyramid_site.cache.ForgivingRedisCache",
+                                   "LOCATION": settings.REDIS_URL}}  # the worker's cache: the counts it keeps
+    payer = solver_budget.SolverPayer(10**12 + uuid.uuid4().int % 10**9, f"test-{uuid.uuid4().hex}")
+    counters = [f"user:{payer.account_id}", f"ip:{payer.address}"]
+    deal = services.deal_get_or_create(number=5, rules=engine.preset("one-look"))
+    assert solve_deal.apply_async((deal.pk, *payer.task_args()), queue=worker).get(timeout=90) != "pending"
+    charged = solver_budget._window().estimates(counters)
+    assert all(estimate.previous + estimate.current > 0 for estimate in charged.values())
+    solver_budget.charge(payer, settings.PYRAMID_SOLVER_SECONDS_PER_ACCOUNT)  # spent now
+    waiting = services.deal_get_or_create(number=6, rules=engine.preset("one-look"))
+    assert solve_deal.apply_async((waiting.pk, *payer.task_args()), queue=worker).get(timeout=90).startswith(
+        "deferred")
+    waiting.refresh_from_db()
+    assert waiting.status == Deal.Status.PENDING

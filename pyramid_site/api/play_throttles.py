@@ -1,0 +1,50 @@
+"""Game creation and moves, throttled per account and per client address at once, at rates a person never
+reaches (a program does): scope ``S`` of ``DEFAULT_THROTTLE_RATES`` is the account's rate, ``S_address`` the
+address's, either ``None`` for none. Counted in the shared cache with atomic increments over a sliding window
+(``sliding_window``), so several web processes see one count and a request that is refused counts too."""
+
+from __future__ import annotations
+
+import math
+
+from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
+
+from .sliding_window import SlidingWindow
+from .solver_budget import client_address
+
+_PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _rate(text: str | None) -> tuple[int, int] | None:
+    """"120/min" as (120, 60); None for no limit."""
+    if text is None:
+        return None
+    count, period = text.split("/")
+    return int(count), _PERIODS[period[0]]
+
+
+class AccountAndAddressThrottle(BaseThrottle):
+    """The view's ``throttle_scope`` counted for the account and for the client address."""
+
+    def __init__(self):
+        self._wait = 0.0
+
+    def allow_request(self, request, view) -> bool:
+        scope, rates = view.throttle_scope, api_settings.DEFAULT_THROTTLE_RATES
+        user = getattr(request, "user", None)
+        counters = [(f"ip:{client_address(request)}", _rate(rates.get(f"{scope}_address")))]
+        if user is not None and user.is_authenticated:
+            counters.append((f"user:{user.pk}", _rate(rates.get(scope))))
+        self._wait = 0.0
+        for ident, rate in counters:
+            if rate is None:
+                continue
+            limit, seconds = rate
+            counted = SlidingWindow(f"throttle:{scope}", seconds).count(ident)
+            if counted.used > limit:  # room again once one more would not go over
+                self._wait = max(self._wait, counted.wait(limit - 1), 1.0)
+        return self._wait == 0
+
+    def wait(self) -> float | None:
+        return math.ceil(self._wait) if self._wait else None
