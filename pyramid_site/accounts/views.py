@@ -36,8 +36,8 @@ USERNAME_CHARACTERS = re.compile(r"[\w.@+-]{3,30}")
 
 
 class SignupInput(serializers.Serializer):
-    username = TextField(max_length=60, help_text="3 to 30 letters, digits or . @ + - _ (NFKC: "
-                                                              "fullwidth letters are kept as plain ones)")
+    username = TextField(max_length=60, help_text="3 to 30 letters, digits or . @ + - _ (NFKC: fullwidth letters "
+                                                  "are kept as plain ones); unique by its look, whatever its case")
     password = TextField(write_only=True, max_length=128)
     email = serializers.EmailField(required=False, allow_blank=True)
 

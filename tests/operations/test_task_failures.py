@@ -155,7 +155,8 @@ def test_staff_list_the_failures_newest_first_with_how_often_each_happened(staff
     assert [r["task_id"] for r in api.get(LIST, {"kind": "retries_exhausted"}).json()["results"]] == ["c"]
     page = api.get(LIST, {"limit": 1, "offset": 1}).json()
     assert [r["task_id"] for r in page["results"]] == ["b"] and page["next"] and page["previous"]
-    for query in ({"kind": "exploded"}, {"task": "x\x00y"}, {"exception": "e" * 300}, {"limit": 0}):
+    # (a NUL byte is refused before any view reads the query: 400 bad_request, tests/security/test_doors.py)
+    for query in ({"kind": "exploded"}, {"task": "x\x07y"}, {"exception": "e" * 300}, {"limit": 0}):
         refused = api.get(LIST, query)
         assert (refused.status_code, refused.json()["code"]) == (400, "bad_parameter"), query
     detail = api.get(f"{LIST}{first.pk}/").json()

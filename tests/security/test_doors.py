@@ -152,3 +152,6 @@ def test_the_schema_keeps_its_own_formats_and_no_format_is_a_500(query):
         assert answer.json()["info"]["title"] == "Pyramid API"
     else:
         assert answer.content.startswith(b"openapi:")  # the YAML it answers by default
+    html_only = APIClient().get("/api/schema/", HTTP_ACCEPT="text/html")
+    assert html_only.status_code == 200 and html_only["Content-Type"].startswith("application/json")
+    assert html_only.json()["info"]["title"] == "Pyramid API"
