@@ -29,6 +29,9 @@ def token(db, settings):
     # no throttle at all (every scope the settings name, hints and solving too): a run asks many times
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
     settings.REST_FRAMEWORK = settings.REST_FRAMEWORK | {"DEFAULT_THROTTLE_RATES": dict.fromkeys(rates)}
+    # nor a solver budget: what a run spends would change the answers between hypothesis' runs of one case
+    settings.PYRAMID_SOLVER_SECONDS_PER_ACCOUNT = settings.PYRAMID_SOLVER_SECONDS_PER_ADDRESS = 0
+    settings.PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT = settings.PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS = 0
     staff = UserFactory(is_staff=True)
     make_daily()  # something for the daily and board operations to find
     # the WSGI handler closes the database connection after each request; the test's transaction

@@ -44,6 +44,9 @@ def staff_token(db, settings):
     settings.PYRAMID_HINT_BUDGET_SECONDS = 0.05
     settings.REST_FRAMEWORK = settings.REST_FRAMEWORK | {"DEFAULT_THROTTLE_RATES": {
         "signup": None, "guest": None, "login": None, "hint": None, "verdict": None, "solve": None}}
+    # nor a solver budget: what a run spends would change the answers between hypothesis' runs of one case
+    settings.PYRAMID_SOLVER_SECONDS_PER_ACCOUNT = settings.PYRAMID_SOLVER_SECONDS_PER_ADDRESS = 0
+    settings.PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT = settings.PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS = 0
     staff = UserFactory(is_staff=True)
     make_daily()
     # the WSGI handler closes the database connection after each request; the test's transaction needs it
