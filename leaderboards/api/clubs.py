@@ -14,9 +14,9 @@ from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR
 
 from .. import services
-from ..selectors.clubs import club_for_viewer, clubs_for_viewer, members_of
+from ..selectors.clubs import club_changes, club_for_viewer, clubs_for_viewer, members_of
 from .inputs import ClubInput, ClubUpdateInput, JoinInput, RoleInput
-from .output import ClubOutput, MemberOutput, club_output, member_output
+from .output import ClubChangeOutput, ClubOutput, MemberOutput, change_output, club_output, member_output
 
 CLUB = ClubOutput
 
@@ -126,3 +126,15 @@ class ClubMemberView(APIView):
         club_for_viewer(club_id=club_id, viewer=request.user)
         services.member_remove(actor=request.user, club_id=club_id, user_id=user_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ClubChangesView(APIView):
+    """Every change made to a club and its tournaments (names, description, privacy, invite code, roles, members
+    removed or leaving, archiving), oldest first, in pages; owner and admins only. A tournament shows the changes
+    that touch it to everyone who sees it."""
+
+    @extend_schema(parameters=page_parameters(), responses={200: page_schema(ClubChangeOutput), 400: ERROR,
+                                                           403: ERROR, 404: ERROR},
+                   summary="Every change made to a club and its tournaments, oldest first (owner and admins)")
+    def get(self, request, club_id: int):
+        return paged(request, club_changes(club_id=club_id, viewer=request.user), change_output)
