@@ -13,7 +13,6 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Cast, Upper
-from django.utils import timezone
 
 from .fair_play.models import Flag, Void  # noqa: F401  (models of this app, kept in their own room)
 
@@ -359,7 +358,7 @@ class ClubChange(models.Model):
     # null once the account is deleted; the record stays
     changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
-    changed_at = models.DateTimeField(default=timezone.now)
+    changed_at = models.DateTimeField(auto_now_add=True)
     # the record of a member goes with their account, as their entries do (only idle guests are ever deleted)
     member = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
                                related_name="+", help_text="the member removed, who left, or whose role changed")

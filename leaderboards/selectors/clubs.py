@@ -53,15 +53,16 @@ def club_changes(*, club_id: int, viewer):
 
 
 def tournament_changes(tournament: Tournament):
-    """The changes that touch a tournament, from its creation to its end, oldest first: its own (its name), the
-    club's (name, description, privacy, invite code, archiving, roles) and those of its entrants' memberships
-    (removed, left). Other members' comings and goings are the club's business, for its managers."""
+    """The changes that touch a tournament, oldest first: from its creation to its end, its own (its name), the
+    club's (name, description, privacy, invite code, roles) and those of its entrants' memberships (removed,
+    left); and the club's archiving, whenever it came. Other members' comings and goings are the club's
+    business, for its managers."""
     entrants = Entry.objects.filter(tournament=tournament).values("player_id")
-    return (ClubChange.objects
-            .filter(club_id=tournament.club_id, changed_at__gte=tournament.created_at,
-                    changed_at__lt=tournament.ends_at)
-            .filter(Q(tournament=tournament) | Q(tournament__isnull=True, member__isnull=True)
-                    | Q(kind=ClubChange.Kind.MEMBER_ROLE) | Q(member_id__in=entrants))
+    during = Q(changed_at__gte=tournament.created_at, changed_at__lt=tournament.ends_at) & (
+        Q(tournament=tournament) | Q(tournament__isnull=True, member__isnull=True)
+        | Q(kind=ClubChange.Kind.MEMBER_ROLE) | Q(member_id__in=entrants))
+    return (ClubChange.objects.filter(club_id=tournament.club_id)
+            .filter(during | Q(kind=ClubChange.Kind.CLUB_ARCHIVED))
             .select_related("changed_by", "member").order_by("changed_at", "pk"))
 
 

@@ -220,13 +220,15 @@ def tournament_join(*, user, tournament_id: int) -> Entry:
     """Join as a member of the tournament's club, until its end. The club's row is share-locked meanwhile, so a
     removal from the club lands wholly before (no entry) or after (the entry stays: an entrant plays on
     whatever becomes of their membership). Only games started from now on count (``leaderboards.counting``)."""
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None:
-        raise NotFound(gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id},
-                       code="tournament_not_found")
+    club_id = Tournament.objects.filter(pk=tournament_id).values_list("club_id", flat=True).first()
     try:
         with transaction.atomic():
-            club = club_shared_lock(tournament.club_id)
+            club = club_id and club_shared_lock(club_id)
+            # read after the lock: a tournament deleted meanwhile (before its start, or as its club closed) is gone
+            tournament = club and Tournament.objects.filter(pk=tournament_id).first()
+            if tournament is None:
+                raise NotFound(gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id},
+                               code="tournament_not_found")
             not_archived(club)
             if membership_of(club, user) is None:
                 raise Forbidden(gettext("only members of %(club)s may join its tournaments") % {"club": club.name},
