@@ -186,6 +186,8 @@ class Club(models.Model):
             models.CheckConstraint(condition=~Q(name=""), name="club_has_name"),
             # names are kept NFKC-normalised (pyramid_site.api.names); "Owls" and "OWLS" are one name
             models.UniqueConstraint(Upper("name"), name="club_name_unique_whatever_case"),
+            models.CheckConstraint(condition=Q(archived_at__isnull=True) | Q(archived_at__gte=F("created_at")),
+                                   name="club_archived_after_created"),
         ]
 
     def __str__(self) -> str:

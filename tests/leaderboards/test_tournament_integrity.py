@@ -302,3 +302,22 @@ def test_a_removal_and_a_join_at_once_leave_no_entry_made_after_the_removal(atte
         assert join == "not_member"
     else:  # joined first, as a member: the entry stays, and it was made before the removal
         assert isinstance(join, Entry) and joined.joined_at <= removal.changed_at
+
+
+def test_the_admin_shows_the_removals_and_keeps_a_club_with_tournaments(club, users):
+    from django.contrib.admin.sites import site
+    from django.test import Client
+
+    ready(create(users[0], club), [WINNABLE_ONE_LOOK])
+    services.member_remove(actor=users[1], club_id=club.pk, user_id=users[4].pk)
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    staff.save()  # the session checks the password's hash
+    browser = Client()
+    browser.force_login(staff)
+    listed = browser.get("/admin/leaderboards/clubchange/", {"q": users[4].username}).content.decode()
+    assert "member_removed" in listed and users[1].username in listed
+    assert not site._registry[ClubChange].has_add_permission(None)
+    assert not site._registry[ClubChange].has_delete_permission(None)
+    deleting = browser.post(f"/admin/leaderboards/club/{club.pk}/delete/", {"post": "yes"})
+    assert deleting.status_code == 200 and "Cannot delete" in deleting.content.decode()
+    assert Club.objects.filter(pk=club.pk).exists()
