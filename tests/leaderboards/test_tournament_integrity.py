@@ -6,8 +6,10 @@ import datetime as dt
 import threading
 
 import pytest
-from django.db import connection
+from django.contrib.admin.sites import site
+from django.db import IntegrityError, connection, transaction
 from django.db.models import ProtectedError
+from django.test import Client
 from django.utils import timezone
 
 from games import services as game_services
@@ -96,9 +98,8 @@ def test_removals_are_shown_to_the_clubs_managers_alone(club, users):
 
 
 def test_a_removal_record_names_two_different_people(club, users):
-    """The database refuses a removal of oneself and a member change without its member."""
-    from django.db import IntegrityError, transaction
-
+    """The database refuses a removal of oneself, a member change without its member, a name change without its
+    tournament, a change that changes nothing, and a kind it does not know."""
     for fields in ({"kind": "member_removed", "changed_by": users[2], "member": users[2]},
                    {"kind": "member_removed", "changed_by": users[0]},
                    {"kind": "tournament_name", "changed_by": users[0], "before": "A", "after": "B"},
@@ -305,9 +306,6 @@ def test_a_removal_and_a_join_at_once_leave_no_entry_made_after_the_removal(atte
 
 
 def test_the_admin_shows_the_removals_and_keeps_a_club_with_tournaments(club, users):
-    from django.contrib.admin.sites import site
-    from django.test import Client
-
     ready(create(users[0], club), [WINNABLE_ONE_LOOK])
     services.member_remove(actor=users[1], club_id=club.pk, user_id=users[4].pk)
     staff = UserFactory(is_staff=True, is_superuser=True)
