@@ -54,7 +54,9 @@ class ClubDetailView(APIView):
 
     @extend_schema(request=ClubUpdateInput, responses={200: CLUB, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
                    summary="Change a club's name, description or privacy (owner and admins)",
-                   description="Change any of a club's name, description and privacy; owner and admins only.")
+                   description="Change any of a club's name, description and privacy; owner and admins only. Each "
+                               "change is kept and shown with the club's tournaments (`changes`); 409 "
+                               "`club_archived` once the club is archived.")
     def patch(self, request, club_id: int):
         data = valid_input(ClubUpdateInput, request)
         club_for_viewer(club_id=club_id, viewer=request.user)
@@ -74,9 +76,14 @@ class ClubJoinView(APIView):
 
 
 class ClubLeaveView(APIView):
-    """Leave a club. Its owner hands it over first (make another member owner)."""
+    """Leave a club. Its owner hands it over first (make another member owner), unless they are its last
+    member: then the club closes, or, if one of its tournaments has started, is archived with them."""
 
-    @extend_schema(request=None, responses={204: None, 404: ERROR, 409: ERROR}, summary="Leave a club")
+    @extend_schema(request=None, responses={204: None, 404: ERROR, 409: ERROR}, summary="Leave a club",
+                   description="Leave a club; the tournaments you joined stay yours to play and read. The owner hands "
+                               "the club over first (409 `owner_must_hand_over`) unless they are its last member: "
+                               "then the club closes with its tournaments that never started, or, if one has "
+                               "started, is archived (`archived_at`) with its tournaments and standings.")
     def post(self, request, club_id: int):
         club_for_viewer(club_id=club_id, viewer=request.user)
         services.club_leave(user=request.user, club_id=club_id)
@@ -121,7 +128,9 @@ class ClubMemberView(APIView):
 
     @extend_schema(responses={204: None, 400: ERROR, 403: ERROR, 404: ERROR},
                    summary="Remove a member (owner and admins)",
-                   description="Remove a member from a club. Owner and admins; an admin removes members only.")
+                   description="Remove a member from a club. Owner and admins; an admin removes members only. The "
+                               "removal is kept (`GET /api/clubs/{id}/changes/`), and the member keeps playing and "
+                               "reading the tournaments they joined.")
     def delete(self, request, club_id: int, user_id: int):
         club_for_viewer(club_id=club_id, viewer=request.user)
         services.member_remove(actor=request.user, club_id=club_id, user_id=user_id)

@@ -73,7 +73,8 @@ class TournamentView(APIView):
                                                             409: ERROR},
                    summary="Rename a tournament or move its window (owner and admins)",
                    description="Rename a tournament or move its window. Once it has started its start is fixed and "
-                               "its end only moves later; every move of the window is shown in the standings.")
+                               "its end only moves later; every move of the window is shown in the standings "
+                               "(`window_changes`), every new name with the tournament (`changes`).")
     def patch(self, request, tournament_id: int):
         tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         services.tournament_update(actor=request.user, tournament_id=tournament_id,
