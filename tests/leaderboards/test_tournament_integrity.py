@@ -193,7 +193,9 @@ def test_a_daily_tournament_counts_only_games_started_after_joining(users, winni
     me = client_for(users[1]).get(f"/api/tournaments/{cup.pk}/").json()["me"]
     assert me["deals"] == [{"index": 0, "game": me["deals"][0]["game"], "counted": False}]
     assert me["deals"][0]["game"]["id"] == early.pk
-    assert client_for(users[3]).get(f"/api/tournaments/{cup.pk}/").json()["me"]["deals"][0]["counted"] is True
+    fair_me = client_for(users[3]).get(f"/api/tournaments/{cup.pk}/").json()["me"]
+    assert fair_me["deals"][0]["counted"] is True and fair_me["games_counted"] == 1
+    assert me["games_counted"] == 0
     rows = client_for(users[3]).get(f"/api/tournaments/{cup.pk}/standings/").json()["results"]
     assert rows[0]["player"]["id"] == users[3].pk and fair.status == "won"
     assert all(row["joined_at"] for row in rows)
