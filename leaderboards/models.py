@@ -181,12 +181,18 @@ class Club(models.Model):
     is_private = models.BooleanField(default=False, help_text="only members see its boards and tournaments")
     invite_code = models.CharField(max_length=24, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    archived_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="its last member left while it had tournaments that had started: kept, read-only, for their "
+                  "standings; it takes no members, tournaments or changes")
 
     class Meta:
         constraints = [
             models.CheckConstraint(condition=~Q(name=""), name="club_has_name"),
             # names are kept NFKC-normalised (pyramid_site.api.names); "Owls" and "OWLS" are one name
             models.UniqueConstraint(Upper("name"), name="club_name_unique_whatever_case"),
+            models.CheckConstraint(condition=Q(archived_at__isnull=True) | Q(archived_at__gte=F("created_at")),
+                                   name="club_archived_after_created"),
         ]
 
     def __str__(self) -> str:
@@ -244,7 +250,9 @@ class Tournament(models.Model):
         READY = "ready"
         FAILED = "failed"  # no winnable deal within the allowed attempts
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
+    # a club with tournaments is never deleted with them: the club service deletes only tournaments that never
+    # started, and archives a club whose tournaments did
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=80)
     rules = models.CharField(max_length=120, help_text="canonical rule-set text")
     preset = models.CharField(max_length=20)
@@ -330,3 +338,70 @@ class WindowChange(models.Model):
             models.CheckConstraint(condition=Q(ends_to__gt=F("starts_to")), name="window_change_ends_after_start"),
         ]
         ordering = ["tournament", "changed_at", "pk"]
+
+
+# the kinds of ClubChange about one member (which name them), and those that change a value (before and after)
+_MEMBER_KINDS = ["member_removed", "member_left", "member_role"]
+_VALUE_KINDS = ["club_name", "club_description", "club_privacy", "member_role", "tournament_name"]
+
+
+class ClubChange(models.Model):
+    """The audit record of a change to a club or one of its tournaments (who, when, what): made by its owner or
+    an admin, or a member leaving. The club's managers read the club's record; a tournament shows the changes
+    that touch it (README, "Tournaments nobody can bend"). A tournament's window moves are in
+    :class:`WindowChange`."""
+
+    class Kind(models.TextChoices):
+        CLUB_NAME = "club_name"
+        CLUB_DESCRIPTION = "club_description"
+        CLUB_PRIVACY = "club_privacy"  # before and after: "public" or "private"
+        INVITE_RENEWED = "invite_renewed"  # neither code is kept here
+        MEMBER_REMOVED = "member_removed"  # before: the role the member had
+        MEMBER_LEFT = "member_left"  # before: the role the member had
+        MEMBER_ROLE = "member_role"
+        CLUB_ARCHIVED = "club_archived"
+        TOURNAMENT_NAME = "tournament_name"
+
+    MEMBER_KINDS = _MEMBER_KINDS
+    VALUE_KINDS = _VALUE_KINDS
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="changes")
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE,
+                                   related_name="changes", help_text="the tournament changed (its name)")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    # null once the account is deleted; the record stays
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    changed_at = models.DateTimeField(auto_now_add=True)
+    # the record of a member goes with their account, as their entries do (only idle guests are ever deleted)
+    member = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="+", help_text="the member removed, who left, or whose role changed")
+    before = models.TextField(blank=True, default="")
+    after = models.TextField(blank=True, default="")
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=[
+                "club_name", "club_description", "club_privacy", "invite_renewed", "member_removed", "member_left",
+                "member_role", "club_archived", "tournament_name"]), name="club_change_kind_valid"),
+            models.CheckConstraint(
+                condition=Q(kind="tournament_name", tournament__isnull=False)
+                | (~Q(kind="tournament_name") & Q(tournament__isnull=True)),
+                name="club_change_tournament_iff_renamed"),
+            models.CheckConstraint(
+                condition=Q(kind__in=_MEMBER_KINDS, member__isnull=False)
+                | (~Q(kind__in=_MEMBER_KINDS) & Q(member__isnull=True)),
+                name="club_change_member_iff_member_kind"),
+            # nobody removes themselves (that is leaving), and nobody leaves for someone else
+            models.CheckConstraint(condition=~Q(kind="member_removed", member=F("changed_by")),
+                                   name="club_change_removal_of_another"),
+            models.CheckConstraint(condition=~Q(kind="member_left") | Q(member=F("changed_by"))
+                                   | Q(changed_by__isnull=True), name="club_change_left_by_themselves"),
+            models.CheckConstraint(condition=~Q(kind__in=_VALUE_KINDS) | ~Q(before=F("after")),
+                                   name="club_change_changes_something"),
+        ]
+        indexes = [models.Index(fields=["club", "changed_at"], name="club_change_club_time")]
+        ordering = ["club", "changed_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} in club {self.club_id} by {self.changed_by_id} at {self.changed_at:%Y-%m-%d %H:%M}"

@@ -239,6 +239,7 @@ SPECTACULAR_SETTINGS = {
         "BoardSourceEnum": "leaderboards.api.output.BOARD_SOURCES",
         "TaskFailureKindEnum": "pyramid_site.operations.api.TASK_FAILURE_KINDS",
         "DayOutcomeEnum": "leaderboards.api.output.DAY_OUTCOMES",
+        "ClubChangeKindEnum": "leaderboards.api.output.CLUB_CHANGE_KINDS",
     },
     # OpenAPI 3.1: a null beside a component is `oneOf: [{$ref}, {type: null}]`, which every validator reads
     # alike (3.0's `nullable` beside `allOf` is read both ways)

@@ -14,9 +14,9 @@ from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR
 
 from .. import services
-from ..selectors.clubs import club_for_viewer, clubs_for_viewer, members_of
+from ..selectors.clubs import club_changes, club_for_viewer, clubs_for_viewer, members_of
 from .inputs import ClubInput, ClubUpdateInput, JoinInput, RoleInput
-from .output import ClubOutput, MemberOutput, club_output, member_output
+from .output import ClubChangeOutput, ClubOutput, MemberOutput, change_output, club_output, member_output
 
 CLUB = ClubOutput
 
@@ -54,7 +54,9 @@ class ClubDetailView(APIView):
 
     @extend_schema(request=ClubUpdateInput, responses={200: CLUB, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
                    summary="Change a club's name, description or privacy (owner and admins)",
-                   description="Change any of a club's name, description and privacy; owner and admins only.")
+                   description="Change any of a club's name, description and privacy; owner and admins only. Each "
+                               "change is kept and shown with the club's tournaments (`changes`); 409 "
+                               "`club_archived` once the club is archived.")
     def patch(self, request, club_id: int):
         data = valid_input(ClubUpdateInput, request)
         club_for_viewer(club_id=club_id, viewer=request.user)
@@ -74,9 +76,14 @@ class ClubJoinView(APIView):
 
 
 class ClubLeaveView(APIView):
-    """Leave a club. Its owner hands it over first (make another member owner)."""
+    """Leave a club. Its owner hands it over first (make another member owner), unless they are its last
+    member: then the club closes, or, if one of its tournaments has started, is archived with them."""
 
-    @extend_schema(request=None, responses={204: None, 404: ERROR, 409: ERROR}, summary="Leave a club")
+    @extend_schema(request=None, responses={204: None, 404: ERROR, 409: ERROR}, summary="Leave a club",
+                   description="Leave a club; the tournaments you joined stay yours to play and read. The owner hands "
+                               "the club over first (409 `owner_must_hand_over`) unless they are its last member: "
+                               "then the club closes with its tournaments that never started, or, if one has "
+                               "started, is archived (`archived_at`) with its tournaments and standings.")
     def post(self, request, club_id: int):
         club_for_viewer(club_id=club_id, viewer=request.user)
         services.club_leave(user=request.user, club_id=club_id)
@@ -121,8 +128,22 @@ class ClubMemberView(APIView):
 
     @extend_schema(responses={204: None, 400: ERROR, 403: ERROR, 404: ERROR},
                    summary="Remove a member (owner and admins)",
-                   description="Remove a member from a club. Owner and admins; an admin removes members only.")
+                   description="Remove a member from a club. Owner and admins; an admin removes members only. The "
+                               "removal is kept (`GET /api/clubs/{id}/changes/`), and the member keeps playing and "
+                               "reading the tournaments they joined.")
     def delete(self, request, club_id: int, user_id: int):
         club_for_viewer(club_id=club_id, viewer=request.user)
         services.member_remove(actor=request.user, club_id=club_id, user_id=user_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ClubChangesView(APIView):
+    """Every change made to a club and its tournaments (names, description, privacy, invite code, roles, members
+    removed or leaving, archiving), oldest first, in pages; owner and admins only. A tournament shows the changes
+    that touch it to everyone who sees it."""
+
+    @extend_schema(parameters=page_parameters(), responses={200: page_schema(ClubChangeOutput), 400: ERROR,
+                                                           403: ERROR, 404: ERROR},
+                   summary="Every change made to a club and its tournaments, oldest first (owner and admins)")
+    def get(self, request, club_id: int):
+        return paged(request, club_changes(club_id=club_id, viewer=request.user), change_output)

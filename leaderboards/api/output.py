@@ -8,7 +8,7 @@ from rest_framework import serializers
 from games.api.serializers import GameBriefOutput
 from pyramid_site.api.output import PlayerRefOutput, PresetField
 
-from ..models import Club, Membership, Result, Tournament
+from ..models import Club, ClubChange, Membership, Result, Tournament
 
 # the choice sets of the answers (and of the schema's enums: SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"])
 CLUB_ROLES = list(Membership.Role.values)
@@ -18,6 +18,7 @@ TOURNAMENT_SOURCES = list(Tournament.Source.values)
 TOURNAMENT_STATUSES = list(Tournament.Status.values)
 BOARD_SOURCES = ["postgresql", "redis"]
 DAY_OUTCOMES = ["won", "lost", "not_played"]
+CLUB_CHANGE_KINDS = list(ClubChange.Kind.values)
 
 
 def over_par_text(result: Result) -> str | None:
@@ -129,7 +130,7 @@ def club_output(club: Club, membership: Membership | None) -> dict:
     body = {
         "id": club.pk, "name": club.name, "description": club.description, "is_private": club.is_private,
         "members": getattr(club, "member_count", None), "created_at": club.created_at,
-        "my_role": membership.role if membership else None,
+        "archived_at": club.archived_at, "my_role": membership.role if membership else None,
     }
     if membership and membership.can_manage:
         body["invite_code"] = club.invite_code
@@ -157,7 +158,13 @@ def entry_output(row: dict, *, scored: bool = True) -> dict:
         "rank": row["rank"], "player": {"id": row["player_id"], "username": row["player__username"]},
         "score": row["score"] if scored else None, "games": row["games"], "cleared": row["cleared"], "cards_left": row["cards_left"],
         "moves": row["moves"], "seconds": row["duration_ms"] / 1000, "streak": row["streak"],
+        "joined_at": row["joined_at"],
     }
+
+
+def joined_output(entry, not_counted: list[tuple[int, int]]) -> dict:
+    return {"tournament": entry.tournament_id, "player": entry.player_id, "joined_at": entry.joined_at,
+            "games_not_counted": [{"index": index, "game": game_id} for index, game_id in not_counted]}
 
 
 def my_output(mine: dict) -> dict:
@@ -167,7 +174,8 @@ def my_output(mine: dict) -> dict:
         "cards_left": entry.cards_left, "moves": entry.moves, "seconds": entry.duration_ms / 1000,
         "streak": entry.streak,
         "deals": [{"index": index, "game": game and {"id": game.pk, "status": game.status, "moves": game.moves,
-                                                       "cards_left": game.cards_left}}
+                                                       "cards_left": game.cards_left},
+                   "counted": game is not None and game.pk in mine["counted"]}
                   for index, game in mine["games"]],
     }
 
@@ -176,6 +184,20 @@ def window_change_output(change) -> dict:
     return {"changed_by": change.changed_by_id, "changed_at": change.changed_at,
             "starts_at": {"from": change.starts_from, "to": change.starts_to},
             "ends_at": {"from": change.ends_from, "to": change.ends_to}}
+
+
+def _person(user) -> dict | None:
+    return user and {"id": user.pk, "username": user.username}
+
+
+_HAS_BEFORE = {*ClubChange.VALUE_KINDS, ClubChange.Kind.MEMBER_REMOVED, ClubChange.Kind.MEMBER_LEFT}
+
+
+def change_output(change: ClubChange) -> dict:
+    return {"kind": change.kind, "changed_by": _person(change.changed_by), "changed_at": change.changed_at,
+            "member": _person(change.member), "tournament": change.tournament_id,
+            "before": change.before if change.kind in _HAS_BEFORE else None,
+            "after": change.after if change.kind in ClubChange.VALUE_KINDS else None}
 
 
 # --- the answers' serializers: named components of the OpenAPI schema, each describing what the function of
@@ -293,6 +315,8 @@ class ClubOutput(serializers.Serializer):
     is_private = serializers.BooleanField(help_text="only members see its boards and tournaments")
     members = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
+    archived_at = serializers.DateTimeField(allow_null=True, help_text="set once its last member left with "
+                                            "tournaments started: read-only from then on, its standings kept")
     my_role = serializers.ChoiceField(choices=CLUB_ROLES, allow_null=True)
     invite_code = serializers.CharField(required=False, help_text="owner and admins only")
 
@@ -460,6 +484,8 @@ class TournamentOutput(serializers.Serializer):
 class MyDealOutput(serializers.Serializer):
     index = serializers.IntegerField(help_text="0 for the first deal")
     game = GameBriefOutput(allow_null=True, help_text="my game of it; null until I start one")
+    counted = serializers.BooleanField(help_text="my game of it counts in the standings (a game started before I "
+                                                 "joined never does)")
 
     class Meta:
         ref_name = "MyDeal"
@@ -482,19 +508,47 @@ class MyEntryOutput(serializers.Serializer):
         ref_name = "MyEntry"
 
 
+class ClubChangeOutput(serializers.Serializer):
+    """A change to a club or one of its tournaments (``change_output``)."""
+
+    kind = serializers.ChoiceField(choices=CLUB_CHANGE_KINDS)
+    changed_by = PlayerRefOutput(allow_null=True, help_text="who made it (null once their account is deleted)")
+    changed_at = serializers.DateTimeField()
+    member = PlayerRefOutput(allow_null=True, help_text="the member removed, who left, or whose role changed")
+    tournament = serializers.IntegerField(allow_null=True, help_text="the tournament renamed")
+    before = serializers.CharField(allow_null=True, allow_blank=True,
+                                   help_text="the value before (a removed or leaving member's role)")
+    after = serializers.CharField(allow_null=True, allow_blank=True)
+
+    class Meta:
+        ref_name = "ClubChange"
+
+
 class TournamentDetailOutput(TournamentOutput):
     me = MyEntryOutput(allow_null=True, help_text="my entry; null until I join")
+    changes = ClubChangeOutput(many=True, help_text="every change to it and its club from its creation to its end, "
+                                                    "oldest first (its window's moves are with the standings)")
 
     class Meta:
         ref_name = "TournamentDetail"
 
 
+class NotCountedOutput(serializers.Serializer):
+    index = serializers.IntegerField(help_text="the deal's index")
+    game = serializers.IntegerField(help_text="my game of it, started before I joined")
+
+    class Meta:
+        ref_name = "GameNotCounted"
+
+
 class EntryOutput(serializers.Serializer):
-    """A tournament entry as joining answers it."""
+    """A tournament entry as joining answers it (``joined_output``)."""
 
     tournament = serializers.IntegerField()
     player = serializers.IntegerField()
-    joined_at = serializers.DateTimeField()
+    joined_at = serializers.DateTimeField(help_text="only games started from then on count")
+    games_not_counted = NotCountedOutput(many=True, help_text="my games of its deals started before I joined: they "
+                                                              "never count in it, and their deals are played")
 
     class Meta:
         ref_name = "Entry"
@@ -513,6 +567,7 @@ class StandingOutput(serializers.Serializer):
     moves = serializers.IntegerField()
     seconds = serializers.FloatField()
     streak = serializers.IntegerField()
+    joined_at = serializers.DateTimeField(help_text="only games started from then on count")
 
     class Meta:
         ref_name = "Standing"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -10,24 +9,26 @@ from rest_framework.views import APIView
 
 from games.api.serializers import GameOutput, game_output
 from games.engine_glue import game_position
-from pyramid_site.api.errors import Forbidden
 from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR
 
 from .. import services
 from ..models import Tournament
-from ..selectors.clubs import (club_for_viewer, club_tournaments, my_tournament, standings, standings_are_final,
-                               tournament_for_viewer, window_changes)
+from ..selectors.clubs import (club_for_viewer, club_tournaments, games_not_counted, my_tournament, standings,
+                               standings_for_viewer, tournament_changes, tournament_for_viewer, window_changes)
 from .inputs import TournamentGameInput, TournamentInput, TournamentUpdateInput
-from .output import (EntryOutput, StandingOutput, TournamentDetailOutput, TournamentOutput, WindowChangeOutput,
-                     entry_output, my_output, tournament_output, window_change_output)
+from .output import (ClubChangeOutput, EntryOutput, StandingOutput, TournamentDetailOutput, TournamentOutput,
+                     WindowChangeOutput, change_output, entry_output, joined_output, my_output, tournament_output,
+                     window_change_output)
 
 TOURNAMENT = TournamentOutput
 STANDINGS_PAGE = page_schema(
     StandingOutput, name="StandingsPage", tournament=TournamentOutput(),
     final=serializers.BooleanField(help_text="the tournament is over: these standings are final"),
-    window_changes=WindowChangeOutput(many=True, help_text="every move of the window, oldest first"))
+    window_changes=WindowChangeOutput(many=True, help_text="every move of the window, oldest first"),
+    changes=ClubChangeOutput(many=True, help_text="every other change to the tournament and its club from its "
+                                                  "creation to its end, oldest first"))
 
 
 class ClubTournamentsView(APIView):
@@ -54,21 +55,26 @@ class ClubTournamentsView(APIView):
 
 
 class TournamentView(APIView):
-    """A tournament of a club I may see."""
+    """A tournament of a club I may see, or that I joined."""
 
     @extend_schema(responses={200: TournamentDetailOutput, 404: ERROR},
-                   description="A tournament, with my entry and my game of each deal once I have joined.",
+                   description="A tournament, with my entry and my game of each deal once I have joined, and every "
+                               "change made to it and its club. Its entrants see it whatever became of their "
+                               "membership of the club.",
                    summary="A tournament, with my entry and my game of each deal once I have joined")
     def get(self, request, tournament_id: int):
         tournament, membership = tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         mine = my_tournament(tournament=tournament, player=request.user)
-        return Response(tournament_output(tournament, membership) | {"me": mine and my_output(mine)})
+        return Response(tournament_output(tournament, membership)
+                        | {"me": mine and my_output(mine),
+                           "changes": [change_output(c) for c in tournament_changes(tournament)]})
 
     @extend_schema(request=TournamentUpdateInput, responses={200: TOURNAMENT, 400: ERROR, 403: ERROR, 404: ERROR,
                                                             409: ERROR},
                    summary="Rename a tournament or move its window (owner and admins)",
                    description="Rename a tournament or move its window. Once it has started its start is fixed and "
-                               "its end only moves later; every move of the window is shown in the standings.")
+                               "its end only moves later; every move of the window is shown in the standings "
+                               "(`window_changes`), every new name with the tournament (`changes`).")
     def patch(self, request, tournament_id: int):
         tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         services.tournament_update(actor=request.user, tournament_id=tournament_id,
@@ -85,14 +91,17 @@ class TournamentView(APIView):
 
 
 class TournamentJoinView(APIView):
-    """Join a tournament of a club of mine, at any time until it ends."""
+    """Join a tournament of a club of mine, at any time until it ends; only games I start from then on count."""
 
     @extend_schema(request=None, responses={201: EntryOutput, 403: ERROR, 404: ERROR, 409: ERROR},
-                   summary="Join a tournament of your club, until it ends")
+                   summary="Join a tournament of your club, until it ends",
+                   description="Join a tournament of a club you are a member of. Only games started after joining "
+                               "count: `games_not_counted` lists your games of its deals started before (on a "
+                               "tournament of the daily deal, a daily game played first), whose deals stay played.")
     def post(self, request, tournament_id: int):
         tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         entry = services.tournament_join(user=request.user, tournament_id=tournament_id)
-        return Response({"tournament": entry.tournament_id, "player": entry.player_id, "joined_at": entry.joined_at},
+        return Response(joined_output(entry, games_not_counted(entry)),
                         status=status.HTTP_201_CREATED, headers={"Location": f"/api/tournaments/{tournament_id}/"})
 
 
@@ -123,20 +132,18 @@ class TournamentGameView(APIView):
 
 
 class StandingsView(APIView):
-    """A tournament's standings in pages, with the tournament, whether they are final, and every move of its
-    window: live to the club's members, and to everyone who sees the club once it is over."""
+    """A tournament's standings in pages, with the tournament, whether they are final, every move of its window
+    and every other change: live to the club's members and the tournament's entrants, and to everyone who sees
+    the club once it is over."""
 
     @extend_schema(parameters=page_parameters(default_limit=100, max_limit=1000),
                    responses={200: STANDINGS_PAGE, 400: ERROR, 403: ERROR, 404: ERROR},
-                   summary="Standings: live to the club's members, final to everyone who sees the club after the end")
+                   summary="Standings: live to members and entrants, final to everyone who sees the club after the end")
     def get(self, request, tournament_id: int):
-        tournament, membership = tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
-        final = standings_are_final(tournament)
-        if membership is None and not final:
-            raise Forbidden(gettext("live standings are for the club's members; everyone sees them after the end"),
-                            code="not_member")
+        tournament, membership, final = standings_for_viewer(tournament_id=tournament_id, viewer=request.user)
         # plain scoring ranks by cards, moves and time: no score to show (arena points and par scores are)
         scored = tournament.format == Tournament.Format.ARENA or tournament.scoring == Tournament.Scoring.PAR
         return paged(request, standings(tournament=tournament), lambda row: entry_output(row, scored=scored),
                      default_limit=100, max_limit=1000, tournament=tournament_output(tournament, membership),
-                     final=final, window_changes=[window_change_output(c) for c in window_changes(tournament)])
+                     final=final, window_changes=[window_change_output(c) for c in window_changes(tournament)],
+                     changes=[change_output(c) for c in tournament_changes(tournament)])

@@ -17,6 +17,7 @@ urlpatterns = [
     path("clubs/<int:club_id>/invite/", clubs.ClubInviteView.as_view(), name="club-invite"),
     path("clubs/<int:club_id>/members/", clubs.ClubMembersView.as_view(), name="club-members"),
     path("clubs/<int:club_id>/members/<int:user_id>/", clubs.ClubMemberView.as_view(), name="club-member"),
+    path("clubs/<int:club_id>/changes/", clubs.ClubChangesView.as_view(), name="club-changes"),
     path("clubs/<int:club_id>/tournaments/", tournaments.ClubTournamentsView.as_view(), name="club-tournaments"),
     path("tournaments/<int:tournament_id>/", tournaments.TournamentView.as_view(), name="tournament"),
     path("tournaments/<int:tournament_id>/join/", tournaments.TournamentJoinView.as_view(), name="tournament-join"),

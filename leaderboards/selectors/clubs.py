@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from django.db.models import BooleanField, Case, Count, F, Value, When, Window
+from django.db.models import BooleanField, Case, Count, F, Q, Value, When, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from games.models import Game
-from pyramid_site.api.errors import NotFound
+from pyramid_site.api.errors import Forbidden, NotFound
 
-from ..models import Club, Entry, Membership, Tournament
+from ..counting import counting_results
+from ..models import Club, ClubChange, Entry, Membership, Tournament
 from .stats import visible_clubs
 
 
@@ -42,15 +43,55 @@ def window_changes(tournament: Tournament):
     return tournament.window_changes.order_by("changed_at", "pk")
 
 
+def club_changes(*, club_id: int, viewer):
+    """Every change made to a club and its tournaments, oldest first: to its owner and admins."""
+    club, membership = club_for_viewer(club_id=club_id, viewer=viewer)
+    if membership is None or not membership.can_manage:
+        raise Forbidden(gettext("only the owner and admins of %(club)s may do this") % {"club": club.name},
+                        code="not_club_manager")
+    return ClubChange.objects.filter(club=club).select_related("changed_by", "member").order_by("changed_at", "pk")
+
+
+def tournament_changes(tournament: Tournament):
+    """The changes that touch a tournament, oldest first: from its creation to its end, its own (its name), the
+    club's (name, description, privacy, invite code, roles) and those of its entrants' memberships (removed,
+    left); and the club's archiving, whenever it came. Other members' comings and goings are the club's
+    business, for its managers."""
+    entrants = Entry.objects.filter(tournament=tournament).values("player_id")
+    during = Q(changed_at__gte=tournament.created_at, changed_at__lt=tournament.ends_at) & (
+        Q(tournament=tournament) | Q(tournament__isnull=True, member__isnull=True)
+        | Q(kind=ClubChange.Kind.MEMBER_ROLE) | Q(member_id__in=entrants))
+    return (ClubChange.objects.filter(club_id=tournament.club_id)
+            .filter(during | Q(kind=ClubChange.Kind.CLUB_ARCHIVED))
+            .select_related("changed_by", "member").order_by("changed_at", "pk"))
+
+
 def tournament_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Membership | None]:
+    """The tournament and the viewer's membership of its club: seen by everyone who sees its club, and by its
+    entrants whatever became of their membership (removed, left, the club made private or archived)."""
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is not None:
         membership = Membership.objects.filter(club=tournament.club, user_id=viewer.pk).first()
-        if not tournament.club.is_private or membership is not None:
+        if not tournament.club.is_private or membership is not None or is_entrant(tournament, viewer):
             return tournament, membership
     raise NotFound(gettext("there is no tournament %(tournament_id)s that you can see")
                    % {"tournament_id": tournament_id},
                    code="tournament_not_found")
+
+
+def is_entrant(tournament: Tournament, viewer) -> bool:
+    return viewer.pk is not None and Entry.objects.filter(tournament=tournament, player_id=viewer.pk).exists()
+
+
+def standings_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Membership | None, bool]:
+    """The tournament, the viewer's membership and whether the standings are final: live standings to the club's
+    members and the tournament's entrants, final ones to everyone who sees the tournament."""
+    tournament, membership = tournament_for_viewer(tournament_id=tournament_id, viewer=viewer)
+    final = standings_are_final(tournament)
+    if membership is None and not final and not is_entrant(tournament, viewer):
+        raise Forbidden(gettext("live standings are for the club's members; everyone sees them after the end"),
+                        code="not_member")
+    return tournament, membership, final
 
 
 def standing_order(tournament: Tournament) -> list:
@@ -64,7 +105,7 @@ def standing_order(tournament: Tournament) -> list:
 
 
 STANDING_FIELDS = ["player_id", "player__username", "score", "games", "cleared", "cards_left", "moves", "duration_ms",
-                   "streak"]
+                   "streak", "joined_at"]
 
 
 def standings(*, tournament: Tournament):
@@ -79,11 +120,23 @@ def standings_are_final(tournament: Tournament) -> bool:
 
 
 def my_tournament(*, tournament: Tournament, player) -> dict | None:
-    """The player's entry and their game of each deal of the tournament (None when not joined)."""
+    """The player's entry and their game of each deal of the tournament, with whether it counts (None when not
+    joined)."""
     entry = Entry.objects.filter(tournament=tournament, player_id=player.pk).first()
     if entry is None:
         return None
     slots = list(tournament.deals.order_by("index").values_list("index", "deal_id"))
     games = {g.deal_id: g for g in Game.objects.filter(player_id=player.pk, mode=Game.Mode.RANKED,
                                                        deal_id__in=[deal_id for _, deal_id in slots])}
-    return {"entry": entry, "games": [(index, games.get(deal_id)) for index, deal_id in slots]}
+    counted = set(counting_results(tournament).filter(player_id=player.pk).values_list("game_id", flat=True))
+    return {"entry": entry, "games": [(index, games.get(deal_id)) for index, deal_id in slots], "counted": counted}
+
+
+def games_not_counted(entry: Entry) -> list[tuple[int, int]]:
+    """(deal index, game) of the entrant's ranked games of the tournament's deals started before they joined:
+    such a game never counts in it (a tournament on the daily deal, where the daily game is the tournament's)."""
+    slots = dict(entry.tournament.deals.values_list("deal_id", "index"))
+    early = (Game.objects.filter(player_id=entry.player_id, mode=Game.Mode.RANKED, deal_id__in=list(slots),
+                                 started_at__lt=entry.joined_at)
+             .order_by("started_at", "pk").values_list("deal_id", "pk"))
+    return sorted((slots[deal_id], game_id) for deal_id, game_id in early)

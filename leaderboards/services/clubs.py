@@ -1,21 +1,25 @@
 """Clubs: create, join with an invite code, leave; owners and admins remove members and renew the
 code; the owner sets roles and may hand the club over. Changes to one club's members take the
-club's row lock, so two of them never interleave."""
+club's row lock, so two of them never interleave. Every change an owner or admin makes, and every
+member leaving, is kept in a :class:`ClubChange`. A club whose last member leaves closes, unless one
+of its tournaments has started: then it is archived (kept, read-only) with them."""
 
 from __future__ import annotations
 
 import secrets
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from pyramid_site.accounts.selectors import is_guest
 from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
 from pyramid_site.api.names import clean_name
 
-from ..models import Club, Membership
+from ..models import Club, ClubChange, Membership, Tournament
 
 Role = Membership.Role
+Kind = ClubChange.Kind
 
 
 def new_invite_code() -> str:
@@ -29,11 +33,32 @@ def _locked_club(club_id: int) -> Club:
     return club
 
 
+def club_shared_lock(club_id: int) -> Club | None:
+    """The club, its row locked against membership changes (which lock it for update) until the caller's
+    transaction ends, but not against others holding this lock: tournament joins of one club go on side by
+    side, and none lands between a member's removal and its commit."""
+    lock = " FOR SHARE" if connection.vendor == "postgresql" else ""
+    return next(iter(Club.objects.raw(f"SELECT * FROM {Club._meta.db_table} WHERE id = %s{lock}", [club_id])), None)
+
+
+def not_archived(club: Club) -> None:
+    if club.archived_at is not None:
+        raise Conflict(gettext("%(club)s is archived: it keeps its tournaments' standings and changes no more")
+                       % {"club": club.name}, code="club_archived")
+
+
 def membership_of(club: Club, user) -> Membership | None:
     return Membership.objects.filter(club=club, user_id=user.pk).first()
 
 
+def change_record(*, club: Club, kind: str, actor, member=None, tournament=None, before: str = "",
+                  after: str = "") -> ClubChange:
+    return ClubChange.objects.create(club=club, kind=kind, changed_by=actor, member=member, tournament=tournament,
+                                     before=before, after=after)
+
+
 def manager_of(club: Club, user, *, owner_only: bool = False) -> Membership:
+    not_archived(club)
     membership = membership_of(club, user)
     if membership is None or not membership.can_manage or (owner_only and membership.role != Role.OWNER):
         refusal = (gettext("only the owner of %(club)s may do this") if owner_only
@@ -73,6 +98,7 @@ def club_update(*, actor, club_id: int, **changes) -> Club:
     with transaction.atomic():
         club = _locked_club(club_id)
         manager_of(club, actor)
+        before = _club_values(club)
         for name in ("name", "description", "is_private"):
             if changes.get(name) is not None:
                 setattr(club, name, club_name(changes[name]) if name == "name" else changes[name])
@@ -82,7 +108,16 @@ def club_update(*, actor, club_id: int, **changes) -> Club:
         except IntegrityError:
             raise Conflict(gettext("there is already a club named %(club)s") % {"club": repr(club.name)},
                            code="club_name_taken") from None
+        for kind, after in _club_values(club).items():
+            if after != before[kind]:
+                change_record(club=club, kind=kind, actor=actor, before=before[kind], after=after)
         return club
+
+
+def _club_values(club: Club) -> dict[str, str]:
+    """What a club change records, as text, by the kind of its change."""
+    return {Kind.CLUB_NAME: club.name, Kind.CLUB_DESCRIPTION: club.description,
+            Kind.CLUB_PRIVACY: "private" if club.is_private else "public"}
 
 
 def club_join(*, user, invite_code: str) -> Membership:
@@ -90,6 +125,7 @@ def club_join(*, user, invite_code: str) -> Membership:
         club = Club.objects.select_for_update().filter(invite_code=invite_code.strip()).first()
         if club is None:
             raise NotFound(gettext("no club has this invite code (it may have been renewed)"), code="bad_invite_code")
+        not_archived(club)
         if membership_of(club, user):
             raise Conflict(gettext("you are already a member of %(club)s") % {"club": club.name}, code="already_member")
         return Membership.objects.create(club=club, user=user, role=Role.MEMBER)
@@ -97,7 +133,8 @@ def club_join(*, user, invite_code: str) -> Membership:
 
 def club_leave(*, user, club_id: int) -> None:
     """Leave a club. The owner hands the club over first, unless they are its last member: then the
-    club closes."""
+    club closes, its tournaments that never started with it; or, if one has started, it is archived
+    with them (their entrants keep playing them to their end, and their standings stay)."""
     with transaction.atomic():
         club = _locked_club(club_id)
         membership = membership_of(club, user)
@@ -107,9 +144,18 @@ def club_leave(*, user, club_id: int) -> None:
             if Membership.objects.filter(club=club).exclude(pk=membership.pk).exists():
                 raise Conflict(gettext("the owner hands the club over (make another member owner) before leaving"),
                                code="owner_must_hand_over")
-            club.delete()
+            now = timezone.now()
+            Tournament.objects.filter(club=club, starts_at__gt=now).delete()
+            if not Tournament.objects.filter(club=club).exists():
+                club.delete()
+                return
+            membership.delete()
+            club.archived_at = now
+            club.save(update_fields=["archived_at"])
+            change_record(club=club, kind=Kind.CLUB_ARCHIVED, actor=user)
             return
         membership.delete()
+        change_record(club=club, kind=Kind.MEMBER_LEFT, actor=user, member=user, before=membership.role)
 
 
 def member_remove(*, actor, club_id: int, user_id: int) -> None:
@@ -128,6 +174,7 @@ def member_remove(*, actor, club_id: int, user_id: int) -> None:
             raise Forbidden(gettext("an admin cannot remove the owner") if target.role == Role.OWNER
                             else gettext("an admin cannot remove the admin"), code="rank_too_low")
         target.delete()
+        change_record(club=club, kind=Kind.MEMBER_REMOVED, actor=actor, member=target.user, before=target.role)
 
 
 def member_role_set(*, actor, club_id: int, user_id: int, role: str) -> Membership:
@@ -152,6 +199,11 @@ def member_role_set(*, actor, club_id: int, user_id: int, role: str) -> Membersh
         if role == Role.OWNER:
             owner.role = Role.ADMIN
             owner.save(update_fields=["role"])
+            change_record(club=club, kind=Kind.MEMBER_ROLE, actor=actor, member=actor, before=Role.OWNER,
+                          after=Role.ADMIN)
+        if target.role != role:
+            change_record(club=club, kind=Kind.MEMBER_ROLE, actor=actor, member=target.user, before=target.role,
+                          after=role)
         target.role = role
         target.save(update_fields=["role"])
         return target
@@ -163,4 +215,5 @@ def invite_renew(*, actor, club_id: int) -> Club:
         manager_of(club, actor)
         club.invite_code = new_invite_code()
         club.save(update_fields=["invite_code"])
+        change_record(club=club, kind=Kind.INVITE_RENEWED, actor=actor)
         return club

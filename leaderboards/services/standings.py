@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db import connection, transaction
 from django.utils import timezone
 
+from ..counting import counting_results
 from ..models import Entry, Result, Tournament
 from ..scoring import arena_tally, unplayed
 
@@ -16,18 +17,10 @@ _ENTRY_UPDATE_SQL = (f"UPDATE {Entry._meta.db_table} SET {', '.join(f'{f} = %s' 
                      "WHERE id = %s")
 
 
-def _counting(tournament: Tournament):
-    """The results that count in a tournament: ranked games of its deals, not voided, started in the window and
-    finished before its end."""
-    return Result.objects.filter(
-        deal_id__in=tournament.deals.values("deal_id"), voided=False, started_at__gte=tournament.starts_at,
-        started_at__lt=tournament.ends_at, finished_at__lte=tournament.ends_at)
-
-
-def counting_results(tournament: Tournament, player_id: int) -> list[tuple[int, Result]]:
+def player_counting_results(tournament: Tournament, player_id: int) -> list[tuple[int, Result]]:
     """(deal index, result) of the player's games that count, in the order of the tournament's deals."""
     index_of = dict(tournament.deals.values_list("deal_id", "index"))
-    return sorted(((index_of[r.deal_id], r) for r in _counting(tournament).filter(player_id=player_id)),
+    return sorted(((index_of[r.deal_id], r) for r in counting_results(tournament).filter(player_id=player_id)),
                   key=lambda pair: (pair[0], pair[1].pk))
 
 
@@ -54,7 +47,7 @@ def _standing(entry: Entry, tournament: Tournament, counted: list[Result]) -> No
 def entry_refresh(*, entry_id: int) -> Entry:
     with transaction.atomic():
         entry = Entry.objects.select_for_update().select_related("tournament").get(pk=entry_id)
-        _standing(entry, entry.tournament, [r for _, r in counting_results(entry.tournament, entry.player_id)])
+        _standing(entry, entry.tournament, [r for _, r in player_counting_results(entry.tournament, entry.player_id)])
         entry.save()
         return entry
 
@@ -75,7 +68,7 @@ def standings_rebuild(*, tournament_id: int) -> int:
         entries = list(Entry.objects.select_for_update().filter(tournament=tournament).order_by("pk"))
         index_of = dict(tournament.deals.values_list("deal_id", "index"))
         by_player: dict[int, list[tuple[int, int, Result]]] = {}
-        for result in _counting(tournament).filter(player_id__in=[e.player_id for e in entries]):
+        for result in counting_results(tournament).filter(player_id__in=[e.player_id for e in entries]):
             by_player.setdefault(result.player_id, []).append((index_of[result.deal_id], result.pk, result))
         now = timezone.now()
         for entry in entries:

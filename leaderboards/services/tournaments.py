@@ -20,8 +20,8 @@ from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
 from pyramid_site.api.names import clean_name
 from pyramid_site.clock import day_end
 
-from ..models import Club, Entry, Tournament, TournamentDeal, WindowChange
-from .clubs import manager_of, membership_of, not_a_guest
+from ..models import Club, ClubChange, Entry, Tournament, TournamentDeal, WindowChange
+from .clubs import change_record, club_shared_lock, manager_of, membership_of, not_a_guest, not_archived
 from .standings import entry_refresh, standings_rebuild
 
 log = logging.getLogger(__name__)
@@ -166,7 +166,8 @@ def tournament_update(*, actor, tournament_id: int, name: str | None = None, sta
     """Rename, or move the window while it cannot bend a result: the start only before it has come (and
     not into the past), the end only to a time still ahead and, once the tournament has started, only
     later; a tournament on the daily deal keeps its start and ends within its day. Every move of the
-    window is kept in a :class:`WindowChange`; the deals stay secret and the games open until the new end."""
+    window is kept in a :class:`WindowChange`, and every new name in a :class:`ClubChange`; the deals stay secret
+    and the games open until the new end."""
     now = timezone.now()
     with transaction.atomic():
         tournament = _tournament_formanager_of(actor, tournament_id)
@@ -191,7 +192,9 @@ def tournament_update(*, actor, tournament_id: int, name: str | None = None, sta
                                code="daily_window_fixed")
             tournament.ends_at = ends_at
         _window(tournament.starts_at, tournament.ends_at)
-        if name is not None:
+        if name is not None and tournament_name(name) != tournament.name:
+            change_record(club=tournament.club, kind=ClubChange.Kind.TOURNAMENT_NAME, actor=actor,
+                          tournament=tournament, before=tournament.name, after=tournament_name(name))
             tournament.name = tournament_name(name)
         tournament.save()
         if (tournament.starts_at, tournament.ends_at) != before:
@@ -214,21 +217,28 @@ def _window_follows(tournament: Tournament) -> None:
 
 
 def tournament_join(*, user, tournament_id: int) -> Entry:
-    tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
-    if tournament is None:
-        raise NotFound(gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id},
-                       code="tournament_not_found")
-    if membership_of(tournament.club, user) is None:
-        raise Forbidden(gettext("only members of %(club)s may join its tournaments") % {"club": tournament.club.name},
-                        code="not_member")
-    if timezone.now() >= tournament.ends_at:
-        raise Conflict(gettext("the tournament is over"), code="tournament_over")
+    """Join as a member of the tournament's club, until its end. The club's row is share-locked meanwhile, so a
+    removal from the club lands wholly before (no entry) or after (the entry stays: an entrant plays on
+    whatever becomes of their membership). Only games started from now on count (``leaderboards.counting``)."""
+    club_id = Tournament.objects.filter(pk=tournament_id).values_list("club_id", flat=True).first()
     try:
         with transaction.atomic():
+            club = club_id and club_shared_lock(club_id)
+            # read after the lock: a tournament deleted meanwhile (before its start, or as its club closed) is gone
+            tournament = club and Tournament.objects.filter(pk=tournament_id).first()
+            if tournament is None:
+                raise NotFound(gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id},
+                               code="tournament_not_found")
+            not_archived(club)
+            if membership_of(club, user) is None:
+                raise Forbidden(gettext("only members of %(club)s may join its tournaments") % {"club": club.name},
+                                code="not_member")
+            if timezone.now() >= tournament.ends_at:
+                raise Conflict(gettext("the tournament is over"), code="tournament_over")
             entry = Entry.objects.create(tournament=tournament, player=user)
     except IntegrityError:
         raise Conflict(gettext("you have already joined this tournament"), code="already_joined") from None
-    return entry_refresh(entry_id=entry.pk)  # a daily game already played in the window counts
+    return entry_refresh(entry_id=entry.pk)  # a match's deals not played yet count all their cards
 
 
 def _locked_entry(user, tournament_id: int, *, missing: str) -> Entry:

@@ -86,6 +86,8 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "already_member": (409, "you are a member of this club already"),
     "already_joined": (409, "you have joined this tournament already"),
     "owner_must_hand_over": (409, "the owner hands the club over before leaving"),
+    "club_archived": (409, "the club is archived: it keeps its tournaments' standings and takes no members, "
+                      "tournaments or changes"),
     "already_void": (409, "the game or player is void already"),
     "already_lifted": (409, "the void was lifted already"),
     "already_reviewed": (409, "the flag was reviewed already"),

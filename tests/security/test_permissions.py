@@ -85,6 +85,7 @@ def test_a_private_club_is_invisible_from_outside(users, private_club):
         "tournaments": outsider.get(f"/api/clubs/{club}/tournaments/"),
         "board": outsider.get(f"/api/boards/daily/{daily.date}/{daily.preset}/?club={club}"),
         "weekly": outsider.get(f"/api/boards/weekly/?club={club}"),
+        "changes": outsider.get(f"/api/clubs/{club}/changes/"),
     }
     assert {name: code_of(a) for name, a in answers.items()} == {name: (404, "club_not_found") for name in answers}
     cup_answers = {
@@ -116,6 +117,7 @@ def test_only_the_owner_and_admins_run_the_club_and_its_tournaments(users, priva
         "create": member.post(f"/api/clubs/{club}/tournaments/", body, format="json"),
         "change": member.patch(f"/api/tournaments/{cup}/", {"name": "Ours"}, format="json"),
         "delete": member.delete(f"/api/tournaments/{cup}/"),
+        "changes": member.get(f"/api/clubs/{club}/changes/"),
         # an admin may not touch the owner
         "demote owner": admin.patch(f"/api/clubs/{club}/members/{users[0].pk}/", {"role": "member"}, format="json"),
         "remove owner": admin.delete(f"/api/clubs/{club}/members/{users[0].pk}/"),
@@ -125,6 +127,40 @@ def test_only_the_owner_and_admins_run_the_club_and_its_tournaments(users, priva
     assert roles == {users[0].pk: "owner", users[1].pk: "admin", users[2].pk: "member"}
     assert Tournament.objects.filter(club_id=club).count() == 1 and Tournament.objects.get(pk=cup).name == "Cup"
     assert admin.patch(f"/api/tournaments/{cup}/", {"name": "Spring Cup"}, format="json").status_code == 200
+
+
+def test_an_entrant_removed_from_a_private_club_keeps_its_tournament_and_nothing_else(users, private_club):
+    """An entrant plays and reads the tournament they joined whatever becomes of their membership; the club,
+    its other tournaments and its administration close to them as to any outsider."""
+    club, cup = private_club.pk, private_club.cup.pk
+    services.tournament_join(user=users[2], tournament_id=cup)
+    other = services.tournament_create(actor=users[0], club_id=club, name="Other", rules="one-look", format="match",
+                                       starts_at=timezone.now() - HOUR, ends_at=timezone.now() + HOUR)
+    services.member_remove(actor=users[1], club_id=club, user_id=users[2].pk)
+    removed = client_for(users[2])
+    kept = {
+        "cup": removed.get(f"/api/tournaments/{cup}/"),
+        "standings": removed.get(f"/api/tournaments/{cup}/standings/"),
+        "game": removed.post(f"/api/tournaments/{cup}/games/", {}, format="json"),
+    }
+    assert {n: code_of(a)[0] for n, a in kept.items()} == {"cup": 200, "standings": 200, "game": 201}
+    closed = {
+        "club": removed.get(f"/api/clubs/{club}/"),
+        "members": removed.get(f"/api/clubs/{club}/members/"),
+        "changes": removed.get(f"/api/clubs/{club}/changes/"),
+        "tournaments": removed.get(f"/api/clubs/{club}/tournaments/"),
+        "other": removed.get(f"/api/tournaments/{other.pk}/"),
+    }
+    assert {n: code_of(a)[0] for n, a in closed.items()} == {n: 404 for n in closed}
+    refused = {
+        "change": removed.patch(f"/api/tournaments/{cup}/", {"name": "Mine"}, format="json"),
+        "delete": removed.delete(f"/api/tournaments/{cup}/"),
+        "join again": removed.post(f"/api/tournaments/{cup}/join/"),
+    }
+    assert {n: code_of(a) for n, a in refused.items()} == {"change": (403, "not_club_manager"),
+                                                           "delete": (403, "not_club_manager"),
+                                                           "join again": (403, "not_member")}
+    assert Tournament.objects.get(pk=cup).name == "Cup"
 
 
 def test_fair_play_records_are_for_staff_only(users, winning_line):
