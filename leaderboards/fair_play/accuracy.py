@@ -60,11 +60,6 @@ class AccuracyFigures:
                 f"{self.perfect_moves} moves before it that all kept the win at its fewest moves")
 
 
-def followed_solver(found: Accuracy) -> bool:
-    return (found.counted_before > 0 and found.best_before == found.counted_before
-            and (found.par_after_seen or not found.winnable_when_seen))
-
-
 def game_accuracy(game: Game, analysis: GameAnalysis) -> Accuracy:
     moves = [parse_move(notation) for notation in game_notations(game)]
     return accuracy(unpack(bytes(analysis.plies)), stock_seen_at(start_position(game.deal), moves))
@@ -94,7 +89,7 @@ def player_accuracy(*, game: Game) -> AccuracyFigures:
                     .select_related("game__deal")
                     .order_by("-game__finished_at", "-game_id")[:settings.PYRAMID_FLAG_ACCURACY_GAMES])
     found = [game_accuracy(a.game, a) for a in analyses]
-    perfect = [f for f in found if followed_solver(f)]
+    perfect = [f for f in found if f.followed_solver]
     return AccuracyFigures(board, len(found), len(perfect), sum(f.winnable_when_seen for f in perfect),
                            sum(f.counted_before for f in perfect))
 
