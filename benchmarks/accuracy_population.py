@@ -62,11 +62,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=80)
     parser.add_argument("--first", type=int, default=1)
     parser.add_argument("--window", type=int, default=10, help="PYRAMID_FLAG_ACCURACY_GAMES")
-    parser.add_argument("--perfect", type=int, default=7, help="PYRAMID_FLAG_ACCURACY_PERFECT")
+    parser.add_argument("--perfect", type=int, default=9, help="PYRAMID_FLAG_ACCURACY_PERFECT")
     parser.add_argument("--min-seen", type=int, default=4, help="PYRAMID_FLAG_ACCURACY_MIN_SEEN")
     parser.add_argument("--min-moves", type=int, default=100, help="PYRAMID_FLAG_ACCURACY_MIN_MOVES")
     args = parser.parse_args()
-    variants = [(k, args.min_seen, args.min_moves) for k in (args.perfect, args.perfect - 2, args.perfect + 2)]
+    variants = [(k, args.min_seen, args.min_moves) for k in (args.perfect, args.perfect - 1, args.perfect + 1)]
     print(f"classic, deals {args.first} to {args.first + args.games - 1}; windows of {args.window} games")
     print(f"{'player':20} {'best before':>11} {'winnable seen':>13} {'par after':>9} {'followed':>8} "
           + " ".join(f"{'flag k=' + str(k):>12}" for k, _, _ in variants))
@@ -79,7 +79,8 @@ def main() -> None:
                 moves = line_of(label, start, random.Random(number))
                 found.append(accuracy(analyse(start, moves).plies, stock_seen_at(start, moves)))
                 progress.advance(task)
-            windows = [found[i:i + args.window] for i in range(len(found) - args.window + 1)]
+            judged = [a for a in found if a.counted_before]  # the rule sets aside games with nothing to judge
+            windows = [judged[i:i + args.window] for i in range(len(judged) - args.window + 1)]
             best = sum(a.best_before for a in found) / max(1, sum(a.counted_before for a in found))
             seen = sum(a.winnable_when_seen for a in found)
             par = sum(a.par_after_seen for a in found)

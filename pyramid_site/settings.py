@@ -358,7 +358,7 @@ PYRAMID_FLAG_ACCURACY_GAMES = env_int("PYRAMID_FLAG_ACCURACY_GAMES", 10, low=1, 
 PYRAMID_FLAG_ACCURACY_MIN_SEEN = env_int("PYRAMID_FLAG_ACCURACY_MIN_SEEN", 4, low=1)
 PYRAMID_FLAG_ACCURACY_MIN_MOVES = env_int("PYRAMID_FLAG_ACCURACY_MIN_MOVES", 100, low=1)
 # ... fires when at least this many of the last PYRAMID_FLAG_ACCURACY_GAMES games of one board followed the solver
-PYRAMID_FLAG_ACCURACY_PERFECT = env_int("PYRAMID_FLAG_ACCURACY_PERFECT", 7, low=1, high=1000)
+PYRAMID_FLAG_ACCURACY_PERFECT = env_int("PYRAMID_FLAG_ACCURACY_PERFECT", 9, low=1, high=1000)
 if PYRAMID_FLAG_ACCURACY_PERFECT > PYRAMID_FLAG_ACCURACY_GAMES:
     raise ImproperlyConfigured("PYRAMID_FLAG_ACCURACY_PERFECT must not exceed PYRAMID_FLAG_ACCURACY_GAMES")
 # The scouting rule (leaderboards/fair_play/scouting.py): a game that walked the stock or stopped with at least

@@ -8,15 +8,16 @@ from then on any local solver plays the rest perfectly. So the rule reads each g
 win at its fewest moves (at least one such move), and, if it could still be won once the stock had been
 seen, it was won from there in the fewest moves. The rule is judged per board (a daily preset's boards, or
 one tournament) over a rate: of the player's last ``PYRAMID_FLAG_ACCURACY_GAMES`` (n, 10) analysed games on
-that board, won or stuck with at least ``PYRAMID_FLAG_MIN_MOVES`` moves (resigned, abandoned and throwaway
-games aside: they say nothing of skill and cost a cheater nothing), it fires when at least
-``PYRAMID_FLAG_ACCURACY_PERFECT`` (k, 7) followed the solver, ``PYRAMID_FLAG_ACCURACY_MIN_SEEN`` (4) of
-those were still winnable once the stock had been seen, and they made ``PYRAMID_FLAG_ACCURACY_MIN_MOVES``
-(100) counted moves before it. One stray move, or one throwaway game on another board, no longer resets it:
-it costs one game of the k.
+that board, won or stuck with at least ``PYRAMID_FLAG_MIN_MOVES`` moves and with a move from a winnable
+position to judge (resigned, abandoned and throwaway games, and unwinnable deals, aside: they say nothing of
+skill and cost a cheater nothing), it fires when at least ``PYRAMID_FLAG_ACCURACY_PERFECT`` (k, 9) followed
+the solver, ``PYRAMID_FLAG_ACCURACY_MIN_SEEN`` (4) of those were still winnable once the stock had been seen, and
+they made ``PYRAMID_FLAG_ACCURACY_MIN_MOVES`` (100) counted moves before it. One stray move, or one throwaway
+game on another board, no longer resets it: it costs one game of the k.
 
-The thresholds come from measured play (docs/benchmarks.md, "Fair play from analysis"): solver play follows
-the solver in every game; a player who strays at one move in twenty follows it in a few games in a hundred.
+The thresholds come from measured play (docs/benchmarks.md, "Fair play from analysis"): solver play is flagged
+in every window of ten judged games; the bot and random play in none; a player who strays from the solver's line
+at one turn in fifty in two windows of five, at one turn in twenty in one window of forty-four.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ from .services import flag_raise
 
 # the games the rule reads: a resigned or abandoned (closed) game is aside, and so is a very short one
 _JUDGED = (Game.Status.WON, Game.Status.STUCK)
+# how far back the rule reads to find its n games with something to judge (about a third of classic deals cannot
+# be won, and their games are aside)
+_LOOK_BACK = 3
 
 
 @dataclass(slots=True, frozen=True)
@@ -83,12 +87,13 @@ def board_of(game: Game) -> tuple[str, dict]:
 def player_accuracy(*, game: Game) -> AccuracyFigures:
     """The rule's figures over the last judged games of ``game``'s player on ``game``'s board."""
     board, on_board = board_of(game)
-    analyses = list(GameAnalysis.objects.filter(game__player_id=game.player_id, game__mode=Game.Mode.RANKED,
-                                                game__status__in=_JUDGED,
-                                                game__moves__gte=settings.PYRAMID_FLAG_MIN_MOVES, **on_board)
-                    .select_related("game__deal")
-                    .order_by("-game__finished_at", "-game_id")[:settings.PYRAMID_FLAG_ACCURACY_GAMES])
-    found = [game_accuracy(a.game, a) for a in analyses]
+    window = settings.PYRAMID_FLAG_ACCURACY_GAMES
+    analyses = (GameAnalysis.objects.filter(game__player_id=game.player_id, game__mode=Game.Mode.RANKED,
+                                            game__status__in=_JUDGED, game__moves__gte=settings.PYRAMID_FLAG_MIN_MOVES,
+                                            **on_board)
+                .select_related("game__deal").order_by("-game__finished_at", "-game_id")[:_LOOK_BACK * window])
+    # a game with no move from a winnable position (an unwinnable deal) has nothing to judge: it is aside too
+    found = [f for f in (game_accuracy(a.game, a) for a in analyses) if f.counted_before][:window]
     perfect = [f for f in found if f.followed_solver]
     return AccuracyFigures(board, len(found), len(perfect), sum(f.winnable_when_seen for f in perfect),
                            sum(f.counted_before for f in perfect))

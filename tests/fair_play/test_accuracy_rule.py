@@ -23,7 +23,7 @@ from tests.support import WINNABLE_ONE_LOOK, UserFactory, daily_game, make_daily
 pytestmark = pytest.mark.django_db(transaction=True)
 CLASSIC = engine.preset("classic")
 GAMES = 10
-PERFECT = 7  # PYRAMID_FLAG_ACCURACY_PERFECT
+PERFECT = 9  # PYRAMID_FLAG_ACCURACY_PERFECT
 
 
 def winnable_numbers(count: int) -> list[int]:
@@ -141,7 +141,10 @@ def test_one_stray_move_or_a_throwaway_game_on_another_board_no_longer_resets_th
     player, owner = UserFactory(), UserFactory()
     club = club_create(user=owner, name="Dodgers")
     club_join(user=player, invite_code=club.invite_code)
-    cup = ready(create(owner, club), [WINNABLE_ONE_LOOK])
+    cup = create(owner, club)
+    cup.refresh_from_db()
+    if not cup.deals.exists():  # the preparation job (run at once here) may have proved its own deal already
+        cup = ready(cup, [WINNABLE_ONE_LOOK])
     tournament_join(user=player, tournament_id=cup.pk)
     throwaway = play(tournament_game_start(user=player, tournament_id=cup.pk), ["draw"])  # not the best move
     assert throwaway.status == Game.Status.RESIGNED and GameAnalysis.objects.filter(game=throwaway).exists()
@@ -173,7 +176,7 @@ def test_a_game_follows_the_solver_when_every_counted_move_was_best_and_the_fini
 
 
 @pytest.mark.parametrize("perfect, seen, moves, fires", [
-    (7, 7, 200, True), (6, 6, 200, False), (7, 3, 200, False), (7, 7, 99, False), (10, 4, 100, True),
+    (9, 9, 200, True), (8, 8, 200, False), (9, 3, 200, False), (9, 9, 99, False), (10, 4, 100, True),
 ])
 def test_k_of_the_last_n(perfect, seen, moves, fires):
     assert AccuracyFigures("b", GAMES, perfect, seen, moves).fires is fires
