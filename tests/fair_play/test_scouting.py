@@ -347,3 +347,17 @@ def test_the_salt_is_the_servers(settings):
     before = address_hash(HOME)
     settings.PYRAMID_CLIENT_HASH_SALT = "another"
     assert address_hash(HOME) != before and address_hash("") == ""
+
+
+def test_the_admin_clears_a_flag_through_the_service(winning_line, player, client):
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    staff.save()  # the factory leaves the password set in memory alone; the session checks its hash
+    daily = make_daily()
+    game = daily_game(player, daily)
+    flag = services.flag_raise(game=game, kind=Flag.Kind.TOO_FAST, detail="fast")
+    assert board_players(daily) == []
+    client.force_login(staff)
+    answer = client.post("/admin/leaderboards/flag/", {"action": "clear", "_selected_action": [flag.pk]})
+    assert answer.status_code == 302 and answer.url == "/admin/leaderboards/flag/"
+    flag.refresh_from_db()
+    assert flag.reviewed_by == staff and board_players(daily) == [player.pk]
