@@ -18,6 +18,7 @@ from games import services as game_services
 from games.models import Game
 from games.tasks import close_expired_games
 from leaderboards import services as leaderboard_services
+from leaderboards.services import club_create, club_join, tournament_join
 from leaderboards.fair_play import services
 from leaderboards.fair_play.game_rules import game_rules_check
 from leaderboards.fair_play.models import Flag, Void
@@ -237,7 +238,7 @@ def test_a_win_faster_than_a_person_can_move_is_flagged(winning_line, player, ot
 
 
 def test_a_flag_holds_the_result_off_every_board_until_reviewed(winning_line, users, settings):
-    """Daily, weekly, all-time and tournament boards; a review that clears puts it back, one that voids keeps it
+    """Daily, weekly, all-time and club boards (tournaments below); a review that clears puts it back, one that voids keeps it
     off; the boards' counts add up all along (board_counts_check after the test)."""
     staff = UserFactory(is_staff=True)
     daily = make_daily()
@@ -245,9 +246,16 @@ def test_a_flag_holds_the_result_off_every_board_until_reviewed(winning_line, us
     daily_game(users[1], daily, 10)
     monday = daily.date - dt.timedelta(days=daily.date.weekday())
     assert board_players(daily) == [users[0].pk, users[1].pk]
+    club = club_create(user=users[0], name="Owls")
+    club_join(user=users[1], invite_code=club.invite_code)
+    club_board = [row.result.player_id for row in daily_board(daily=daily, club_id=club.pk, use_cache=False).top]
+    assert club_board == [users[0].pk, users[1].pk]
     flag = services.flag_raise(game=game, kind=Flag.Kind.SCOUTED, detail="linked")
     assert services.flag_raise(game=game, kind=Flag.Kind.SCOUTED, detail="again") is None  # once a kind
     assert board_players(daily) == [users[1].pk]
+    assert [row.result.player_id for row in daily_board(daily=daily, club_id=club.pk, use_cache=False).top] == [
+        users[1].pk]
+    assert period_board(preset=daily.preset, first=monday, club_id=club.pk)[0] == 1
     assert users[0].pk not in period_players(daily.preset, monday) + period_players(daily.preset, None)
     assert daily_board(daily=daily, use_cache=False).top[0].rank == 1
     # a second open flag keeps it off when the first is reviewed
@@ -271,8 +279,6 @@ def test_a_flag_holds_the_result_off_every_board_until_reviewed(winning_line, us
 
 
 def test_a_flag_holds_a_tournament_result_out_of_the_standings(winning_line, users):
-    from leaderboards.services import club_create, club_join, tournament_join
-
     club = club_create(user=users[0], name="Owls")
     for user in users[1:3]:
         club_join(user=user, invite_code=club.invite_code)
