@@ -125,6 +125,10 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="bumped by every write")
     move_log = models.BinaryField(default=bytes, editable=False,
                                   help_text="every move with its server time stamp, games.move_log's format")
+    # who played a ranked game, for fair play's scouting rule (pyramid_site.api.client): a salted hash of the
+    # client address, never the address, and the id the web page keeps; empty when not known
+    client_hash = models.CharField(max_length=64, blank=True, default="")
+    device_id = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -154,6 +158,10 @@ class Game(models.Model):
                 name="game_finishes_after_start",
             ),
             # each move takes one to seven bytes of the log (games.move_log): none when there is no move
+            models.CheckConstraint(condition=Q(client_hash="") | Q(client_hash__regex=r"^[0-9a-f]{64}$"),
+                                   name="game_client_hash_hex"),
+            models.CheckConstraint(condition=Q(device_id="") | Q(device_id__regex=r"^[A-Za-z0-9_-]{16,64}$"),
+                                   name="game_device_id_form"),
             models.CheckConstraint(condition=Q(GreaterThanOrEqual(Length("move_log"), F("moves")),
                                              LessThanOrEqual(Length("move_log"), F("moves") * 7)),
                                    name="game_move_log_length"),
@@ -166,6 +174,11 @@ class Game(models.Model):
             # a day's tournament games, for the daily re-check (its daily games come by daily_id)
             models.Index(fields=["finished_at"], condition=Q(mode="ranked", daily__isnull=True),
                          name="game_tournament_finished"),
+            # the other games of a deal from one address or one device (fair play's scouting rule)
+            models.Index(fields=["deal", "client_hash"], condition=Q(mode="ranked") & ~Q(client_hash=""),
+                         name="game_deal_client"),
+            models.Index(fields=["deal", "device_id"], condition=Q(mode="ranked") & ~Q(device_id=""),
+                         name="game_deal_device"),
         ]
 
     def __str__(self) -> str:

@@ -5,6 +5,7 @@ With no environment at all the service runs on SQLite in a file with Celery task
 """
 
 import datetime as dt
+import hashlib
 from pathlib import Path
 
 import dj_database_url
@@ -378,6 +379,23 @@ PYRAMID_RECHECK_CHUNK_GAMES = env_int("PYRAMID_RECHECK_CHUNK_GAMES", 5000, low=1
 PYRAMID_FLAG_ACCURACY_GAMES = env_int("PYRAMID_FLAG_ACCURACY_GAMES", 10, low=1, high=1000)
 PYRAMID_FLAG_ACCURACY_MIN_SEEN = env_int("PYRAMID_FLAG_ACCURACY_MIN_SEEN", 4, low=1)
 PYRAMID_FLAG_ACCURACY_MIN_MOVES = env_int("PYRAMID_FLAG_ACCURACY_MIN_MOVES", 100, low=1)
+# ... fires when at least this many of the last PYRAMID_FLAG_ACCURACY_GAMES games of one board followed the solver
+PYRAMID_FLAG_ACCURACY_PERFECT = env_int("PYRAMID_FLAG_ACCURACY_PERFECT", 9, low=1, high=1000)
+if PYRAMID_FLAG_ACCURACY_PERFECT > PYRAMID_FLAG_ACCURACY_GAMES:
+    raise ImproperlyConfigured("PYRAMID_FLAG_ACCURACY_PERFECT must not exceed PYRAMID_FLAG_ACCURACY_GAMES")
+# The scouting rule (leaderboards/fair_play/scouting.py): a game that walked the stock or stopped with at least
+# this share of its cards left (of the 28 or 52 its goal counts), linked by address or device to a better game of
+# the same deal by another account
+PYRAMID_FLAG_SCOUT_SHARE = env_float("PYRAMID_FLAG_SCOUT_SHARE", 0.75)
+if not 0 < PYRAMID_FLAG_SCOUT_SHARE <= 1:
+    raise ImproperlyConfigured("PYRAMID_FLAG_SCOUT_SHARE must be over 0 and at most 1")
+# The speed rule (leaderboards/fair_play/speed.py): a win faster than this many milliseconds a move on average
+# (0 turns it off)
+PYRAMID_FLAG_FASTEST_MOVE_MS = env_int("PYRAMID_FLAG_FASTEST_MOVE_MS", 300, low=0, high=60000)
+# The salt of the client-address hashes kept with ranked games (pyramid_site/api/client.py): derived from the
+# secret key unless set; changing it unlinks the games hashed before
+PYRAMID_CLIENT_HASH_SALT = env_str("PYRAMID_CLIENT_HASH_SALT") or hashlib.sha256(
+    f"pyramid-client-address|{SECRET_KEY}".encode()).hexdigest()
 # Where the daily boards' Redis copies live: REDIS_URL unless set; set and empty turns the cache off
 PYRAMID_BOARD_REDIS_URL = env_str("PYRAMID_BOARD_REDIS_URL", REDIS_URL)
 

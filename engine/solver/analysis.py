@@ -80,6 +80,13 @@ class Accuracy:
     winnable_when_seen: bool  # the position could still be won when the stock had been seen
     par_after_seen: bool  # and it was won from there in the fewest moves
 
+    @property
+    def followed_solver(self) -> bool:
+        """Every counted move (one at least) was best, and a game still winnable once the stock had been seen
+        was won from there in the fewest moves: the game the accuracy rule counts against a player."""
+        return (self.counted_before > 0 and self.best_before == self.counted_before
+                and (self.par_after_seen or not self.winnable_when_seen))
+
 
 def stock_seen_at(start: Position, moves: list[Move]) -> int:
     """The ply from which every stock card has been turned over (the first pass is through); past the end

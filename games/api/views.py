@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import engine
+from pyramid_site.api.client import DEVICE_PARAMETER, client_mark
 from pyramid_site.api.errors import Invalid
 from pyramid_site.api.inputs import json_object, valid_input
 from pyramid_site.api.output import DEAL_NUMBER_PATTERN, PRESET_CHOICES, deal_number_text
@@ -128,14 +129,15 @@ class GameListView(APIView):
     def get(self, request):
         return paged(request, selectors.games_of_player(player=request.user), game_summary_output)
 
-    @extend_schema(request=GameStartInput, examples=GAME_START_EXAMPLES,
+    @extend_schema(request=GameStartInput, examples=GAME_START_EXAMPLES, parameters=[DEVICE_PARAMETER],
                    responses={201: GameOutput, 400: ERROR, 404: ERROR, 409: ERROR, 429: ERROR},
                    summary="Start a game: a daily deal (ranked), or a practice deal by number or at random")
     def post(self, request):
         data = valid_input(GameStartInput, request)
         game = services.game_start(player=request.user, daily_id=data.get("daily"), number=data.get("number"),
                                    rules=data.get("rules"), winnable=data.get("winnable", False),
-                                   difficulty=data.get("difficulty"), payer=SolverPayer.of_request(request))
+                                   difficulty=data.get("difficulty"), payer=SolverPayer.of_request(request),
+                                   client=client_mark(request))
         return Response(game_output(game, game_position(game)), status=status.HTTP_201_CREATED,
                         headers={"Location": f"/api/games/{game.pk}/"})
 

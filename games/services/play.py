@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 import engine
 from engine.solver import Hint
 from engine.solver import hint as solver_hint
+from pyramid_site.api.client import ClientMark
 from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
 from pyramid_site.api.solver_budget import SolverPayer, spending
 from pyramid_site.clock import day_end, utc_today
@@ -47,22 +48,25 @@ def game_over(game: Game) -> Conflict:
 
 
 def _new_game(*, player, deal: Deal, mode: str, daily: DailyDeal | None = None,
-              closes_at: dt.datetime | None = None) -> Game:
+              closes_at: dt.datetime | None = None, client: ClientMark | None = None) -> Game:
     position = start_position(deal)
     now = timezone.now()
+    client = client or ClientMark()
     return Game.objects.create(
         player=player, deal=deal, daily=daily, mode=mode, state=position.dumps(), cards_left=position.cards_left,
         status=position.status, started_at=now, finished_at=None if position.status == Game.Status.PLAYING else now,
-        closes_at=closes_at,
+        closes_at=closes_at, client_hash=client.address_hash, device_id=client.device_id,
     )
 
 
 def game_start(*, player, daily_id: int | None = None, number: int | None = None, rules: str | None = None,
-               winnable: bool = False, difficulty: int | None = None, payer: SolverPayer | None = None) -> Game:
+               winnable: bool = False, difficulty: int | None = None, payer: SolverPayer | None = None,
+               client: ClientMark | None = None) -> Game:
     """A ranked game of one of today's daily deals, or a practice game of deal ``number`` (random
     when none is given) under ``rules`` (a preset name or rule-set text; ``classic`` by default); with
     ``winnable`` or a ``difficulty``, a random deal the solver has proved winnable (of that difficulty), the
-    search for one when none is ready paid by ``payer``."""
+    search for one when none is ready paid by ``payer``. ``client`` is kept with a ranked game, for fair play
+    (a practice game keeps nothing of it)."""
     if daily_id is not None:
         daily = DailyDeal.objects.select_related("deal").filter(pk=daily_id).first()
         if daily is None or daily.date > utc_today():
@@ -73,7 +77,8 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
                 gettext("the daily deal of %(date)s is over; practise it as deal %(number)s with rules %(preset)s") % {"date": daily.date, "number": daily.deal.number, "preset": daily.preset},
                 code="daily_over",
             )
-        return ranked_game_start(player=player, deal=daily.deal, daily=daily, closes_at=day_end(daily.date))
+        return ranked_game_start(player=player, deal=daily.deal, daily=daily, closes_at=day_end(daily.date),
+                                 client=client)
     try:
         parsed_rules = engine.Rules.parse(rules or "classic")
     except engine.RulesError as exc:
@@ -114,7 +119,8 @@ def _proven_practice_deal(rules: engine.Rules, difficulty: int | None, payer: So
     return deal
 
 
-def ranked_game_start(*, player, deal: Deal, closes_at: dt.datetime, daily: DailyDeal | None = None) -> Game:
+def ranked_game_start(*, player, deal: Deal, closes_at: dt.datetime, daily: DailyDeal | None = None,
+                      client: ClientMark | None = None) -> Game:
     """A ranked game of ``deal`` (a daily deal's, or a tournament's), once per player and deal, that
     the server closes as it stands at ``closes_at`` (the end of its day or tournament)."""
     if closes_at <= timezone.now():  # the window ended between the request's checks and now
@@ -122,7 +128,8 @@ def ranked_game_start(*, player, deal: Deal, closes_at: dt.datetime, daily: Dail
                else Conflict(gettext("the tournament is over"), code="tournament_over"))
     try:
         with transaction.atomic():
-            return _new_game(player=player, deal=deal, daily=daily, mode=Game.Mode.RANKED, closes_at=closes_at)
+            return _new_game(player=player, deal=deal, daily=daily, mode=Game.Mode.RANKED, closes_at=closes_at,
+                             client=client)
     except IntegrityError:
         game = Game.objects.filter(player=player, deal=deal, mode=Game.Mode.RANKED).first()
         raise Conflict(gettext("you have already played this daily deal") if daily

@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 
 from games.api.serializers import GameOutput, game_output
 from games.engine_glue import game_position
+from pyramid_site.api.client import DEVICE_PARAMETER, client_mark
 from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR
@@ -120,13 +121,14 @@ class TournamentGameView(APIView):
     """Start my ranked game of a tournament's deal: in a match any deal by `index`, in an arena the next one.
     Play it with the games API; it closes as it stands when the tournament ends."""
 
-    @extend_schema(request=TournamentGameInput, responses={201: GameOutput, 400: ERROR, 404: ERROR,
-                                                           409: ERROR},
+    @extend_schema(request=TournamentGameInput, parameters=[DEVICE_PARAMETER],
+                   responses={201: GameOutput, 400: ERROR, 404: ERROR, 409: ERROR},
                    summary="Start your ranked game of the tournament's next deal; play it with the games API")
     def post(self, request, tournament_id: int):
         tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         data = valid_input(TournamentGameInput, request)
-        game = services.tournament_game_start(user=request.user, tournament_id=tournament_id, index=data.get("index"))
+        game = services.tournament_game_start(user=request.user, tournament_id=tournament_id, index=data.get("index"),
+                                              client=client_mark(request))
         return Response(game_output(game, game_position(game)), status=status.HTTP_201_CREATED,
                         headers={"Location": f"/api/games/{game.pk}/"})
 

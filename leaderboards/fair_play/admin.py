@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from .models import Flag, RecheckChunk, Void
+from .services import flag_review
 
 
 @admin.register(Void)
@@ -13,8 +14,15 @@ class VoidAdmin(admin.ModelAdmin):
 class FlagAdmin(admin.ModelAdmin):
     list_display = ["pk", "game", "kind", "detail", "created_at", "reviewed_at"]
     list_filter = ["kind", "reviewed_at"]
-    # the re-check job's finding is read-only; the review is the operator's to write
-    readonly_fields = ["game", "kind", "detail", "created_at"]
+    # a review goes through the fair-play service, which puts the held result back on the boards (the API's
+    # review, or the action below): a date typed in here would leave it held
+    readonly_fields = [f.name for f in Flag._meta.fields]
+    actions = ["clear"]
+
+    @admin.action(description="Review: cleared (the results go back on the boards)")
+    def clear(self, request, queryset):
+        for flag in queryset.filter(reviewed_at__isnull=True):
+            flag_review(flag_id=flag.pk, note=f"cleared in the admin by {request.user}", by=request.user)
 
 
 @admin.register(RecheckChunk)

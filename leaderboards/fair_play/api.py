@@ -35,6 +35,8 @@ class LiftInput(serializers.Serializer):
 
 class ReviewInput(serializers.Serializer):
     note = serializers.CharField(max_length=2000)
+    void = serializers.BooleanField(required=False, default=False,
+                                    help_text="void the game too (the note is the reason): it stays off the boards")
 
 
 class VoidOutput(serializers.Serializer):
@@ -55,13 +57,15 @@ class VoidOutput(serializers.Serializer):
 
 
 class FlagOutput(serializers.Serializer):
-    """A game the daily re-check flagged, and its review (``flag_output``)."""
+    """A game a fair-play rule flagged, and its review (``flag_output``). Until the review the game's result is
+    held off every board."""
 
     id = serializers.IntegerField()
     game = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=Flag.Kind.values, help_text="result_mismatch: the replay disagrees "
-                                                                       "with the stored result; suspicious: the "
-                                                                       "suspicious-play rule")
+    kind = serializers.ChoiceField(choices=Flag.Kind.values,
+                                   help_text="result_mismatch: the replay disagrees with the stored result; "
+                                             "suspicious, accuracy, scouted, too_fast: the fair-play rule of "
+                                             "that name (README, \"Fair play\")")
     detail = serializers.CharField()
     created_at = serializers.DateTimeField()
     reviewed_at = serializers.DateTimeField(allow_null=True)
@@ -121,28 +125,29 @@ class VoidLiftView(APIView):
 
 
 class FlagListView(APIView):
-    """Games the daily re-check flagged for review, newest first, in pages (`open=true` for those not yet
-    reviewed). Staff only."""
+    """Games the fair-play rules flagged for review, newest first, in pages (`open=true` for those not yet
+    reviewed: their results are held off the boards). Staff only."""
 
     permission_classes = [IsAdminUser]
 
     @extend_schema(parameters=[*page_parameters(), OpenApiParameter("open", bool, description="only flags not yet "
                                                                                                "reviewed")],
                    responses={200: page_schema(FlagOutput), 400: ERROR, 403: ERROR},
-                   summary="Games the daily re-check flagged for review, newest first")
+                   summary="Games the fair-play rules flagged for review, newest first")
     def get(self, request):
         open_only = request.query_params.get("open") in ("1", "true")
         return paged(request, selectors.flags(open_only=open_only), flag_output)
 
 
 class FlagReviewView(APIView):
-    """Record the review of a flag with a note. Void the game separately to take it off the boards. Staff
-    only."""
+    """Record the review of a flag with a note: the result held off the boards goes back on them, unless the
+    game is voided (`void: true` here, or a void of the game or its player). Staff only."""
 
     permission_classes = [IsAdminUser]
 
     @extend_schema(request=ReviewInput, responses={200: FlagOutput, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
-                   summary="Record the review of a flag (void the game separately to take it off the boards)")
+                   summary="Review a flag: the result goes back on the boards, or with void stays off them")
     def post(self, request, flag_id: int):
-        flag = services.flag_review(flag_id=flag_id, note=valid_input(ReviewInput, request)["note"], by=request.user)
+        data = valid_input(ReviewInput, request)
+        flag = services.flag_review(flag_id=flag_id, note=data["note"], by=request.user, void=data["void"])
         return Response(flag_output(flag))

@@ -40,13 +40,16 @@ class Void(models.Model):
 
 
 class Flag(models.Model):
-    """A game put up for an operator's review by the re-check job: never a penalty by itself. An
-    operator who agrees voids the game (a :class:`Void`); either way the review is recorded here."""
+    """A game put up for an operator's review by a fair-play rule. Until the review, its result is held off
+    every board (README, "Fair play"); a review puts it back, unless the operator voids the game (a
+    :class:`Void`), which keeps it off. Either way the review is recorded here."""
 
     class Kind(models.TextChoices):
         RESULT_MISMATCH = "result_mismatch"  # the move log, replayed, does not give the stored result
         SUSPICIOUS = "suspicious"  # the documented fair-play rule (README, "Fair play") fired
         ACCURACY = "accuracy"  # the player's last ranked games follow the solver beyond the population's play
+        SCOUTED = "scouted"  # a better game of a deal another account from the same address or device scouted
+        TOO_FAST = "too_fast"  # won faster than a person can make the moves
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="flags")
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -61,7 +64,8 @@ class Flag(models.Model):
         constraints = [
             # one flag of a kind per game: the re-check job is safe to run again
             models.UniqueConstraint(fields=["game", "kind"], name="flag_once_per_game_kind"),
-            models.CheckConstraint(condition=Q(kind__in=["result_mismatch", "suspicious", "accuracy"]), name="flag_kind_valid"),
+            models.CheckConstraint(condition=Q(kind__in=["result_mismatch", "suspicious", "accuracy", "scouted",
+                                                         "too_fast"]), name="flag_kind_valid"),
             models.CheckConstraint(condition=~Q(detail=""), name="flag_has_detail"),
         ]
         ordering = ["-created_at"]

@@ -17,7 +17,7 @@ import statistics
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -27,7 +27,9 @@ from games.engine_glue import engine_deal, engine_rules, start_position
 from games.models import DailyDeal, Game
 from games.move_log import log_moves
 
+from .game_rules import game_rules_check
 from .models import Flag, RecheckChunk
+from .services import flag_raise
 
 
 @dataclass(slots=True)
@@ -103,13 +105,9 @@ def suspicion(game: Game, stamps: list[dt.datetime]) -> str | None:
 
 
 def _flag(game: Game, kind: str, detail: str) -> bool:
-    """Record a flag unless the game has one of this kind already; True when this call wrote it."""
-    try:
-        with transaction.atomic():
-            _, created = Flag.objects.get_or_create(game=game, kind=kind, defaults={"detail": detail})
-    except IntegrityError:  # a simultaneous run wrote it first
-        return False
-    return created
+    """Record a flag (holding the result off the boards) unless the game has one of this kind already; True when
+    this call wrote it."""
+    return flag_raise(game=game, kind=kind, detail=detail) is not None
 
 
 def ranked_day_recheck(*, date: dt.date) -> RecheckReport:
@@ -130,6 +128,8 @@ def _recheck(games, report: RecheckReport) -> RecheckReport:
         if why:
             report.suspicious.append(game.pk)
             report.flags_new += _flag(game, Flag.Kind.SUSPICIOUS, why)
+        # the rules the game's end queued already, again: a worker lost meanwhile loses no flag
+        report.flags_new += sum(flag is not None for flag in game_rules_check(game=game, log=log))
     return report
 
 

@@ -1,6 +1,10 @@
 """Fair play's writes: an operator voids a game or a player, with a reason kept in a :class:`Void`
 record, and every board and standing is recomputed without it (lifting the void brings it back);
-an operator records the review of a re-check's :class:`Flag`."""
+a rule raises a :class:`Flag`, which holds the game's result off the boards the same way until an
+operator reviews it (the review puts it back, unless the game is voided).
+
+``Result.voided`` is the one switch of "off the boards": true while an active void covers the result or an
+open flag holds it, so that every board, count and standing reads one column."""
 
 from __future__ import annotations
 
@@ -29,8 +33,8 @@ def _reason(reason: str) -> str:
 
 
 def _apply(results, *, voided: bool) -> int:
-    """Set the flag on these results (locked) and recompute what they feed."""
-    changed = list(results.select_for_update().order_by("pk"))
+    """Take these results off the boards (``voided``) or put them back, locked, and recompute what they feed."""
+    changed = list(results.filter(voided=not voided).select_for_update().order_by("pk"))
     for result in changed:
         before = counted(result)
         Result.objects.filter(pk=result.pk).update(voided=voided)
@@ -42,11 +46,12 @@ def _apply(results, *, voided: bool) -> int:
     return len(changed)
 
 
-def _still_voided(results):
-    """Of these results, the ones another active void still covers."""
+def _still_off_board(results):
+    """Of these results, the ones an active void still covers or an open flag still holds."""
     active = Void.objects.filter(lifted_at__isnull=True)
     return results.filter(Q(game_id__in=active.filter(game__isnull=False).values("game_id"))
-                          | Q(player_id__in=active.filter(player__isnull=False).values("player_id")))
+                          | Q(player_id__in=active.filter(player__isnull=False).values("player_id"))
+                          | Q(game_id__in=Flag.objects.filter(reviewed_at__isnull=True).values("game_id")))
 
 
 def _record(void: Void, already_void: str) -> Void:
@@ -105,12 +110,38 @@ def void_lift(*, void_id: int, reason: str, by=None) -> Void:
         void.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
         covered = Result.objects.filter(game_id=void.game_id) if void.game_id else Result.objects.filter(
             player_id=void.player_id)
-        _apply(covered.exclude(pk__in=_still_voided(covered).values("pk")), voided=False)
+        _apply(covered.exclude(pk__in=_still_off_board(covered).values("pk")), voided=False)
         return void
 
 
-def flag_review(*, flag_id: int, note: str, by=None) -> Flag:
-    """An operator's verdict on a flag, kept with it (to take the result off the boards, void the game)."""
+def _lock_player(player_id: int) -> None:
+    """The player's row lock: result_record takes it before it looks for voids and open flags, so a result is
+    either written already (and taken off here) or written later and sees what was recorded here."""
+    get_user_model().objects.select_for_update().filter(pk=player_id).exists()
+
+
+def flag_raise(*, game: Game, kind: str, detail: str) -> Flag | None:
+    """A rule's finding: flag ``game`` and hold its result off every board until a review. None when the game
+    has a flag of this kind already (one a kind per game, a unique constraint): safe to run twice."""
+    with transaction.atomic():
+        # the game's row, then its player's: the order of the game service's writes (a move or a resignation
+        # that ends the game, then its result), which the flag's own reference to the game would otherwise invert
+        Game.objects.select_for_update(of=("self",)).filter(pk=game.pk).exists()
+        _lock_player(game.player_id)
+        try:
+            with transaction.atomic():
+                flag, created = Flag.objects.get_or_create(game_id=game.pk, kind=kind, defaults={"detail": detail})
+        except IntegrityError:  # a simultaneous run wrote it first
+            return None
+        if not created:
+            return None
+        _apply(Result.objects.filter(game_id=game.pk), voided=True)
+        return flag
+
+
+def flag_review(*, flag_id: int, note: str, by=None, void: bool = False) -> Flag:
+    """An operator's verdict on a flag, kept with it. The result goes back on the boards (unless another open
+    flag or a void covers it); with ``void``, the game is voided in the same transaction and stays off."""
     note = (note or "").strip()
     if not note:
         raise Invalid(gettext("say what the review found: a note is kept in the audit record"), code="note_required")
@@ -121,6 +152,11 @@ def flag_review(*, flag_id: int, note: str, by=None) -> Flag:
         if flag.reviewed_at is not None:
             raise Conflict(gettext("flag %(flag_id)s was already reviewed") % {"flag_id": flag_id},
                            code="already_reviewed")
+        if void and not Void.objects.filter(game_id=flag.game_id, lifted_at__isnull=True).exists():
+            game_void(game_id=flag.game_id, reason=note, by=by)
+        _lock_player(flag.game.player_id)
         flag.reviewed_at, flag.reviewed_by, flag.review_note = timezone.now(), by, note
         flag.save(update_fields=["reviewed_at", "reviewed_by", "review_note"])
+        held = Result.objects.filter(game_id=flag.game_id)
+        _apply(held.exclude(pk__in=_still_off_board(held).values("pk")), voided=False)
         return flag

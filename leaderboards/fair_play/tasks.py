@@ -6,9 +6,11 @@ import datetime as dt
 
 from celery import shared_task
 from django.conf import settings
+from django.db import transaction
 
 from pyramid_site.clock import utc_today
 
+from .game_rules import game_rules_check_by_id
 from .recheck import recheck_chunk_run, recheck_day_plan, recheck_day_report
 
 
@@ -29,3 +31,15 @@ def recheck_ranked_chunk(chunk_id: int) -> int | None:
     """Replay one chunk of a day's ranked games; the games replayed (None when the chunk was planned anew)."""
     chunk = recheck_chunk_run(chunk_id=chunk_id)
     return chunk and chunk.games
+
+
+@shared_task
+def check_ranked_game(game_id: int) -> int:
+    """The scouting and speed rules on a ranked game that ended; the flags written (none the second time)."""
+    return game_rules_check_by_id(game_id=game_id)
+
+
+def check_on_game_finished(sender, *, game, **kwargs) -> None:
+    """The receiver of ``games.signals.game_finished``: the rules run once the game's end is committed."""
+    if game.mode == game.Mode.RANKED:
+        transaction.on_commit(lambda: check_ranked_game.delay(game.pk))

@@ -11,7 +11,7 @@ from games.engine_glue import game_position
 from games.models import Game
 
 from .. import cache
-from ..fair_play.models import Void
+from ..fair_play.models import Flag, Void
 from ..models import Result
 from .board_counts import board_count_move, counted
 from .period_standings import period_standings_follow
@@ -44,11 +44,13 @@ def _result_fields(game: Game, position: engine.Position | None, voided: bool) -
     }
 
 
-def _player_locked_is_voided(game: Game) -> bool:
-    """Lock the player's row (it orders this against player_void, see services.voids), then look for an active
-    void: in a statement of its own, whose snapshot sees a void committed while this one waited for the lock."""
+def _player_locked_is_off_board(game: Game) -> bool:
+    """Lock the player's row (it orders this against voids and flags, see fair_play.services), then look for an
+    active void or an open flag: in statements of their own, whose snapshots see one committed while this one
+    waited for the lock."""
     get_user_model().objects.select_for_update().filter(pk=game.player_id).exists()
-    return Void.objects.filter(Q(game_id=game.pk) | Q(player_id=game.player_id), lifted_at__isnull=True).exists()
+    return (Void.objects.filter(Q(game_id=game.pk) | Q(player_id=game.player_id), lifted_at__isnull=True).exists()
+            or Flag.objects.filter(game_id=game.pk, reviewed_at__isnull=True).exists())
 
 
 def result_record(*, game: Game, position: engine.Position | None = None) -> Result | None:
@@ -61,7 +63,7 @@ def result_record(*, game: Game, position: engine.Position | None = None) -> Res
         return None
     # no savepoint of its own inside the caller's transaction: a failure here fails the move that ends the game
     with transaction.atomic(savepoint=False):
-        fields = _result_fields(game, position, _player_locked_is_voided(game))
+        fields = _result_fields(game, position, _player_locked_is_off_board(game))
         result = Result.objects.select_for_update().filter(game=game).first()
         before = counted(result)
         if result is None:

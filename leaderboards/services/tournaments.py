@@ -16,6 +16,7 @@ from games import services as game_services
 from games.models import DailyDeal, Deal, Game
 from games.services import proven_deal
 from games.tasks import settle_sequence
+from pyramid_site.api.client import ClientMark
 from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
 from pyramid_site.api.names import clean_name
 from pyramid_site.clock import day_end
@@ -263,7 +264,8 @@ def tournament_leave(*, user, tournament_id: int) -> None:
         entry.delete()
 
 
-def tournament_game_start(*, user, tournament_id: int, index: int | None = None) -> Game:
+def tournament_game_start(*, user, tournament_id: int, index: int | None = None,
+                          client: ClientMark | None = None) -> Game:
     """Start the player's ranked game of the tournament's next deal: in a match any deal not played
     yet (``index``, or the first), in an arena the next of the sequence once the last one is over."""
     now = timezone.now()
@@ -298,8 +300,9 @@ def tournament_game_start(*, user, tournament_id: int, index: int | None = None)
         slot = open_deals[0]
         if tournament.source == Tournament.Source.DAILY:
             daily = DailyDeal.objects.get(deal=slot.deal, preset=tournament.preset)
-            return game_services.game_start(player=user, daily_id=daily.pk)
-        return game_services.ranked_game_start(player=user, deal=slot.deal, closes_at=tournament.ends_at)
+            return game_services.game_start(player=user, daily_id=daily.pk, client=client)
+        return game_services.ranked_game_start(player=user, deal=slot.deal, closes_at=tournament.ends_at,
+                                               client=client)
 
 
 def tournament_delete(*, actor, tournament_id: int) -> None:

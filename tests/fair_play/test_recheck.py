@@ -54,8 +54,9 @@ def test_a_solver_line_at_an_even_pace_is_flagged_and_a_persons_game_is_not(user
     assert report.games == 3 and report.mismatched == [] and report.suspicious == [bot.pk]
     flag = Flag.objects.get()
     assert flag.game == bot and flag.kind == "suspicious" and f"won in par ({PAR} moves" in flag.detail
-    # a flag is not a penalty: the result stays on the board until an operator voids it
-    assert not Result.objects.get(game=bot).voided and not Void.objects.exists()
+    # a flag is no penalty, but its result is held off the boards until an operator reviews it
+    assert Result.objects.get(game=bot).voided and not Void.objects.exists()
+    assert not Result.objects.get(game=person).voided
 
 
 def test_a_game_closed_at_the_end_of_its_day_is_no_mismatch(users, winning_line, yesterday):
@@ -153,8 +154,10 @@ def test_staff_review_flags_beside_the_voids(users, winning_line, yesterday):
     with pytest.raises(Invalid) as refused:
         flag_review(flag_id=listed[0]["id"], note="  ", by=staff)
     assert refused.value.code == "note_required"
+    assert Result.objects.get(game=bot).voided  # held until the review
     reviewed = client_for(staff).post(url, {"note": "same pace on every move; voided"}, format="json").json()
     assert reviewed["reviewed_by"] == staff.pk and reviewed["review_note"] == "same pace on every move; voided"
+    assert not Result.objects.get(game=bot).voided  # a review without a void puts it back
     assert client_for(staff).post(url, {"note": "again"}, format="json").json()["code"] == "already_reviewed"
     assert client_for(staff).get("/api/fair-play/flags/?open=1").json()["results"] == []
     assert client_for(staff).get("/api/fair-play/flags/").json()["count"] == 1  # reviewed, still listed

@@ -5,6 +5,20 @@ import { chosenLanguage, gettext, interpolate, language } from "./i18n.js";
 
 const TOKEN_KEY = "pyramid.token";
 const USER_KEY = "pyramid.user";
+const DEVICE_KEY = "pyramid.device";
+
+// A random id this browser keeps (not the account's: it stays through log-out and sign-up), sent with every
+// request as X-Device-ID. Fair play links ranked games of one deal played by different accounts from one
+// browser (README, "Fair play"); the server ignores a malformed id.
+function deviceId() {
+  let id = localStorage.getItem(DEVICE_KEY);
+  if (!id || !/^[A-Za-z0-9_-]{16,64}$/.test(id)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem(DEVICE_KEY, id);
+  }
+  return id;
+}
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -49,7 +63,7 @@ function exactNumbers(key, value, context) {
 }
 
 export async function api(method, path, body) {
-  const headers = { Accept: "application/json", "Accept-Language": language };
+  const headers = { Accept: "application/json", "Accept-Language": language, "X-Device-ID": deviceId() };
   const token = localStorage.getItem(TOKEN_KEY);
   if (token) headers.Authorization = `Token ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
