@@ -67,7 +67,9 @@ def _record(void: Void, already_void: str) -> Void:
 def game_void(*, game_id: int, reason: str, by=None) -> Void:
     reason = _reason(reason)
     with transaction.atomic():
-        found = Game.objects.filter(pk=game_id).values_list("player_id", "mode").first()
+        # the game's row first, as flag_raise does: the void's own reference to the game would otherwise take
+        # it after the player's row, the inverse of a finishing move's order, and the two could deadlock
+        found = Game.objects.select_for_update(of=("self",)).filter(pk=game_id).values_list("player_id", "mode").first()
         if found is None:
             raise NotFound(gettext("there is no game %(game_id)s") % {"game_id": game_id}, code="game_not_found")
         player_id, mode = found

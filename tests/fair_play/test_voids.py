@@ -146,3 +146,34 @@ def test_void_player_racing_finishing_games_leaves_nothing_on_the_board(winning_
     assert errors == []
     assert Result.objects.filter(player=cheat).count() == 3
     assert not Result.objects.filter(player=cheat, voided=False).exists()
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_void_of_a_game_racing_its_resignation_neither_deadlocks_nor_leaves_it_on_the_board():
+    """The game's end locks its row, then its player's; the void takes them in the same order, so whichever
+    commits first the other waits, and the result ends up off the board (a deadlock would be an error here)."""
+    daily = make_daily()
+    for _ in range(5):
+        cheat = UserFactory()
+        game = game_services.game_start(player=cheat, daily_id=daily.pk)
+        barrier = threading.Barrier(2)
+        errors = []
+
+        def run(action):
+            try:
+                barrier.wait()
+                action()
+            except Exception as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=run, args=(lambda: game_services.game_resign(game_id=game.pk, player=cheat),)),
+                   threading.Thread(target=run, args=(lambda: services.game_void(game_id=game.pk, reason="race"),))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        assert Result.objects.filter(game=game, voided=True).count() == 1
