@@ -18,7 +18,8 @@ from pyramid_site.api.output import (DEAL_NUMBER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA
                                      DealNumberTextField, NullableItemsListField, PresetField, deal_number_text)
 
 from ..models import DailyDeal, Deal, Game
-from ..selectors import daily_is_over, window_is_over
+from ..secrecy import game_deal_is_public
+from ..selectors import daily_is_over
 
 GAME_MODES = list(Game.Mode.values)
 GAME_STATUSES = list(Game.Status.values)
@@ -382,8 +383,7 @@ def game_output(game: Game, position: engine.Position) -> dict:
 
 
 def _game_deal(game: Game) -> dict:
-    # a ranked game's deal number (a daily or tournament deal) stays secret until its window is over
-    deal_public = game.mode == Game.Mode.PRACTICE or window_is_over(game)
+    deal_public = game_deal_is_public(game)
     return {
         "number": game.deal.number if deal_public else None,
         "number_text": deal_number_text(game.deal.number) if deal_public else None,
