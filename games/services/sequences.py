@@ -36,6 +36,11 @@ def candidate_number(*, secret: str, purpose: str, key: str, attempt: int) -> in
     return int.from_bytes(hmac.new(secret.encode(), message, hashlib.sha256).digest()[:8], "big")
 
 
+def sequence_candidates(*, secret: str, purpose: str, key: str, attempts: int) -> list[int]:
+    """A sequence's first ``attempts`` candidate numbers, in order."""
+    return [candidate_number(secret=secret, purpose=purpose, key=key, attempt=attempt) for attempt in range(attempts)]
+
+
 @dataclass(frozen=True, slots=True)
 class Proven:
     deal: Deal

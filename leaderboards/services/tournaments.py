@@ -206,27 +206,25 @@ def tournament_update(*, actor, tournament_id: int, name: str | None = None, sta
 
 
 def _window_follows(tournament: Tournament) -> None:
-    """In the transaction that moves the window: the tournament's deals, and the candidates still being tried for
-    it, stay secret until its (new) end, and every game of it, finished or not, closes then (a finished game
+    """In the transaction that moves the window: the tournament's deals, and every candidate tried for them, stay
+    secret until its (new) end, and every game of it, finished or not, closes then (a finished game
     left with the old end would be anyone's to read from the old end on, while the deal is still live)."""
     if tournament.source != Tournament.Source.SECRET:
         return  # its deal is the day's, secret and open until the day's end, which the tournament stays within
     deal_ids = list(tournament.deals.values_list("deal_id", flat=True))
     for deal_id in deal_ids:
         game_services.deal_keep_secret(deal_id=deal_id, until=tournament.ends_at)
-    if tournament.status == Tournament.Status.PREPARING:
-        game_services.deal_numbers_keep_secret(numbers=_candidates_left(tournament), until=tournament.ends_at)
+    game_services.deal_numbers_keep_secret(numbers=_candidates(tournament), until=tournament.ends_at)
     Game.objects.filter(deal_id__in=deal_ids, mode=Game.Mode.RANKED, daily__isnull=True).exclude(
         status=Game.Status.CLOSED).update(closes_at=tournament.ends_at)
 
 
-def _candidates_left(tournament: Tournament) -> list[int]:
-    """Every candidate number the slots not settled yet may try."""
-    taken = set(tournament.deals.values_list("index", flat=True))
-    return [game_services.candidate_number(secret=settings.PYRAMID_TOURNAMENT_SECRET, purpose=PURPOSE,
-                                           key=f"{tournament.pk}|{index}", attempt=attempt)
-            for index in range(tournament.deal_count) if index not in taken
-            for attempt in range(settings.PYRAMID_DAILY_MAX_ATTEMPTS)]
+def _candidates(tournament: Tournament) -> list[int]:
+    """Every candidate number its slots may have tried, or may try (only those made have rows to keep secret)."""
+    return [number for index in range(tournament.deal_count)
+            for number in game_services.sequence_candidates(secret=settings.PYRAMID_TOURNAMENT_SECRET, purpose=PURPOSE,
+                                                            key=f"{tournament.pk}|{index}",
+                                                            attempts=settings.PYRAMID_DAILY_MAX_ATTEMPTS)]
 
 
 def tournament_join(*, user, tournament_id: int) -> Entry:
