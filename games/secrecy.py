@@ -20,7 +20,9 @@ import datetime as dt
 from django.db.models import Q
 from django.utils import timezone
 
-from .models import Deal, Game
+from pyramid_site.clock import utc_today
+
+from .models import DailyDeal, Deal, Game
 
 
 def is_secret(secret_until: dt.datetime | None, *, now: dt.datetime | None = None) -> bool:
@@ -41,6 +43,12 @@ def deal_number_is_secret(number: int) -> bool:
     """The rule for a number that may have no row under the rules asked for (every row of a number carries its
     secrecy, so any one row tells)."""
     return Deal.objects.filter(number=number, secret_until__gt=timezone.now()).exists()
+
+
+def daily_is_revealed(daily: DailyDeal | None) -> bool:
+    """A daily deal's number, text, line and salt are shown once its day is over and no other window still uses
+    its number."""
+    return daily is not None and daily.date < utc_today() and not deal_is_secret(daily.deal)
 
 
 def game_opens_at(game: Game) -> dt.datetime | None:

@@ -15,14 +15,13 @@ import engine
 import engine.solver
 from engine.solver import solve
 from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
-from pyramid_site.clock import utc_today
 from pyramid_site.db import prepared_cursor
 
 from .engine_glue import game_position, start_position
 from .errors import game_not_found
 from .models import DailyDeal, Deal, Game, GameAnalysis
 from .move_log import LoggedMove, log_moves, log_notations
-from .secrecy import (deal_number_is_secret, game_deal_is_public, game_hidden_from_its_player, game_is_visible,
+from .secrecy import (daily_is_revealed, deal_number_is_secret, game_deal_is_public, game_hidden_from_its_player, game_is_visible,
                       game_opens_at, games_visible_to_their_player)
 
 
@@ -44,10 +43,6 @@ def daily_deal(*, date: dt.date, preset: str) -> DailyDeal:
         raise NotFound(gettext("there is no %(preset)s daily deal on %(date)s") % {"preset": preset, "date": date},
                        code="daily_not_found")
     return daily
-
-
-def daily_is_over(daily: DailyDeal | None) -> bool:
-    return daily is not None and daily.date < utc_today()
 
 
 def practice_deal(*, number: int, rules: engine.Rules) -> Deal | None:

@@ -18,8 +18,7 @@ from pyramid_site.api.output import (DEAL_NUMBER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA
                                      DealNumberTextField, NullableItemsListField, PresetField, deal_number_text)
 
 from ..models import DailyDeal, Deal, Game
-from ..secrecy import game_deal_is_public
-from ..selectors import daily_is_over
+from ..secrecy import daily_is_revealed, game_deal_is_public
 
 GAME_MODES = list(Game.Mode.values)
 GAME_STATUSES = list(Game.Status.values)
@@ -182,13 +181,13 @@ class DailyOutput(serializers.ModelSerializer):
 
     @extend_schema_field(DailyDealRevealedOutput(allow_null=True))
     def get_deal(self, daily) -> dict | None:
-        if not daily_is_over(daily):
+        if not daily_is_revealed(daily):
             return None
         return {"number": daily.deal.number, "number_text": deal_number_text(daily.deal.number),
                 "text": daily.deal.text, "solution": daily.deal.solution}
 
     def get_salt(self, daily) -> str | None:
-        return daily.salt if daily_is_over(daily) else None
+        return daily.salt if daily_is_revealed(daily) else None
 
 
 class DailyCommitmentOutput(serializers.Serializer):

@@ -15,7 +15,7 @@ from games.services.sequences import sequence_step
 from leaderboards import services
 from leaderboards.models import TournamentDeal
 from pyramid_site.clock import day_end, utc_today
-from tests.support import WINNABLE_ONE_LOOK, client_for, clock_at, play, winnable_deal
+from tests.support import WINNABLE_ONE_LOOK, client_for, clock_at, make_daily, play, winnable_deal
 
 pytestmark = pytest.mark.django_db
 HOUR = dt.timedelta(hours=1)
@@ -205,3 +205,22 @@ def test_a_number_gets_its_secrecy_on_every_rule_set_it_is_stored_under(users):
     assert Deal.objects.get(pk=after.pk).secret_until == until + HOUR
     made_later = game_services.deal_get_or_create(number=424242, rules=engine.preset("classic"))
     assert made_later.secret_until == until + HOUR
+
+
+def test_a_past_day_shows_its_deal_only_once_no_window_uses_it_any_more(users):
+    """The day is over, but its deal is live elsewhere (here today's deal too): the verify endpoint, the day's
+    list and the refusal to start it keep the number, the text, the line and the salt back until it is not."""
+    yesterday = make_daily(date=utc_today() - dt.timedelta(days=1))
+    today = make_daily()  # the same deal
+    api = client_for(users[1])
+    answers = {"verify": api.get(f"/api/daily/{yesterday.date}/one-look/verify/"),
+               "day": api.get(f"/api/daily/{yesterday.date}/"),
+               "start": api.post("/api/games/", {"daily": yesterday.pk}, format="json")}
+    for name, answer in answers.items():
+        assert not secret_shown(answer, yesterday.deal) and yesterday.salt not in answer.content.decode(), name
+    assert answers["verify"].json()["revealed"] is False
+    assert answers["start"].json()["code"] == "daily_over"
+    with clock_at(day_end(today.date) + SECOND):
+        verify = api.get(f"/api/daily/{yesterday.date}/one-look/verify/").json()
+        assert verify["revealed"] is True and verify["number"] == WINNABLE_ONE_LOOK
+        assert api.get(f"/api/daily/{yesterday.date}/").json()["results"][0]["salt"] == yesterday.salt
