@@ -220,11 +220,12 @@ def _window_follows(tournament: Tournament) -> None:
 
 
 def _candidates(tournament: Tournament) -> list[int]:
-    """Every candidate number its slots may have tried, or may try (only those made have rows to keep secret)."""
+    """Every candidate number its slots have tried (a settled slot up to the attempt it kept), or may try."""
+    kept = dict(tournament.deals.values_list("index", "attempt"))
     return [number for index in range(tournament.deal_count)
-            for number in game_services.sequence_candidates(secret=settings.PYRAMID_TOURNAMENT_SECRET, purpose=PURPOSE,
-                                                            key=f"{tournament.pk}|{index}",
-                                                            attempts=settings.PYRAMID_DAILY_MAX_ATTEMPTS)]
+            for number in game_services.sequence_candidates(
+                secret=settings.PYRAMID_TOURNAMENT_SECRET, purpose=PURPOSE, key=f"{tournament.pk}|{index}",
+                attempts=kept[index] + 1 if index in kept else settings.PYRAMID_DAILY_MAX_ATTEMPTS)]
 
 
 def tournament_join(*, user, tournament_id: int) -> Entry:
