@@ -3,9 +3,11 @@ finished games readable from the old end on, and a sequence's candidate proved w
 public practice deal, whose practice game kept showing it once it turned secret."""
 
 import datetime as dt
+import threading
 
 import engine
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from games import services as game_services
@@ -15,11 +17,12 @@ from games.services.sequences import sequence_step
 from leaderboards import services
 from leaderboards.models import TournamentDeal
 from pyramid_site.clock import day_end, utc_today
-from tests.support import WINNABLE_ONE_LOOK, client_for, clock_at, make_daily, play, winnable_deal
+from tests.support import WINNABLE_ONE_LOOK, UserFactory, client_for, clock_at, make_daily, play, winnable_deal
 
 pytestmark = pytest.mark.django_db
 HOUR = dt.timedelta(hours=1)
 SECOND = dt.timedelta(seconds=1)
+QUICK_LOSS = 1633359478595935829  # a one-look deal the solver proves unwinnable in milliseconds
 CUSTOM = "one-look;passes=2"  # no preset: its proved pool holds only what the solver was asked about
 
 
@@ -224,3 +227,58 @@ def test_a_past_day_shows_its_deal_only_once_no_window_uses_it_any_more(users):
         verify = api.get(f"/api/daily/{yesterday.date}/one-look/verify/").json()
         assert verify["revealed"] is True and verify["number"] == WINNABLE_ONE_LOOK
         assert api.get(f"/api/daily/{yesterday.date}/").json()["results"][0]["salt"] == yesterday.salt
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_an_end_moved_while_games_start_and_finish_moves_every_one_of_them(settings, candidates_at, winning_line):
+    """The move of the window and the games' own writes, at once: every game of the tournament, started or
+    finished meanwhile, ends up closing at the new end (the start reads the end under the tournament's row lock,
+    the move of the window takes that lock and moves every game in its transaction)."""
+    settings.PYRAMID_DAILY_MAX_ATTEMPTS = 1
+    candidates_at("tournament", [QUICK_LOSS])  # committed creation prepares at once: it fails fast, then fixed below
+    owner = UserFactory()
+    club = services.club_create(user=owner, name="Race Club")
+    players = [UserFactory() for _ in range(6)]
+    now = timezone.now()
+    cup = services.tournament_create(actor=owner, club_id=club.pk, name="Race", rules="one-look", format="match",
+                                     starts_at=now - HOUR, ends_at=now + HOUR, deal_count=1)
+    deal = winnable_deal()
+    TournamentDeal.objects.create(tournament=cup, index=0, deal=deal)
+    game_services.deal_keep_secret(deal_id=deal.pk, until=cup.ends_at)
+    cup.status = "ready"
+    cup.save(update_fields=["status"])
+    playing = []
+    for user in players:
+        services.club_join(user=user, invite_code=club.invite_code)
+        services.tournament_join(user=user, tournament_id=cup.pk)
+    for user in players[:3]:
+        playing.append(play(services.tournament_game_start(user=user, tournament_id=cup.pk), winning_line[:3],
+                            resign=False))
+    new_end = cup.ends_at + 2 * HOUR
+    barrier = threading.Barrier(1 + len(players))
+    errors = []
+
+    def run(work):
+        try:
+            barrier.wait()
+            work()
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    works = [lambda: services.tournament_update(actor=owner, tournament_id=cup.pk, ends_at=new_end)]
+    works += [lambda game=game: game_services.game_resign(game_id=game.pk, player=game.player) for game in playing]
+    works += [lambda user=user: services.tournament_game_start(user=user, tournament_id=cup.pk)
+              for user in players[3:]]
+    threads = [threading.Thread(target=run, args=(work,)) for work in works]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    games = Game.objects.filter(deal=deal, mode="ranked")
+    assert games.count() == len(players)
+    assert set(games.values_list("closes_at", flat=True)) == {new_end}
+    assert Deal.objects.get(pk=deal.pk).secret_until == new_end
