@@ -16,13 +16,14 @@ import engine.solver
 from engine.solver import solve
 from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
 from pyramid_site.api.solver_budget import SolverPayer, refuse_when_spent, spending
-from pyramid_site.clock import utc_today
 from pyramid_site.db import prepared_cursor
 
 from .engine_glue import game_position, start_position
 from .errors import game_not_found
 from .models import DailyDeal, Deal, Game, GameAnalysis
 from .move_log import LoggedMove, log_moves, log_notations
+from .secrecy import (daily_is_revealed, deal_number_is_secret, game_deal_is_public, game_hidden_from_its_player, game_is_visible,
+                      game_opens_at, games_visible_to_their_player)
 
 
 def daily_deals_on(*, date: dt.date, user) -> list[DailyDeal]:
@@ -45,16 +46,6 @@ def daily_deal(*, date: dt.date, preset: str) -> DailyDeal:
     return daily
 
 
-def daily_is_over(daily: DailyDeal | None) -> bool:
-    return daily is not None and daily.date < utc_today()
-
-
-def deal_number_is_secret(number: int) -> bool:
-    """Whether a daily or tournament deal of this number is still secret, under any rule set: the number
-    alone gives every card away, the face-down stock included."""
-    return Deal.objects.filter(number=number, secret_until__gt=timezone.now()).exists()
-
-
 def practice_deal(*, number: int, rules: engine.Rules) -> Deal | None:
     """The stored deal of this number under these rules (None when nobody has asked for it to be solved);
     404 while the number is secret."""
@@ -64,19 +55,16 @@ def practice_deal(*, number: int, rules: engine.Rules) -> Deal | None:
 
 
 def window_is_over(game: Game) -> bool:
-    """A ranked game's window (its day, its tournament) has ended: its deal and its log are public."""
+    """A ranked game's window (its day, its tournament) has ended: it takes no move from then on. (What it
+    shows is for ``secrecy`` to say.)"""
     return game.closes_at is not None and game.closes_at <= timezone.now()
 
 
-def game_is_visible(game: Game, user) -> bool:
-    """The one rule for reading a game (the game, its log): its player always; anyone else only a ranked
-    game whose window is over. Anything else is answered as if it did not exist."""
-    return game.player_id == getattr(user, "pk", None) or (game.mode == Game.Mode.RANKED and window_is_over(game))
-
-
 def games_of_player(*, player):
-    """A player's games, the latest started first (a queryset, for a page of it)."""
-    return Game.objects.filter(player=player).select_related("deal", "daily").order_by("-started_at", "-id")
+    """A player's games, the latest started first (a queryset, for a page of it), but a practice game of a
+    number that is secret now (``secrecy``)."""
+    return (Game.objects.filter(games_visible_to_their_player(), player=player).select_related("deal", "daily")
+            .order_by("-started_at", "-id"))
 
 
 def game_for_viewer(*, game_id: int, user) -> Game:
@@ -98,7 +86,7 @@ def game_of_player(*, game_id: int, player) -> Game:
         game = _game_of_player_row(game_id, player.pk)
     else:
         game = Game.objects.select_related("deal", "daily").filter(pk=game_id, player=player).first()
-    if game is None:
+    if game is None or game_hidden_from_its_player(game):
         raise game_not_found(game_id)
     return game
 
@@ -152,7 +140,7 @@ def _game_of_player_row(game_id: int, player_id: int) -> Game | None:
 
 
 def game_log(*, game_id: int, user) -> tuple[Game, list[LoggedMove]]:
-    """A game's move log, to whoever may see the game (``game_is_visible``)."""
+    """A game's move log, to whoever may see the game (``secrecy.game_is_visible``)."""
     game = game_for_viewer(game_id=game_id, user=user)
     return game, log_moves(game.move_log, started_at=game.started_at)
 
@@ -165,11 +153,11 @@ def game_notations(game: Game) -> list[str]:
 def _analysis_open(game: Game) -> None:
     """An analysis shows the whole game's best play: it waits for the game's end, and a ranked game's for the
     end of its day or tournament (before it, it would give the deal away to those still playing)."""
-    if game.mode == Game.Mode.RANKED and not window_is_over(game):
+    if game.mode == Game.Mode.RANKED and not game_deal_is_public(game):
+        opens_at = game_opens_at(game)
         opens = (gettext("the analysis of a ranked game opens when its day is over, at %(time)s") if game.daily_id
                  else gettext("the analysis of a ranked game opens when its tournament is over, at %(time)s"))
-        raise Conflict(opens % {"time": game.closes_at.isoformat()}, code="not_yet",
-                       opens_at=game.closes_at.isoformat())
+        raise Conflict(opens % {"time": opens_at.isoformat()}, code="not_yet", opens_at=opens_at.isoformat())
     if not game.is_over:
         raise Conflict(gettext("the game is still being played: its analysis comes when it ends"), code="not_yet",
                        opens_at=None)

@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "games.middleware.DailyDealsReadyMiddleware",  # no beat (no Redis): the daily deals prepare themselves
+    "games.middleware.ExpiredGamesClosedMiddleware",  # and the ranked games past their window close themselves
 ]
 
 ROOT_URLCONF = "pyramid_site.urls"
@@ -285,6 +286,9 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT_SECONDS", CELERY_TASK_S
 if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured("CELERY_TASK_TIME_LIMIT_SECONDS must be above CELERY_TASK_SOFT_TIME_LIMIT_SECONDS")
 CELERY_TIMEZONE = "UTC"
+# How often ranked games whose window is over are closed: the beat job's period, and without a beat the web
+# process's (PYRAMID_AUTO_CLOSE_GAMES)
+PYRAMID_CLOSE_GAMES_EVERY_SECONDS = env_float("PYRAMID_CLOSE_GAMES_EVERY_SECONDS", 60.0, low=1.0)
 CELERY_BEAT_SCHEDULE = {
     "prepare-daily-deals": {
         "task": "games.tasks.prepare_daily_deals",
@@ -297,7 +301,7 @@ CELERY_BEAT_SCHEDULE = {
     # ranked games still playing when their day or tournament ended are closed as they stand
     "close-expired-games": {
         "task": "games.tasks.close_expired_games",
-        "schedule": env_float("PYRAMID_CLOSE_GAMES_EVERY_SECONDS", 60.0, low=1.0),
+        "schedule": PYRAMID_CLOSE_GAMES_EVERY_SECONDS,
     },
     # yesterday's ranked games replayed and checked; a second run the same day changes nothing
     "recheck-ranked-day": {
@@ -340,6 +344,9 @@ PYRAMID_FIRST_DAILY_DATE = env_date("PYRAMID_FIRST_DAILY_DATE", dt.date(2025, 1,
 # deals in the web process, each candidate solved within this budget
 PYRAMID_DAILY_AUTO_PREPARE = env_bool("PYRAMID_DAILY_AUTO_PREPARE", default=not REDIS_URL)
 PYRAMID_DAILY_AUTO_BUDGET_SECONDS = env_float("PYRAMID_DAILY_AUTO_BUDGET_SECONDS", 5.0, low=0.1)
+# With no beat to close them (no Redis), the web process closes the ranked games whose window is over itself, on
+# a request, at most once every PYRAMID_CLOSE_GAMES_EVERY_SECONDS
+PYRAMID_AUTO_CLOSE_GAMES = env_bool("PYRAMID_AUTO_CLOSE_GAMES", default=not REDIS_URL)
 # Solver time per deal in the Celery task, and per hint
 PYRAMID_SOLVE_BUDGET_SECONDS = env_float("PYRAMID_SOLVE_BUDGET_SECONDS", 60.0, low=0.1)
 PYRAMID_HINT_BUDGET_SECONDS = env_float("PYRAMID_HINT_BUDGET_SECONDS", 3.0, low=0.1)

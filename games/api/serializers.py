@@ -18,7 +18,7 @@ from pyramid_site.api.output import (DEAL_NUMBER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA
                                      DealNumberTextField, NullableItemsListField, PresetField, deal_number_text)
 
 from ..models import DailyDeal, Deal, Game
-from ..selectors import daily_is_over, window_is_over
+from ..secrecy import daily_is_revealed, game_deal_is_public
 
 GAME_MODES = list(Game.Mode.values)
 GAME_STATUSES = list(Game.Status.values)
@@ -181,13 +181,13 @@ class DailyOutput(serializers.ModelSerializer):
 
     @extend_schema_field(DailyDealRevealedOutput(allow_null=True))
     def get_deal(self, daily) -> dict | None:
-        if not daily_is_over(daily):
+        if not daily_is_revealed(daily):
             return None
         return {"number": daily.deal.number, "number_text": deal_number_text(daily.deal.number),
                 "text": daily.deal.text, "solution": daily.deal.solution}
 
     def get_salt(self, daily) -> str | None:
-        return daily.salt if daily_is_over(daily) else None
+        return daily.salt if daily_is_revealed(daily) else None
 
 
 class DailyCommitmentOutput(serializers.Serializer):
@@ -382,8 +382,7 @@ def game_output(game: Game, position: engine.Position) -> dict:
 
 
 def _game_deal(game: Game) -> dict:
-    # a ranked game's deal number (a daily or tournament deal) stays secret until its window is over
-    deal_public = game.mode == Game.Mode.PRACTICE or window_is_over(game)
+    deal_public = game_deal_is_public(game)
     return {
         "number": game.deal.number if deal_public else None,
         "number_text": deal_number_text(game.deal.number) if deal_public else None,

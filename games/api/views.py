@@ -97,7 +97,7 @@ class DailyVerifyView(APIView):
     def get(self, request, date: str, preset: str):
         daily = selectors.daily_deal(date=date_value(date), preset=preset)
         body = {"date": daily.date.isoformat(), "preset": daily.preset, "commitment": daily.commitment,
-                "revealed": selectors.daily_is_over(daily)}
+                "revealed": selectors.daily_is_revealed(daily)}
         if not body["revealed"]:
             return Response(body | {"message": "the salt and the deal are shown when the day is over (UTC)"})
         deal_text = daily.deal.text

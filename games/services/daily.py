@@ -44,7 +44,8 @@ def daily_deal_prepare(*, date: dt.date, preset: str) -> DailyDeal | Deal | None
     if daily:
         return daily
     found = proven_deal(secret=settings.PYRAMID_DAILY_SECRET, purpose=PURPOSE, key=daily_key(date, preset),
-                        rules=engine.preset(preset), max_attempts=settings.PYRAMID_DAILY_MAX_ATTEMPTS)
+                        rules=engine.preset(preset), max_attempts=settings.PYRAMID_DAILY_MAX_ATTEMPTS,
+                        secret_until=day_end(date))
     if isinstance(found, Proven):
         salt = new_salt()
         with transaction.atomic():

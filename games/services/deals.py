@@ -9,7 +9,7 @@ import logging
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -20,18 +20,35 @@ from pyramid_site.api.solver_budget import SolverPayer, refuse_when_spent, spend
 
 from ..engine_glue import start_position
 from ..models import SOLVE_BUCKETS, Deal, SolveHour
-from ..selectors import deal_number_is_secret
+from ..secrecy import deal_number_is_secret
 
 log = logging.getLogger(__name__)
 
 
-def deal_get_or_create(*, number: int, rules: engine.Rules) -> Deal:
-    deal, _ = Deal.objects.get_or_create(
+def deal_get_or_create(*, number: int, rules: engine.Rules, secret_until: dt.datetime | None = None) -> Deal:
+    """The deal's row, made now if needed; with ``secret_until``, kept secret until then at least (a sequence's
+    candidate). A new row takes the secrecy its number has under other rule sets (``secrecy``)."""
+    deal, made = Deal.objects.get_or_create(
         number=number,
         rules=rules.to_text(),
-        defaults={"preset": rules.name, "text": engine.deal_from_number(number).text},
+        defaults={"preset": rules.name, "text": engine.deal_from_number(number).text,
+                  "secret_until": _latest(secret_until, _number_secret_until(number))},
     )
+    if secret_until is not None and (deal.secret_until is None or deal.secret_until < secret_until):
+        deal_keep_secret(deal_id=deal.pk, until=secret_until)
+        deal.refresh_from_db(fields=["secret_until"])
+    elif made and deal.secret_until is not None:
+        deal_keep_secret(deal_id=deal.pk, until=deal.secret_until)  # its number's other rows, if any lag behind
     return deal
+
+
+def _number_secret_until(number: int) -> dt.datetime | None:
+    return Deal.objects.filter(number=number).aggregate(until=Max("secret_until"))["until"]
+
+
+def _latest(*moments: dt.datetime | None) -> dt.datetime | None:
+    given = [moment for moment in moments if moment is not None]
+    return max(given) if given else None
 
 
 def deal_solve_request(*, number: int, rules: engine.Rules, payer: SolverPayer | None = None) -> Deal:
@@ -47,8 +64,16 @@ def deal_solve_request(*, number: int, rules: engine.Rules, payer: SolverPayer |
 
 
 def deal_keep_secret(*, deal_id: int, until: dt.datetime) -> None:
-    """Keep the deal's number secret, under every rule set, until ``until`` at least."""
-    Deal.objects.filter(Q(secret_until__isnull=True) | Q(secret_until__lt=until), pk=deal_id).update(
+    """Keep the deal's number secret, under every rule set (every row of the number), until ``until`` at least:
+    secrecy only ever moves later."""
+    number = Deal.objects.filter(pk=deal_id).values_list("number", flat=True).first()
+    if number is not None:
+        deal_numbers_keep_secret(numbers=[number], until=until)
+
+
+def deal_numbers_keep_secret(*, numbers: list[int], until: dt.datetime) -> int:
+    """The same for many numbers at once (a moved window's candidates); how many rows moved."""
+    return Deal.objects.filter(Q(secret_until__isnull=True) | Q(secret_until__lt=until), number__in=numbers).update(
         secret_until=until)
 
 

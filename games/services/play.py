@@ -29,7 +29,8 @@ from ..errors import IllegalMoveError, game_not_found
 from ..models import DailyDeal, Deal, Game
 from ..move_log import log_append, log_notations, log_without_last
 from ..words import refusal
-from ..selectors import deal_number_is_secret, game_of_player, window_is_over
+from ..secrecy import deal_is_secret, deal_number_is_secret, game_hidden_from_its_player
+from ..selectors import game_of_player, window_is_over
 from ..signals import game_finished
 from .deals import deal_get_or_create
 from .practice import practice_pool_fill, proven_deal_draw
@@ -73,6 +74,8 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
             raise NotFound(gettext("there is no daily deal %(daily_id)s open yet") % {"daily_id": daily_id},
                            code="daily_not_found")
         if daily.date < utc_today():
+            if deal_is_secret(daily.deal):  # another window still uses its number: the number is not given
+                raise Conflict(gettext("the daily deal's day is over"), code="daily_over")
             raise Conflict(
                 gettext("the daily deal of %(date)s is over; practise it as deal %(number)s with rules %(preset)s") % {"date": daily.date, "number": daily.deal.number, "preset": daily.preset},
                 code="daily_over",
@@ -185,7 +188,7 @@ def _refuse_past_window(game: Game) -> None:
 
 def _locked_game(game_id: int, player) -> Game:
     game = Game.objects.select_for_update(of=("self",)).select_related("deal").filter(pk=game_id, player=player).first()
-    if game is None:
+    if game is None or game_hidden_from_its_player(game):
         raise game_not_found(game_id)
     return game
 

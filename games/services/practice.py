@@ -7,19 +7,15 @@ import secrets
 import time
 
 from django.conf import settings
-from django.db.models import Q
-from django.utils import timezone
-
 import engine
 
 from ..models import Deal
-from ..selectors import deal_number_is_secret
+from ..secrecy import deal_number_is_secret, public_deals
 from .deals import deal_get_or_create, deal_solve
 
 
 def _proven(rules: engine.Rules, difficulty: int | None):
-    found = Deal.objects.filter(rules=rules.to_text(), status=Deal.Status.WINNABLE).filter(
-        Q(secret_until__isnull=True) | Q(secret_until__lte=timezone.now()))
+    found = Deal.objects.filter(public_deals(), rules=rules.to_text(), status=Deal.Status.WINNABLE)
     return found if difficulty is None else found.filter(difficulty=difficulty)
 
 

@@ -7,6 +7,10 @@ and ``17|0``). Its candidates are ``HMAC-SHA256(secret, "pyramid-PURPOSE|KEY|ATT
 is the sequence's deal. Verdicts are written once and candidates come in a fixed order, so any
 number of runs, interrupted or simultaneous, settle on the same deal.
 
+Every candidate is secret from the moment it is made until the sequence's window ends (``secret_until``: the
+day's end, the tournament's), the one it settles on until every window that uses it has: a proved candidate
+waiting to be settled is no practice deal (``games.secrecy``).
+
 Whoever owns a sequence (the daily deals here, tournaments in their app) registers a *step* for
 its purpose: given a key, fix what is proved so far and return the next candidate still to be
 solved, or None once nothing is left to solve. One Celery chain (``games.tasks.settle_sequence``)
@@ -15,6 +19,7 @@ and one in-process loop (``sequence_settle``) drive every step.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import hmac
 from collections.abc import Callable
@@ -31,18 +36,25 @@ def candidate_number(*, secret: str, purpose: str, key: str, attempt: int) -> in
     return int.from_bytes(hmac.new(secret.encode(), message, hashlib.sha256).digest()[:8], "big")
 
 
+def sequence_candidates(*, secret: str, purpose: str, key: str, attempts: int) -> list[int]:
+    """A sequence's first ``attempts`` candidate numbers, in order."""
+    return [candidate_number(secret=secret, purpose=purpose, key=key, attempt=attempt) for attempt in range(attempts)]
+
+
 @dataclass(frozen=True, slots=True)
 class Proven:
     deal: Deal
     attempt: int
 
 
-def proven_deal(*, secret: str, purpose: str, key: str, rules: engine.Rules, max_attempts: int) -> Proven | Deal | None:
+def proven_deal(*, secret: str, purpose: str, key: str, rules: engine.Rules, max_attempts: int,
+                secret_until: dt.datetime) -> Proven | Deal | None:
     """The first candidate proved winnable; else the next candidate still to be solved (a pending
-    deal); None when every allowed attempt was refused (unwinnable, or the solver's budget ran out)."""
+    deal); None when every allowed attempt was refused (unwinnable, or the solver's budget ran out).
+    Each candidate looked at is kept secret until ``secret_until`` at least."""
     for attempt in range(max_attempts):
         deal = deal_get_or_create(number=candidate_number(secret=secret, purpose=purpose, key=key, attempt=attempt),
-                                  rules=rules)
+                                  rules=rules, secret_until=secret_until)
         if deal.status == Deal.Status.PENDING:
             return deal
         if deal.status == Deal.Status.WINNABLE:

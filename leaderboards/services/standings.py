@@ -46,7 +46,9 @@ def _standing(entry: Entry, tournament: Tournament, counted: list[Result]) -> No
 
 def entry_refresh(*, entry_id: int) -> Entry:
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().select_related("tournament").get(pk=entry_id)
+        # the entry's row alone: a game finishing holds its game's row here, and a move of the window holds the
+        # tournament's while it moves every game, so waiting for the tournament here would deadlock with it
+        entry = Entry.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=entry_id)
         _standing(entry, entry.tournament, [r for _, r in player_counting_results(entry.tournament, entry.player_id)])
         entry.save()
         return entry

@@ -119,7 +119,8 @@ def tournament_deals_prepare(*, tournament_id: int) -> Tournament | Deal:
         if index in taken:
             continue
         found = proven_deal(secret=settings.PYRAMID_TOURNAMENT_SECRET, purpose=PURPOSE, key=f"{tournament.pk}|{index}",
-                            rules=rules, max_attempts=settings.PYRAMID_DAILY_MAX_ATTEMPTS)
+                            rules=rules, max_attempts=settings.PYRAMID_DAILY_MAX_ATTEMPTS,
+                            secret_until=tournament.ends_at)
         if isinstance(found, Deal):
             return found
         if found is None:
@@ -130,9 +131,11 @@ def tournament_deals_prepare(*, tournament_id: int) -> Tournament | Deal:
             return tournament
         try:
             with transaction.atomic():
+                # the end as it is now, under the row lock a window change takes: a move of it cannot slip between
+                ends_at = Tournament.objects.select_for_update().values_list("ends_at", flat=True).get(pk=tournament.pk)
                 TournamentDeal.objects.create(tournament=tournament, index=index, deal=found.deal,
                                               attempt=found.attempt)
-                game_services.deal_keep_secret(deal_id=found.deal.pk, until=tournament.ends_at)
+                game_services.deal_keep_secret(deal_id=found.deal.pk, until=ends_at)
         except IntegrityError:
             pass  # another run fixed this slot first
     Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.PREPARING).update(
@@ -207,14 +210,26 @@ def tournament_update(*, actor, tournament_id: int, name: str | None = None, sta
 
 
 def _window_follows(tournament: Tournament) -> None:
-    """The tournament's secret deals stay secret, and its games open, until its (new) end."""
+    """In the transaction that moves the window: the tournament's deals, and every candidate tried for them, stay
+    secret until its (new) end, and every game of it, finished or not, closes then (a finished game
+    left with the old end would be anyone's to read from the old end on, while the deal is still live)."""
+    if tournament.source != Tournament.Source.SECRET:
+        return  # its deal is the day's, secret and open until the day's end, which the tournament stays within
     deal_ids = list(tournament.deals.values_list("deal_id", flat=True))
-    if tournament.source == Tournament.Source.SECRET:
-        for deal_id in deal_ids:
-            game_services.deal_keep_secret(deal_id=deal_id, until=tournament.ends_at)
-        entrants = tournament.entries.values("player_id")
-        Game.objects.filter(deal_id__in=deal_ids, mode=Game.Mode.RANKED, daily__isnull=True, player_id__in=entrants,
-                            status=Game.Status.PLAYING).update(closes_at=tournament.ends_at)
+    for deal_id in deal_ids:
+        game_services.deal_keep_secret(deal_id=deal_id, until=tournament.ends_at)
+    game_services.deal_numbers_keep_secret(numbers=_candidates(tournament), until=tournament.ends_at)
+    Game.objects.filter(deal_id__in=deal_ids, mode=Game.Mode.RANKED, daily__isnull=True).exclude(
+        status=Game.Status.CLOSED).update(closes_at=tournament.ends_at)
+
+
+def _candidates(tournament: Tournament) -> list[int]:
+    """Every candidate number its slots have tried (a settled slot up to the attempt it kept), or may try."""
+    kept = dict(tournament.deals.values_list("index", "attempt"))
+    return [number for index in range(tournament.deal_count)
+            for number in game_services.sequence_candidates(
+                secret=settings.PYRAMID_TOURNAMENT_SECRET, purpose=PURPOSE, key=f"{tournament.pk}|{index}",
+                attempts=kept[index] + 1 if index in kept else settings.PYRAMID_DAILY_MAX_ATTEMPTS)]
 
 
 def tournament_join(*, user, tournament_id: int) -> Entry:
