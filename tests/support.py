@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import threading
+from collections.abc import Callable
 
 import engine
 import factory
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -200,3 +203,25 @@ def metrics_scrape() -> str:
         response = APIClient().get("/metrics", HTTP_AUTHORIZATION=f"Bearer {METRICS_TOKEN}")
     assert response.status_code == 200, response.content
     return response.content.decode()
+
+
+def at_once(*actions: Callable[[], object]) -> list[Exception]:
+    """Run each action in a thread of its own, released together, each on its own database connection; what
+    they raised (a race test asserts it is nothing, or only the refusals it expects)."""
+    barrier, errors = threading.Barrier(len(actions)), []
+
+    def run(action):
+        try:
+            barrier.wait()
+            action()
+        except Exception as exc:  # noqa: BLE001 - handed to the test
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(action,)) for action in actions]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors

@@ -199,7 +199,6 @@ def test_the_recheck_runs_daily_on_beat(settings):
 
 @pytest.mark.rows_edited_behind_the_services
 def test_a_day_cut_into_chunks_finds_what_one_pass_finds_in_any_order_and_twice(users, winning_line, yesterday):
-    from rest_framework.test import APIClient
 
     from leaderboards.fair_play.recheck import recheck_chunk_run, recheck_day_plan, recheck_day_report
 

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import threading
 
 import pytest
-from django.db import connection
 from rest_framework.test import APIClient
 
 import engine
@@ -30,7 +28,8 @@ from leaderboards.selectors.stats import period_board
 from pyramid_site.api.client import address_hash
 from pyramid_site.clock import day_end, utc_today
 from tests.leaderboards.test_tournaments import create, ready
-from tests.support import PAR, WINNABLE_ONE_LOOK, UserFactory, clock_at, daily_game, during, make_daily, play
+from tests.support import (PAR, WINNABLE_ONE_LOOK, UserFactory, at_once, clock_at, daily_game, during, make_daily,
+                           play)
 
 pytestmark = pytest.mark.django_db
 HOME = "203.0.113.7"
@@ -302,24 +301,8 @@ def test_a_flag_and_the_games_result_landing_at_once_leave_it_held(winning_line)
     player, daily = UserFactory(), make_daily()
     game = game_services.ranked_game_start(player=player, deal=daily.deal, daily=daily, closes_at=day_end(daily.date))
     play(game, winning_line[:5], resign=False)
-    barrier, errors = threading.Barrier(2), []
-
-    def run(action):
-        try:
-            barrier.wait()
-            action()
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(lambda: game_services.game_resign(game_id=game.pk, player=player),)),
-               threading.Thread(target=run, args=(
-                   lambda: services.flag_raise(game=game, kind=Flag.Kind.SCOUTED, detail="race"),))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    errors = at_once(lambda: game_services.game_resign(game_id=game.pk, player=player),
+                     lambda: services.flag_raise(game=game, kind=Flag.Kind.SCOUTED, detail="race"))
     assert errors == []
     assert Result.objects.get(game=game).voided
 

@@ -2,7 +2,6 @@
 record; lifting the void brings it back. Over the API (staff only) and the operators' ``void`` command."""
 
 import io
-import threading
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -15,7 +14,7 @@ from leaderboards.models import Result
 from leaderboards.selectors.boards import daily_board
 from leaderboards.selectors.stats import period_board
 from pyramid_site.api.errors import Conflict, Invalid, NotFound
-from tests.support import UserFactory, client_for, daily_game, make_daily
+from tests.support import UserFactory, at_once, client_for, daily_game, make_daily
 
 pytestmark = pytest.mark.django_db
 
@@ -123,26 +122,8 @@ def test_void_player_racing_finishing_games_leaves_nothing_on_the_board(winning_
     cheat = UserFactory()
     dailies = [make_daily(), make_daily(preset="strict", number=99), make_daily(preset="classic", number=98)]
     games = [game_services.game_start(player=cheat, daily_id=d.pk) for d in dailies]
-    barrier = threading.Barrier(len(games) + 1)
-    errors = []
-
-    def run(action):
-        try:
-            barrier.wait()
-            action()
-        except Exception as exc:  # noqa: BLE001 - reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(lambda g=g: game_services.game_resign(game_id=g.pk, player=cheat),))
-               for g in games]
-    threads.append(threading.Thread(target=run, args=(
-        lambda: services.player_void(player_id=cheat.pk, reason="race"),)))
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    errors = at_once(*[lambda g=g: game_services.game_resign(game_id=g.pk, player=cheat) for g in games],
+                     lambda: services.player_void(player_id=cheat.pk, reason="race"))
     assert errors == []
     assert Result.objects.filter(player=cheat).count() == 3
     assert not Result.objects.filter(player=cheat, voided=False).exists()
@@ -157,23 +138,7 @@ def test_void_of_a_game_racing_its_resignation_neither_deadlocks_nor_leaves_it_o
     for _ in range(5):
         cheat = UserFactory()
         game = game_services.game_start(player=cheat, daily_id=daily.pk)
-        barrier = threading.Barrier(2)
-        errors = []
-
-        def run(action):
-            try:
-                barrier.wait()
-                action()
-            except Exception as exc:  # noqa: BLE001 - reported below
-                errors.append(exc)
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=run, args=(lambda: game_services.game_resign(game_id=game.pk, player=cheat),)),
-                   threading.Thread(target=run, args=(lambda: services.game_void(game_id=game.pk, reason="race"),))]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        errors = at_once(lambda: game_services.game_resign(game_id=game.pk, player=cheat),
+                         lambda: services.game_void(game_id=game.pk, reason="race"))
         assert errors == []
         assert Result.objects.filter(game=game, voided=True).count() == 1
