@@ -11,7 +11,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 from .sliding_window import SlidingWindow
-from .solver_budget import client_address
+from .client import client_address
 
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 

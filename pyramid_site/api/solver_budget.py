@@ -20,7 +20,6 @@ pools, an operator's command) has no payer and is not counted.
 
 from __future__ import annotations
 
-import ipaddress
 import math
 import time
 from collections.abc import Iterator
@@ -30,8 +29,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from rest_framework.exceptions import Throttled
-from rest_framework.throttling import BaseThrottle
 
+from .client import client_address
 from .sliding_window import SlidingWindow
 
 
@@ -39,21 +38,6 @@ def cpu_seconds() -> float:
     """What solver work is measured with (a test may set it): this thread's CPU time. The compiled solver lets
     go of the GIL but searches on the thread that called it."""
     return time.thread_time()
-
-
-def client_address(request) -> str:
-    """The client's address as the throttles count it (the socket's, or the one the nearest trusted proxy saw:
-    DRF's ``get_ident`` with ``NUM_PROXIES``); an IPv6 address by its /64, the block one subscriber is given."""
-    ident = BaseThrottle().get_ident(request)
-    try:
-        address = ipaddress.ip_address(ident)
-    except ValueError:
-        return ident
-    if address.version == 6:
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from leaderboards.fair_play.scouting import scouting_of
 from leaderboards.models import Entry, Result
 from leaderboards.selectors.boards import daily_board
 from leaderboards.selectors.stats import period_board
-from pyramid_site.api.client import address_hash
+from pyramid_site.api.client import address_hash, client_mark
 from pyramid_site.clock import day_end, utc_today
 from tests.leaderboards.test_tournaments import create, ready
 from tests.support import (PAR, WINNABLE_ONE_LOOK, UserFactory, at_once, clock_at, daily_game, during, make_daily,
@@ -350,3 +350,12 @@ def test_the_admin_clears_a_flag_through_the_service(winning_line, player, clien
     assert answer.status_code == 302 and answer.url == "/admin/leaderboards/flag/"
     flag.refresh_from_db()
     assert flag.reviewed_by == staff and board_players(daily) == [player.pk]
+
+
+def test_an_ipv6_client_is_one_address_across_its_block(rf):
+    """A device rotating its private IPv6 addresses inside its /64 stays one address for the scouting rule."""
+    def mark(address):
+        return client_mark(rf.get("/", REMOTE_ADDR=address)).address_hash
+
+    assert mark("2001:db8:1:2::1") == mark("2001:db8:1:2:ffff:ffff:ffff:fffe") != mark("2001:db8:1:3::1")
+    assert mark("::ffff:192.0.2.7") == mark("192.0.2.7")

@@ -24,6 +24,7 @@ from games import services as game_services
 from games.models import Deal, Game, GameAnalysis
 from games.tasks import analyse_game, solve_deal
 from pyramid_site.api import sliding_window, solver_budget
+from pyramid_site.api.client import client_address
 from pyramid_site.api.solver_budget import SolverPayer
 from tests.support import client_for, make_daily
 
@@ -297,7 +298,7 @@ def test_with_the_shared_cache_down_solver_requests_are_still_served(budgets, se
     ("::ffff:198.51.100.7", "198.51.100.7"), ("198.51.100.7", "198.51.100.7")])
 def test_an_ipv6_client_is_counted_by_its_64_block(rf, address, counted):
     """One subscriber is given a whole /64: walking it must not give a fresh budget per address."""
-    assert solver_budget.client_address(rf.get("/", REMOTE_ADDR=address)) == counted
+    assert client_address(rf.get("/", REMOTE_ADDR=address)) == counted
 
 
 @pytest.mark.django_db(transaction=True)
