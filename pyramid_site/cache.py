@@ -4,24 +4,34 @@ The cache only holds what can be lost (throttle counts, "solve already queued" m
 outage must not turn every request that touches it into a 500: reads miss, writes are dropped, and
 ``add`` says no (so nothing is queued on a broker that is down too). Operations come back by
 themselves with Redis.
+
+A Redis that stops answering without refusing (paused, or cut off by the network) costs a socket timeout an
+operation, and a request makes several (a move counts its throttles in two windows). So after a failure the
+client answers as empty at once for ``RETRY_AFTER_SECONDS``, then asks Redis again.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 
 import redis
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 log = logging.getLogger(__name__)
 
+RETRY_AFTER_SECONDS = 1.0
+
 
 def _or(fallback):
     def wrap(method):
         def guarded(self, *args, **kwargs):
+            if time.monotonic() < self.down_until:
+                return fallback(*args) if callable(fallback) else fallback
             try:
                 return method(self, *args, **kwargs)
             except redis.RedisError as exc:
+                self.down_until = time.monotonic() + RETRY_AFTER_SECONDS
                 log.warning("cache unavailable, %s skipped: %s", method.__name__, exc)
                 return fallback(*args) if callable(fallback) else fallback
 
@@ -31,6 +41,8 @@ def _or(fallback):
 
 
 class _ForgivingClient(RedisCacheClient):
+    down_until = 0.0  # time.monotonic() until which Redis is not asked (set on an instance by a failure)
+
     add = _or(False)(RedisCacheClient.add)
     get = _or(lambda key, default: default)(RedisCacheClient.get)
     set = _or(None)(RedisCacheClient.set)

@@ -6,6 +6,7 @@ import datetime as dt
 
 from celery import shared_task
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 
 from pyramid_site.clock import utc_today
@@ -42,4 +43,12 @@ def check_ranked_game(game_id: int) -> int:
 def check_on_game_finished(sender, *, game, **kwargs) -> None:
     """The receiver of ``games.signals.game_finished``: the rules run once the game's end is committed."""
     if game.mode == game.Mode.RANKED:
-        transaction.on_commit(lambda: check_ranked_game.delay(game.pk))
+        transaction.on_commit(lambda: check_ranked_game_soon(game.pk))
+
+
+def check_ranked_game_soon(game_id: int) -> None:
+    """Queue the rules on a game, once. With the shared cache down the mark cannot be made and nothing is queued
+    (the broker is the same Redis, and a publish to it would hold the move's answer): the day's re-check runs
+    the same rules on every ranked game, so no flag is lost."""
+    if cache.add(f"fair-play-check-queued:{game_id}", True, timeout=3600):
+        check_ranked_game.delay(game_id)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+import engine
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -16,11 +17,14 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from games.services.deals import deal_get_or_create, deal_solve
 from leaderboards.models import Membership
 from pyramid_site.accounts import services
 from pyramid_site.accounts.models import Guest
 from pyramid_site.api.authentication import CachedTokenAuthentication, revocation_announce
 from tests.support import PAR, WINNABLE_ONE_LOOK, WINNING_LINE, UserFactory, client_for, daily_game, make_daily
+
+PRACTICE_NUMBER = 46  # a one-look deal the solver wins in a few milliseconds
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-long-pass-phrase"
@@ -41,9 +45,13 @@ def sign_up(client, username, password=PASSWORD, **extra):
     return client.post("/api/accounts/signup/", {"username": username, "password": password, **extra}, format="json")
 
 
-def play_practice_to_the_end(client) -> dict:
-    game = client.post("/api/games/", {"number": str(WINNABLE_ONE_LOOK), "rules": "one-look"}, format="json").json()
-    for ply, move in enumerate(WINNING_LINE, start=1):
+def play_practice_to_the_end(client, number: int = WINNABLE_ONE_LOOK) -> dict:
+    """A practice game of ``number`` under one-look, won by the solver's line."""
+    rules = engine.preset("one-look")
+    line = WINNING_LINE if number == WINNABLE_ONE_LOOK else deal_solve(
+        deal_id=deal_get_or_create(number=number, rules=rules).pk).solution.split()
+    game = client.post("/api/games/", {"number": str(number), "rules": "one-look"}, format="json").json()
+    for ply, move in enumerate(line, start=1):
         answer = client.post(f"/api/games/{game['id']}/moves/", {"ply": ply, "move": move}, format="json")
         assert answer.status_code == 201, answer.json()
     return answer.json()
@@ -165,7 +173,8 @@ def test_the_database_keeps_guest_rows_to_their_shape():
 
 def test_signing_up_names_the_guest_account_and_keeps_games_results_streak_places_and_clubs():
     client, guest = new_guest()
-    practice = play_practice_to_the_end(client)  # before the deal is today's daily deal, and secret
+    # another deal than the daily's: a practice game of a number that turns daily is hidden until the day is over
+    practice = play_practice_to_the_end(client, number=PRACTICE_NUMBER)
     daily = make_daily()
     ranked = play_daily(client, daily)
     assert practice["status"] == "won" and ranked["status"] == "won" and ranked["moves"] == PAR
