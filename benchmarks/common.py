@@ -13,7 +13,7 @@ import psycopg
 
 
 # Load scripts play far faster than a person, from one address: the throttles on starting games and on moves
-# (README, "Security") lifted for them, so that they measure the service and not its limits
+# (docs/fair-play.md, "Security") lifted for them, so that they measure the service and not its limits
 UNTHROTTLED_PLAY = {f"PYRAMID_THROTTLE_{scope}": "1000000/min"
                     for scope in ("GAME_START", "GAME_START_ADDRESS", "MOVE", "MOVE_ADDRESS")}
 

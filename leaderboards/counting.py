@@ -2,7 +2,7 @@
 is shown of their own games (``selectors.clubs``): ranked games of its deals, not voided, started in its window
 and finished by its end, and started after their player joined. The last keeps a game played before joining out
 of a tournament on the daily deal, where anyone could otherwise play the day's deal first and join only if it
-went well (README, "Tournaments nobody can bend")."""
+went well (docs/fair-play.md, "Tournaments nobody can bend")."""
 
 from __future__ import annotations
 

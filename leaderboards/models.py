@@ -104,7 +104,7 @@ class BoardCount(models.Model):
 
 class PeriodStanding(models.Model):
     """A player's figures on one weekly board, or the all-time board, of a daily preset: the sums the board
-    ranks by (README, "Board formulas"), kept in step with the results as they land, so that a board is an
+    ranks by (docs/leaderboards.md, "Board formulas"), kept in step with the results as they land, so that a board is an
     index range and a rank one count, at any size. Rebuilt from the results by ``rebuild_boards``."""
 
     class Kind(models.TextChoices):
@@ -348,7 +348,7 @@ _VALUE_KINDS = ["club_name", "club_description", "club_privacy", "member_role", 
 class ClubChange(models.Model):
     """The audit record of a change to a club or one of its tournaments (who, when, what): made by its owner or
     an admin, or a member leaving. The club's managers read the club's record; a tournament shows the changes
-    that touch it (README, "Tournaments nobody can bend"). A tournament's window moves are in
+    that touch it (docs/fair-play.md, "Tournaments nobody can bend"). A tournament's window moves are in
     :class:`WindowChange`."""
 
     class Kind(models.TextChoices):

@@ -64,7 +64,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # the web page's scripts and styles, also under gunicorn
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # after the session, before anything that answers in words: the request's language (README, "Languages"),
+    # after the session, before anything that answers in words: the request's language (docs/api.md, "Languages"),
     # and Content-Language on every answer
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -131,7 +131,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-# the players' languages: English, Swedish and German (README, "Languages"); English when nothing else matches
+# the players' languages: English, Swedish and German (docs/api.md, "Languages"); English when nothing else matches
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("sv", "Svenska"), ("de", "Deutsch")]
 # the apps' catalogues are found in each app's locale/; this one holds the shared plumbing's (pyramid_site/api)
@@ -377,7 +377,7 @@ if PYRAMID_ANALYSIS_GAME_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured("PYRAMID_ANALYSIS_GAME_SECONDS must stay under CELERY_TASK_SOFT_TIME_LIMIT_SECONDS")
 # How long a web process remembers an API token (a revoked one stops working within this elsewhere)
 PYRAMID_TOKEN_CACHE_SECONDS = env_float("PYRAMID_TOKEN_CACHE_SECONDS", 30.0)
-# The suspicious-play rule of the daily re-check (leaderboards/fair_play/recheck.py, README "Fair play")
+# The suspicious-play rule of the daily re-check (leaderboards/fair_play/recheck.py, docs/fair-play.md "Fair play")
 PYRAMID_FLAG_MIN_MOVES = env_int("PYRAMID_FLAG_MIN_MOVES", 10, low=1)
 PYRAMID_FLAG_EVEN_CV = env_float("PYRAMID_FLAG_EVEN_CV", 0.25)
 # The daily re-check is cut into chunks of this many games, one Celery job each, that any number of workers share

@@ -178,7 +178,7 @@ def standings_stored() -> dict:
 
 
 def standings_summed() -> dict:
-    """The standings by the README's board formulas, from each counted daily result."""
+    """The standings by the board formulas of docs/leaderboards.md, from each counted daily result."""
     figures: dict = {}
     for r in Result.objects.filter(daily__isnull=False, voided=False):
         monday = r.date - dt.timedelta(days=r.date.weekday())

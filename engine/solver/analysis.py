@@ -70,7 +70,7 @@ class Analysis:
 
 @dataclass(slots=True, frozen=True)
 class Accuracy:
-    """How closely a game followed the solver, for the fair-play rule (README, "Fair play"). A move is best
+    """How closely a game followed the solver, for the fair-play rule (docs/fair-play.md, "Fair play"). A move is best
     when, from a winnable position, it keeps the win at its fewest moves (one move nearer). Counted apart
     before the whole stock had been seen, when only luck or knowledge of the hidden cards plays perfectly,
     and from then on, when any solver can play the rest perfectly."""

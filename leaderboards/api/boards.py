@@ -76,7 +76,7 @@ def _period_response(request, first, last, preset):
 
 class WeeklyBoardView(APIView):
     """Players ranked over the daily deals of one ISO week (Monday to Sunday, UTC), by the formulas of the
-    README ("Board formulas"), in pages."""
+    docs/leaderboards.md ("Board formulas"), in pages."""
 
     @extend_schema(parameters=[PRESET, CLUB, AROUND, *page_parameters(), OpenApiParameter("week", str, description="any day "
                    "of the ISO week, YYYY-MM-DD (this week)")],
@@ -89,7 +89,7 @@ class WeeklyBoardView(APIView):
 
 
 class AllTimeBoardView(APIView):
-    """Players ranked over every daily deal so far, by the formulas of the README ("Board formulas"), in
+    """Players ranked over every daily deal so far, by the formulas of the docs/leaderboards.md ("Board formulas"), in
     pages."""
 
     @extend_schema(parameters=[PRESET, CLUB, AROUND, *page_parameters()], responses={200: PERIOD_PAGE, 400: ERROR, 404: ERROR},

@@ -45,7 +45,7 @@ class ClubTournamentsView(APIView):
     @extend_schema(request=TournamentInput, responses={201: TOURNAMENT, 400: ERROR, 403: ERROR, 404: ERROR},
                    summary="Create a tournament (owner and admins); secret deals are prepared by the solver jobs",
                    description="Create a match (one ranked game per deal) or an arena (a sequence of deals played "
-                               "one after another) over a window (README, \"Tournament standings\"). Secret deals "
+                               "one after another) over a window (docs/leaderboards.md, \"Tournament standings\"). Secret deals "
                                "are found and proved winnable by the solver jobs: the tournament is `preparing` "
                                "until they are ready. Guest accounts sign up first (403 `guest_not_allowed`).")
     def post(self, request, club_id: int):

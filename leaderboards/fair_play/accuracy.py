@@ -1,4 +1,4 @@
-"""The accuracy rule of fair play (README, "Fair play"): a player whose ranked games on one board follow the
+"""The accuracy rule of fair play (docs/fair-play.md, "Fair play"): a player whose ranked games on one board follow the
 exact solver more often than people do is flagged for an operator's review (the game's result is held off
 the boards until then).
 

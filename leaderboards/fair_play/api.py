@@ -65,7 +65,7 @@ class FlagOutput(serializers.Serializer):
     kind = serializers.ChoiceField(choices=Flag.Kind.values,
                                    help_text="result_mismatch: the replay disagrees with the stored result; "
                                              "suspicious, accuracy, scouted, too_fast: the fair-play rule of "
-                                             "that name (README, \"Fair play\")")
+                                             "that name (docs/fair-play.md, \"Fair play\")")
     detail = serializers.CharField()
     created_at = serializers.DateTimeField()
     reviewed_at = serializers.DateTimeField(allow_null=True)

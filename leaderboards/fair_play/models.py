@@ -41,12 +41,12 @@ class Void(models.Model):
 
 class Flag(models.Model):
     """A game put up for an operator's review by a fair-play rule. Until the review, its result is held off
-    every board (README, "Fair play"); a review puts it back, unless the operator voids the game (a
+    every board (docs/fair-play.md, "Fair play"); a review puts it back, unless the operator voids the game (a
     :class:`Void`), which keeps it off. Either way the review is recorded here."""
 
     class Kind(models.TextChoices):
         RESULT_MISMATCH = "result_mismatch"  # the move log, replayed, does not give the stored result
-        SUSPICIOUS = "suspicious"  # the documented fair-play rule (README, "Fair play") fired
+        SUSPICIOUS = "suspicious"  # the documented fair-play rule (docs/fair-play.md, "Fair play") fired
         ACCURACY = "accuracy"  # the player's last ranked games follow the solver beyond the population's play
         SCOUTED = "scouted"  # a better game of a deal another account from the same address or device scouted
         TOO_FAST = "too_fast"  # won faster than a person can make the moves

@@ -3,7 +3,7 @@ the engine and compared with the stored game and its result; games that trip the
 rule are flagged for an operator's review. Flags are findings, never penalties: only a void (by an
 operator) takes a result off the boards.
 
-The suspicious-play rule (README, "Fair play"): a ranked game won in exactly the deal's par, so that
+The suspicious-play rule (docs/fair-play.md, "Fair play"): a ranked game won in exactly the deal's par, so that
 every move from the first was on a shortest winning line, with at least
 ``PYRAMID_FLAG_MIN_MOVES`` moves whose server-stamped intervals vary less than
 ``PYRAMID_FLAG_EVEN_CV`` (standard deviation over mean): a person thinks longer at some moves than

@@ -1,4 +1,4 @@
-"""The scouting rule of fair play (README, "Fair play"): a second account (a guest is one request away) draws
+"""The scouting rule of fair play (docs/fair-play.md, "Fair play"): a second account (a guest is one request away) draws
 through a ranked deal's stock, or plays a little and stops; a local solver then gives the line, and the main
 account plays it at par with a person's pauses. No rule on one game sees that; the two games together do.
 

@@ -1,4 +1,4 @@
-"""The speed rule of fair play (README, "Fair play"): a ranked game won in less time than a person needs to
+"""The speed rule of fair play (docs/fair-play.md, "Fair play"): a ranked game won in less time than a person needs to
 make its moves at all, whatever they knew beforehand. Each move is at least one aimed click or tap (a pair is
 two; a draw one), and a person's fastest aimed clicks come a few hundred milliseconds apart, so the rule fires
 for a win of at least ``PYRAMID_FLAG_MIN_MOVES`` moves taking under ``PYRAMID_FLAG_FASTEST_MOVE_MS`` (300) a

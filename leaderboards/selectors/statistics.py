@@ -5,7 +5,7 @@ and tournament games, none void; what the boards count), practice games from the
 ones: won, stuck or resigned). Per preset: games played, won, the win rate, pyramids cleared, and the fewest
 moves and shortest time of a won game. The streaks are the daily ones of the boards (``streaks_of_players``).
 
-Practice figures are their player's alone: practice games and their logs are private (README, "One rule for
+Practice figures are their player's alone: practice games and their logs are private (docs/fair-play.md, "One rule for
 reading games"), and so are the figures made of them; anyone else is told ``practice: null``. Ranked figures
 and the calendar are public to logged-in players, as the boards they come from are.
 

@@ -1,6 +1,6 @@
 """Weekly and all-time boards over daily deals, a player's page, streaks and share lines.
 
-The formulas are in the README ("Leaderboards"): over the daily results in the period (finished
+The formulas are in the docs/leaderboards.md ("Leaderboards"): over the daily results in the period (finished
 ranked games of daily deals, none void), per player: deals played, pyramids cleared, total and
 average cards left, results at par (won in par moves or fewer) and the best result; ranked by
 pyramids cleared, then results at par, then total cards left (fewer first), then deals played.

@@ -42,7 +42,7 @@ INSERT INTO {_COUNT_TABLE} (kind, starts, preset, bucket, players) VALUES {{rows
 ON CONFLICT (kind, starts, preset, bucket) DO UPDATE
 SET players = {_COUNT_TABLE}.players + CASE WHEN EXCLUDED.players = 0 THEN -1 ELSE EXCLUDED.players END
 """
-# the boards' sums (README, "Board formulas"), named apart from the results' own columns (cleared, won),
+# the boards' sums (docs/leaderboards.md, "Board formulas"), named apart from the results' own columns (cleared, won),
 # which the sums' filters read
 _FIGURES = {f"f_{name}": AGGREGATES[source] for name, source in [
     ("played", "played"), ("cleared", "cleared_count"), ("won", "won_count"), ("at_par", "at_par"),

@@ -1,4 +1,4 @@
-"""The language of an answer (README, "Languages"): the browser's explicit choice (the page's cookie), else the
+"""The language of an answer (docs/api.md, "Languages"): the browser's explicit choice (the page's cookie), else the
 request's ``Accept-Language``, else the account's chosen language, else English.
 
 Django's ``LocaleMiddleware`` reads the cookie and ``Accept-Language``. A client that sends neither (a script,

@@ -1,6 +1,6 @@
 """Every ``code`` an error answer of the API can carry, with its HTTP status and what it means.
 
-Clients branch on these codes, so they never change once published; the README's table of error codes
+Clients branch on these codes, so they never change once published; the table of error codes in docs/api.md
 lists exactly these (a test compares them, and another finds every code the code base answers with).
 """
 

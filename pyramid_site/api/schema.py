@@ -22,7 +22,7 @@ class ErrorOutput(serializers.Serializer):
     fields some codes carry."""
 
     code = serializers.ChoiceField(choices=ERROR_CODE_NAMES, help_text="stable: clients branch on it "
-                                                                         "(README, \"Errors\")")
+                                                                         "(docs/api.md, \"Errors\")")
     message = serializers.CharField(help_text="for people; may change")
     expected_ply = serializers.IntegerField(required=False, help_text="`wrong_ply`: the ply the game expects next")
     game = serializers.IntegerField(required=False, allow_null=True,

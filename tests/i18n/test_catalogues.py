@@ -1,6 +1,6 @@
 """The translation catalogues: every message of the code has a Swedish and a German translation (none missing,
 none fuzzy, the same placeholders), and every compiled catalogue (.mo, what the service reads) says what its
-.po says. tools/messages writes both (README, "Languages")."""
+.po says. tools/messages writes both (docs/api.md, "Languages")."""
 
 from __future__ import annotations
 

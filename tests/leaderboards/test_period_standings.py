@@ -1,5 +1,5 @@
 """The weekly and all-time boards read from standings kept as results land: after any mix of results and voids,
-every standing is what the results sum to (README, "Board formulas"), and every rank on the API's pages, my row
+every standing is what the results sum to (docs/leaderboards.md, "Board formulas"), and every rank on the API's pages, my row
 and the rows around it is one more than the players strictly ahead, counted here player by player."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def _result(player, daily, cards_left: int, moves: int) -> Result:
 
 
 def _reference_ranks(figures: dict, kind: str, starts: dt.date, preset: str) -> dict[int, int]:
-    """Each player's rank on one board: 1 + the players strictly ahead by the README's order."""
+    """Each player's rank on one board: 1 + the players strictly ahead by the order of docs/leaderboards.md."""
     board = {key[3]: f for key, f in figures.items() if key[:3] == (kind, starts, preset)}
     order = {player: (-f[1], -f[3], f[4], -f[0]) for player, f in board.items()}
     return {player: 1 + sum(other < mine for other in order.values()) for player, mine in order.items()}

@@ -9,7 +9,7 @@ const DEVICE_KEY = "pyramid.device";
 
 // A random id this browser keeps (not the account's: it stays through log-out and sign-up), sent with every
 // request as X-Device-ID. Fair play links ranked games of one deal played by different accounts from one
-// browser (README, "Fair play"); the server ignores a malformed id.
+// browser (docs/fair-play.md, "Fair play"); the server ignores a malformed id.
 function deviceId() {
   let id = localStorage.getItem(DEVICE_KEY);
   if (!id || !/^[A-Za-z0-9_-]{16,64}$/.test(id)) {

@@ -1,4 +1,4 @@
-// The page's words in the player's language: English, Swedish or German (README, "Languages").
+// The page's words in the player's language: English, Swedish or German (docs/api.md, "Languages").
 //
 // The language is this browser's explicit choice (the switch in the header, kept in localStorage), else the
 // account's (`language` of /api/accounts/me/), else the first of the browser's languages the page speaks, else
