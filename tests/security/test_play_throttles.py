@@ -8,7 +8,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from pyramid_site.api import sliding_window
-from tests.support import WINNABLE_ONE_LOOK, client_for
+from tests.support import WINNABLE_ONE_LOOK, client_for, guest_from
 
 pytestmark = pytest.mark.django_db
 HOME, ELSEWHERE = "198.51.100.7", "203.0.113.9"
@@ -31,14 +31,6 @@ def rates(settings, wall):
     return set_rates
 
 
-def guest(address: str) -> APIClient:
-    made = APIClient(REMOTE_ADDR=address).post("/api/accounts/guest/")
-    assert made.status_code == 201, made.json()
-    client = APIClient(REMOTE_ADDR=address)
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {made.json()['token']}")
-    return client
-
-
 def start(client: APIClient, **extra):
     return client.post("/api/games/", {"number": str(WINNABLE_ONE_LOOK), "rules": "one-look"}, format="json", **extra)
 
@@ -53,12 +45,12 @@ def assert_throttled(answer) -> int:
 def test_games_started_are_counted_per_account_and_per_address(rates):
     """Old hole: nothing limited game creation; each new game is a row, and each that ends an analysis."""
     rates(game_start="3/min", game_start_address="5/min")
-    first, second = guest(HOME), guest(HOME)
+    first, second = guest_from(HOME), guest_from(HOME)
     answers = [start(first) for _ in range(4)]
     assert [answer.status_code for answer in answers] == [201, 201, 201, 429]  # the account's 3
     assert_throttled(answers[-1])
     assert [start(second).status_code for _ in range(2)] == [201, 429]  # the address's 5 (refused ones count)
-    assert start(guest(ELSEWHERE)).status_code == 201
+    assert start(guest_from(ELSEWHERE)).status_code == 201
     assert first.get("/api/games/").status_code == 200  # the list is not counted
 
 
@@ -86,14 +78,14 @@ def test_moves_are_counted_and_the_count_fades_with_the_window(rates, wall, play
 
 def test_moves_of_many_guests_from_one_address_share_its_count(rates, winning_line):
     rates(move="100/min", move_address="6/min")
-    games = [(client, start(client).json()["id"]) for client in (guest(HOME), guest(HOME), guest(HOME))]
+    games = [(client, start(client).json()["id"]) for client in (guest_from(HOME), guest_from(HOME), guest_from(HOME))]
     codes = [client.post(f"/api/games/{game_id}/moves/", {"ply": ply, "move": winning_line[ply - 1]},
                          format="json").status_code
              for ply in (1, 2, 3) for client, game_id in games[:2]]
     assert codes == [201] * 6
     client, game_id = games[2]
     assert_throttled(client.post(f"/api/games/{game_id}/moves/", {"ply": 1, "move": winning_line[0]}, format="json"))
-    other = guest(ELSEWHERE)
+    other = guest_from(ELSEWHERE)
     theirs = start(other).json()["id"]
     assert other.post(f"/api/games/{theirs}/moves/", {"ply": 1, "move": winning_line[0]},
                       format="json").status_code == 201

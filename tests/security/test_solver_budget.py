@@ -26,7 +26,7 @@ from games.tasks import analyse_game, solve_deal
 from pyramid_site.api import sliding_window, solver_budget
 from pyramid_site.api.client import client_address
 from pyramid_site.api.solver_budget import SolverPayer
-from tests.support import client_for, make_daily
+from tests.support import client_for, guest_from, make_daily
 
 pytestmark = pytest.mark.django_db
 STEP = 2.0  # CPU seconds every piece of solver work is measured as
@@ -68,15 +68,6 @@ def budgets(settings, clocks):
     return set_budgets
 
 
-def guest(address: str) -> APIClient:
-    """A guest made through the API from ``address``, and a client that plays as it from there."""
-    made = APIClient(REMOTE_ADDR=address).post("/api/accounts/guest/")
-    assert made.status_code == 201, made.json()
-    client = APIClient(REMOTE_ADDR=address)
-    client.credentials(HTTP_AUTHORIZATION=f"Bearer {made.json()['token']}")
-    return client
-
-
 def practice_game(client: APIClient) -> int:
     answer = client.post("/api/games/", {"number": 0, "rules": "one-look"}, format="json")
     assert answer.status_code == 201, answer.json()
@@ -102,12 +93,12 @@ def test_guests_of_one_address_share_its_budget(budgets):
     """Old hole: every new guest came with fresh allowances, so 20 guests an hour from one address (and 20
     sign-ups) got 40 times what one player gets: about 45 CPU-hours in the first hour."""
     budgets(account=100, address=5)
-    guests = [guest(HOME) for _ in range(5)]
+    guests = [guest_from(HOME) for _ in range(5)]
     codes = [verdict(client, practice_game(client)).status_code for client in guests]
     assert codes == [200, 200, 200, 429, 429]  # 0, 2 and 4 seconds spent before each of the first three
-    newcomer = guest(HOME)
+    newcomer = guest_from(HOME)
     assert_throttled(newcomer.get(f"/api/games/{practice_game(newcomer)}/hint/"))
-    elsewhere = guest(ELSEWHERE)
+    elsewhere = guest_from(ELSEWHERE)
     assert verdict(elsewhere, practice_game(elsewhere)).status_code == 200
 
 
@@ -116,14 +107,14 @@ def test_a_verdict_loop_is_refused_once_the_account_has_spent_its_budget(budgets
     and every visitor's ``/api/daily/`` went from 24 ms to 3 s. Once spent, every solver request of the
     account is refused before any search, until the window has moved on by ``retry_after_seconds``."""
     clocks = budgets(account=5, address=100)
-    looper = guest(HOME)
+    looper = guest_from(HOME)
     game_id = practice_game(looper)
     assert verdicts(looper, game_id, 6) == [200, 200, 200, 429, 429, 429]
     refused = verdict(looper, game_id)
     wait = assert_throttled(refused)
     assert_throttled(looper.get(f"/api/games/{game_id}/hint/"))  # one budget for every solver request
     assert Game.objects.get(pk=game_id).hint_count == 0
-    neighbour = guest(HOME)  # the address's budget still has room
+    neighbour = guest_from(HOME)  # the address's budget still has room
     assert verdict(neighbour, practice_game(neighbour)).status_code == 200
     clocks.move(wait - 30)
     assert verdict(looper, game_id).status_code == 429
@@ -146,7 +137,7 @@ def test_a_logged_in_request_is_charged_to_its_account_and_its_address(budgets, 
 
 def test_clients_of_different_addresses_do_not_touch_each_others_budget(budgets):
     budgets(account=5, address=5)
-    hoarder, visitor = guest(HOME), guest(ELSEWHERE)
+    hoarder, visitor = guest_from(HOME), guest_from(ELSEWHERE)
     hoarded, visited = practice_game(hoarder), practice_game(visitor)
     hoarders, visitors = [], []
     for _ in range(4):  # turn about: each gets its own three, whatever the other has spent
@@ -161,7 +152,7 @@ def test_an_empty_pool_draw_is_charged_and_refused_once_spent(budgets, monkeypat
     budgets(account=5, address=100).step = 2.5
     searches = []
     monkeypatch.setattr("games.services.play.practice_pool_fill", lambda **kwargs: searches.append(kwargs) or 0)
-    drawer = guest(HOME)
+    drawer = guest_from(HOME)
     answers = [drawer.post("/api/games/", {"difficulty": 5, "rules": "one-look"}, format="json") for _ in range(4)]
     assert [a.json()["code"] for a in answers] == ["no_deal_ready", "no_deal_ready", "throttled", "throttled"]
     assert_throttled(answers[-1])
@@ -186,7 +177,7 @@ def test_a_practice_analysis_waits_while_the_budget_is_spent(budgets, django_cap
     budget is spent is not analysed; asking for its analysis is 429 until the budget has room, and then
     queues it."""
     clocks = budgets(account=5, address=100)
-    player = guest(HOME)
+    player = guest_from(HOME)
     spent_on = practice_game(player)
     assert verdicts(player, spent_on, 3) == [200, 200, 200]
     game_id = practice_game(player)
@@ -221,7 +212,7 @@ def test_a_ranked_analysis_runs_whatever_the_budget_and_is_charged(budgets, djan
     analysis always runs, and its player pays for it."""
     budgets(account=5, address=100)
     daily = make_daily()
-    player = guest(HOME)
+    player = guest_from(HOME)
     assert verdicts(player, practice_game(player), 4) == [200, 200, 200, 429]  # spent
     game_id = player.post("/api/games/", {"daily": daily.pk}, format="json").json()["id"]
     assert player.post(f"/api/games/{game_id}/moves/", {"ply": 1, "move": "draw"}, format="json").status_code == 201
@@ -234,7 +225,7 @@ def test_a_ranked_analysis_runs_whatever_the_budget_and_is_charged(budgets, djan
 def test_a_solve_request_is_charged_to_whoever_asked(budgets, settings):
     """Old hole: ``POST /api/deals/N/solve/`` for 60 new deals an hour queued 60 solves of up to 60 s each."""
     budgets(account=5, address=100)
-    asker = guest(HOME)
+    asker = guest_from(HOME)
     codes = [asker.post(f"/api/deals/{number}/solve/?rules=one-look").status_code for number in (11, 12, 13, 14)]
     assert codes == [202, 202, 202, 429]
     assert not Deal.objects.filter(number=14).exists()  # refused before anything was made or queued
@@ -243,7 +234,7 @@ def test_a_solve_request_is_charged_to_whoever_asked(budgets, settings):
 
 def test_a_budget_of_zero_is_off(budgets):
     budgets(account=0, address=0)
-    looper = guest(HOME)
+    looper = guest_from(HOME)
     assert verdicts(looper, practice_game(looper), 8) == [200] * 8
 
 
@@ -252,7 +243,7 @@ def test_a_burst_at_a_windows_edge_gets_no_second_allowance(budgets):
     fixed windows allow, twice the budget in a moment) is refused."""
     clocks = budgets(account=5, address=100)
     clocks.wall = 600.0 * 3_000_001 - 5  # five seconds before a window ends
-    looper = guest(HOME)
+    looper = guest_from(HOME)
     game_id = practice_game(looper)
     assert verdicts(looper, game_id, 3) == [200, 200, 200]
     clocks.move(10)  # five seconds into the next window
@@ -318,7 +309,7 @@ def test_searches_at_once_are_capped_per_account_and_per_address(budgets, settin
         return real_solve(*args, **kwargs)
 
     monkeypatch.setattr(selectors, "solve", held_solve)
-    first, second, third = guest(HOME), guest(HOME), guest(HOME)
+    first, second, third = guest_from(HOME), guest_from(HOME), guest_from(HOME)
     games = {client: practice_game(client) for client in (first, second, third)}
     answers = {}
 
