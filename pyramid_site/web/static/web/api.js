@@ -62,7 +62,15 @@ function exactNumbers(key, value, context) {
     ? context.source : value;
 }
 
-export async function api(method, path, body) {
+/**
+ * One request to the API. `signal` (a page's) aborts it when the page closes: the promise then rejects with an
+ * AbortError, so nothing after the `await` runs for a page no longer on screen.
+ * @param {string} method
+ * @param {string} path
+ * @param {any} [body]
+ * @param {{signal?: AbortSignal}} [options]
+ */
+export async function api(method, path, body, { signal } = {}) {
   const headers = { Accept: "application/json", "Accept-Language": language, "X-Device-ID": deviceId() };
   const token = localStorage.getItem(TOKEN_KEY);
   if (token) headers.Authorization = `Token ${token}`;
@@ -72,6 +80,7 @@ export async function api(method, path, body) {
     headers,
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: "omit",
+    signal,
   });
   const text = await response.text();
   let data = {};

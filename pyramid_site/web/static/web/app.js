@@ -3,12 +3,15 @@
 import { api, currentUser, forget, rememberUser } from "./api.js";
 import { chosenLanguage, gettext, language, loadLanguage, rememberLanguage, resolveLanguage } from "./i18n.js";
 import { boardsPage, clubPage, clubsPage, playerPage, TournamentPage, tournamentsPage } from "./boards.js";
-import { home, html, loginPage, practice, rulesPage, signupPage } from "./pages.js";
+import { html } from "./markup.js";
+import { home, loginPage, practice, rulesPage, signupPage } from "./pages.js";
+import { isAbort, Page } from "./page.js";
 import { Replay } from "./replay.js";
 import { Table } from "./table.js";
 
 const view = document.getElementById("view");
-let open = null;  // the table on screen, closed when the page changes
+/** The page on screen: closed (its requests, timers and listeners ended) when the address changes. */
+let page = new Page();
 
 function drawAccount() {
   const user = currentUser();
@@ -42,34 +45,24 @@ function needsLogin() {
   return true;
 }
 
+// Each page is shown into `view` and given the page's lifecycle (`page.js`): what it starts ends with it.
 const routes = [
-  [/^\/?$/, () => home(view)],
-  [/^\/login$/, () => loginPage(view)],
-  [/^\/signup$/, () => signupPage(view)],
-  [/^\/practice$/, () => practice(view)],  // a visitor's first deal makes them a guest
-  [/^\/game\/(\d+)$/, async (id) => {
-    if (needsLogin()) return;
-    open = new Table(view, Number(id));
-    await open.open();
-  }],
-  [/^\/game\/(\d+)\/replay(?:\/(\d+))?$/, async (id, ply) => {
-    if (needsLogin()) return;
-    open = new Replay(view, Number(id), ply === undefined ? null : Number(ply));
-    await open.open();
-  }],
-  [/^\/rules\/([\w-]+)$/, (name) => rulesPage(view, name)],
-  [/^\/boards$/, () => needsLogin() || boardsPage(view)],
-  [/^\/boards\/daily\/([\d-]+)\/([\w-]+)$/, (date, preset) => needsLogin() || boardsPage(view, "daily", date, preset)],
-  [/^\/boards\/(weekly|all-time)\/([\w-]+)$/, (kind, preset) => needsLogin() || boardsPage(view, kind, undefined, preset)],
-  [/^\/players\/([^/]+)$/, (name) => needsLogin() || playerPage(view, decodeURIComponent(name))],
-  [/^\/clubs$/, () => needsLogin() || clubsPage(view)],
-  [/^\/clubs\/(\d+)$/, (id) => needsLogin() || clubPage(view, Number(id))],
-  [/^\/tournaments$/, () => needsLogin() || tournamentsPage(view)],
-  [/^\/tournaments\/(\d+)$/, async (id) => {
-    if (needsLogin()) return;
-    open = new TournamentPage(view, Number(id));
-    await open.open();
-  }],
+  [/^\/?$/, () => home(view, page)],
+  [/^\/login$/, () => loginPage(view, page)],
+  [/^\/signup$/, () => signupPage(view, page)],
+  [/^\/practice$/, () => practice(view, page)],  // a visitor's first deal makes them a guest
+  [/^\/game\/(\d+)$/, (id) => needsLogin() || new Table(view, Number(id), page).open()],
+  [/^\/game\/(\d+)\/replay(?:\/(\d+))?$/, (id, ply) => needsLogin()
+    || new Replay(view, Number(id), ply === undefined ? null : Number(ply), page).open()],
+  [/^\/rules\/([\w-]+)$/, (name) => rulesPage(view, name, page)],
+  [/^\/boards$/, () => needsLogin() || boardsPage(view, page)],
+  [/^\/boards\/daily\/([\d-]+)\/([\w-]+)$/, (date, preset) => needsLogin() || boardsPage(view, page, "daily", date, preset)],
+  [/^\/boards\/(weekly|all-time)\/([\w-]+)$/, (kind, preset) => needsLogin() || boardsPage(view, page, kind, undefined, preset)],
+  [/^\/players\/([^/]+)$/, (name) => needsLogin() || playerPage(view, decodeURIComponent(name), page)],
+  [/^\/clubs$/, () => needsLogin() || clubsPage(view, page)],
+  [/^\/clubs\/(\d+)$/, (id) => needsLogin() || clubPage(view, Number(id), page)],
+  [/^\/tournaments$/, () => needsLogin() || tournamentsPage(view, page)],
+  [/^\/tournaments\/(\d+)$/, (id) => needsLogin() || new TournamentPage(view, Number(id), page).open()],
 ];
 
 const bar = document.querySelector("header.bar");
@@ -82,16 +75,22 @@ menuButton.addEventListener("click", () => showMenu(!bar.classList.contains("ope
 
 let navigated = false;
 async function route() {
-  open?.close();
-  open = null;
+  page.close();
+  page = new Page();
+  const shown = page;
   showMenu(false);
   const path = location.hash.replace(/^#/, "") || "/";
   for (const link of document.querySelectorAll("#menu a")) {
     link.classList.toggle("current", path.startsWith(link.getAttribute("href").slice(1)) && link.getAttribute("href") !== "#/" || (path === "/" && link.getAttribute("href") === "#/"));
   }
   const match = routes.map(([pattern, show]) => [path.match(pattern), show]).find(([found]) => found);
-  if (match) await match[1](...match[0].slice(1));
-  else view.innerHTML = html`<p class="error">${gettext("There is no such page.")}</p>`;
+  try {
+    if (match) await match[1](...match[0].slice(1));
+    else view.innerHTML = html`<p class="error">${gettext("There is no such page.")}</p>`;
+  } catch (error) {
+    if (!isAbort(error)) throw error;
+  }
+  if (shown.closed) return;  // another address was asked for while this page loaded
   // after a page change (not the first load) focus goes to the new page's heading, as a page load would put
   // a screen reader there; unless the player has already moved into the page
   const first = !navigated;

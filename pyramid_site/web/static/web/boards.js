@@ -1,8 +1,9 @@
 // Boards, player pages, clubs and tournaments: pages over the leaderboards API.
 
 import { api, currentUser } from "./api.js";
-import { clock } from "./table.js";
-import { countdown, html, PRESETS } from "./pages.js";
+import { html } from "./markup.js";
+import { PRESETS } from "./pages.js";
+import { clock, countdown } from "./time.js";
 import { calendarMonths, figuresTable } from "./stats.js";
 import { formatDate, formatDateTime, gettext, interpolate, ngettext } from "./i18n.js";
 
@@ -32,7 +33,7 @@ const statusWords = (status) => ({ preparing: gettext("preparing"), ready: gette
 
 // --- boards --------------------------------------------------------------------------------------
 
-export async function boardsPage(root, kind = "daily", date = todayUtc(), preset = "classic") {
+export async function boardsPage(root, page, kind = "daily", date = todayUtc(), preset = "classic") {
   const tabs = [["daily", `#/boards/daily/${date}/${preset}`, gettext("Daily")], ["weekly", `#/boards/weekly/${preset}`, gettext("This week")],
     ["all-time", `#/boards/all-time/${preset}`, gettext("All time")]];
   root.innerHTML = html`
@@ -290,8 +291,10 @@ export async function tournamentsPage(root) {
 }
 
 export class TournamentPage {
-  constructor(root, id) {
+  constructor(root, id, page) {
     this.root = root;
+    this.page = page;
+    page.signal.addEventListener("abort", () => this.close(), { once: true });
     this.id = id;
     this.timer = null;
   }

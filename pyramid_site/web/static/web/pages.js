@@ -3,18 +3,11 @@
 import { api, currentUser, login, signup, startGame } from "./api.js";
 import { cardElement } from "./cards.js";
 import { formatDate, gettext, interpolate, ngettext } from "./i18n.js";
+import { html } from "./markup.js";
+import { countdown } from "./time.js";
 
 export const PRESETS = JSON.parse(document.getElementById("presets").textContent);
 
-class Markup extends String {}
-
-/** A template tag that escapes what it interpolates, except markup made by itself. */
-export function html(strings, ...values) {
-  const escape = (value) => value instanceof Markup ? value
-    : Array.isArray(value) ? value.map(escape).join("")
-      : String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return new Markup(strings.reduce((out, s, i) => out + s + (i < values.length ? escape(values[i]) : ""), ""));
-}
 
 function errorText(root, selector, error) {
   const el = root.querySelector(selector);
@@ -387,15 +380,3 @@ export function rulesPage(root, name) {
   });
 }
 
-// "The next daily deal in 5:04:31": counts down each second while the element is on the page
-export function countdown(el, target, words) {
-  const tick = () => {
-    if (!el.isConnected) return clearInterval(timer);
-    const seconds = Math.max(0, Math.floor((target() - Date.now()) / 1000));
-    const h = Math.floor(seconds / 3600);
-    const mm = String(Math.floor((seconds % 3600) / 60)).padStart(2, "0");
-    el.textContent = `${words} ${h}:${mm}:${String(seconds % 60).padStart(2, "0")}`;
-  };
-  const timer = setInterval(tick, 1000);
-  tick();
-}

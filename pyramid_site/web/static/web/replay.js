@@ -9,8 +9,8 @@ import { api, ApiError } from "./api.js";
 import { capital, moveLocations, moveWords } from "./cards.js";
 import { calm, ghosts, leave } from "./feel.js";
 import { formatDate, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
-import { html } from "./pages.js";
-import { drawBoard } from "./table.js";
+import { html } from "./markup.js";
+import { drawBoard } from "./board.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const GHOST_STEP_MS = 650;
@@ -35,8 +35,10 @@ const ICONS = {
 };
 
 export class Replay {
-  constructor(root, gameId, ply = null) {
+  constructor(root, gameId, ply, page) {
     this.root = root;
+    this.page = page;
+    page.signal.addEventListener("abort", () => this.close(), { once: true });
     this.gameId = gameId;
     this.wanted = ply;
     this.game = null;

@@ -1,7 +1,7 @@
 // A player's statistics and calendar of daily results, drawn from /api/players/{name}/stats/ and /calendar/.
 
-import { html } from "./pages.js";
-import { clock } from "./table.js";
+import { html } from "./markup.js";
+import { clock } from "./time.js";
 import { formatNumber, gettext, interpolate, language, ngettext } from "./i18n.js";
 
 const percent = (rate) => (rate === null ? "—" : formatNumber(rate, { style: "percent", maximumFractionDigits: 0 }));
