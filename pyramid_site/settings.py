@@ -180,6 +180,9 @@ REST_FRAMEWORK = {
         "game_start_address": env_str("PYRAMID_THROTTLE_GAME_START_ADDRESS", "300/min"),
         "move": env_str("PYRAMID_THROTTLE_MOVE", "240/min"),
         "move_address": env_str("PYRAMID_THROTTLE_MOVE_ADDRESS", "1200/min"),
+        # reads by visitors with no account (boards, player pages, public clubs and tournaments), per client
+        # address (pyramid_site/api/visitors.py); signed-in reads are not counted
+        "visitor_read": env_str("PYRAMID_THROTTLE_VISITOR_READ", "600/min"),
     },
 }
 

@@ -17,6 +17,7 @@ from pyramid_site.api.output import PRESET_CHOICES
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.params import date_value, int_param
 from pyramid_site.api.schema import ERROR
+from pyramid_site.api.visitors import VisitorReadable
 from pyramid_site.clock import utc_today
 
 from ..selectors import boards, stats, statistics
@@ -48,7 +49,7 @@ def _club_id(request) -> int | None:
     return club_id
 
 
-class DailyBoardView(APIView):
+class DailyBoardView(VisitorReadable, APIView):
     """The board of one daily deal: its finished ranked games ranked by cards left, then moves, then time;
     the top rows, my row and the rows around it, with par. `club` narrows it to a club's members."""
 
@@ -74,7 +75,7 @@ def _period_response(request, first, last, preset):
                  me=me and period_row(me), around=[period_row(row) for row in around])
 
 
-class WeeklyBoardView(APIView):
+class WeeklyBoardView(VisitorReadable, APIView):
     """Players ranked over the daily deals of one ISO week (Monday to Sunday, UTC), by the formulas of the
     docs/leaderboards.md ("Board formulas"), in pages."""
 
@@ -88,7 +89,7 @@ class WeeklyBoardView(APIView):
         return _period_response(request, first, last, request.query_params.get("preset", "classic"))
 
 
-class AllTimeBoardView(APIView):
+class AllTimeBoardView(VisitorReadable, APIView):
     """Players ranked over every daily deal so far, by the formulas of the docs/leaderboards.md ("Board formulas"), in
     pages."""
 
@@ -98,7 +99,7 @@ class AllTimeBoardView(APIView):
         return _period_response(request, None, None, request.query_params.get("preset", "classic"))
 
 
-class PlayerView(APIView):
+class PlayerView(VisitorReadable, APIView):
     """A player's page: their daily results (the latest first), statistics, streaks, and the clubs of theirs
     that I may see."""
 
@@ -121,7 +122,7 @@ class PlayerView(APIView):
         })
 
 
-class PlayerStatisticsView(APIView):
+class PlayerStatisticsView(VisitorReadable, APIView):
     """A player's statistics by mode and preset: games played, won, win rate, pyramids cleared, the fewest
     moves and shortest time of a win; and daily streaks. Ranked figures count what the boards count (finished
     daily and tournament games, none void); practice figures are the player's alone (`null` to anyone else)."""
@@ -137,7 +138,7 @@ MONTHS = OpenApiParameter("months", int,
                           description=f"this month and the ones before it (1-{statistics.MAX_MONTHS}, 3)")
 
 
-class PlayerCalendarView(APIView):
+class PlayerCalendarView(VisitorReadable, APIView):
     """A player's daily results day by day, from the 1st of the month `months - 1` months back to today: each
     day's daily deals by preset, and for each whether the player won it, lost it or did not play it, with the
     result's cards left, moves and time."""

@@ -12,6 +12,7 @@ from pyramid_site.api.errors import Forbidden
 from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR
+from pyramid_site.api.visitors import VisitorReadable
 
 from .. import services
 from ..selectors.clubs import club_changes, club_for_viewer, clubs_for_viewer, members_of
@@ -21,7 +22,7 @@ from .output import ClubChangeOutput, ClubOutput, MemberOutput, change_output, c
 CLUB = ClubOutput
 
 
-class ClubListView(APIView):
+class ClubListView(VisitorReadable, APIView):
     """Clubs: the public ones and mine, by name, in pages (`mine=true` for mine alone); POST creates one."""
 
     @extend_schema(parameters=[OpenApiParameter("mine", bool, description="only the clubs I am in"),
@@ -44,7 +45,7 @@ class ClubListView(APIView):
                         headers={"Location": f"/api/clubs/{club.pk}/"})
 
 
-class ClubDetailView(APIView):
+class ClubDetailView(VisitorReadable, APIView):
     """A club, with my role in it; its invite code to its owner and admins. A private club is 404 to
     outsiders."""
 
@@ -101,7 +102,7 @@ class ClubInviteView(APIView):
         return Response(club_output(*club_for_viewer(club_id=club_id, viewer=request.user)))
 
 
-class ClubMembersView(APIView):
+class ClubMembersView(VisitorReadable, APIView):
     """A club's members and their roles, oldest first, in pages; members only."""
 
     @extend_schema(parameters=page_parameters(), responses={200: page_schema(MemberOutput), 400: ERROR, 403: ERROR,

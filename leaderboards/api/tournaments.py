@@ -13,6 +13,7 @@ from pyramid_site.api.client import DEVICE_PARAMETER, client_mark
 from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR
+from pyramid_site.api.visitors import VisitorReadable
 
 from .. import services
 from ..models import Tournament
@@ -32,7 +33,7 @@ STANDINGS_PAGE = page_schema(
                                                   "creation to its end, oldest first"))
 
 
-class ClubTournamentsView(APIView):
+class ClubTournamentsView(VisitorReadable, APIView):
     """A club's tournaments, the latest start first, in pages; POST creates one (owner and admins)."""
 
     @extend_schema(parameters=page_parameters(), responses={200: page_schema(TournamentOutput), 400: ERROR,
@@ -55,7 +56,7 @@ class ClubTournamentsView(APIView):
                         status=status.HTTP_201_CREATED, headers={"Location": f"/api/tournaments/{tournament.pk}/"})
 
 
-class TournamentView(APIView):
+class TournamentView(VisitorReadable, APIView):
     """A tournament of a club I may see, or that I joined."""
 
     @extend_schema(responses={200: TournamentDetailOutput, 404: ERROR},
@@ -133,7 +134,7 @@ class TournamentGameView(APIView):
                         headers={"Location": f"/api/games/{game.pk}/"})
 
 
-class StandingsView(APIView):
+class StandingsView(VisitorReadable, APIView):
     """A tournament's standings in pages, with the tournament, whether they are final, every move of its window
     and every other change: live to the club's members and the tournament's entrants, and to everyone who sees
     the club once it is over."""

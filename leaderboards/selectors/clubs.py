@@ -12,7 +12,7 @@ from pyramid_site.api.errors import Forbidden, NotFound
 
 from ..counting import counting_results
 from ..models import Club, ClubChange, Entry, Membership, Tournament
-from .stats import visible_clubs
+from .stats import viewer_id, visible_clubs
 
 
 def club_for_viewer(*, club_id: int, viewer) -> tuple[Club, Membership | None]:
@@ -21,13 +21,19 @@ def club_for_viewer(*, club_id: int, viewer) -> tuple[Club, Membership | None]:
     if club is None:
         raise NotFound(gettext("there is no club %(club_id)s that you can see") % {"club_id": club_id},
                        code="club_not_found")
-    return club, Membership.objects.filter(club=club, user_id=viewer.pk).first()
+    return club, membership_of(club, viewer)
+
+
+def membership_of(club: Club, viewer) -> Membership | None:
+    """The viewer's membership of the club; None for a visitor."""
+    me = viewer_id(viewer)
+    return None if me is None else Membership.objects.filter(club=club, user_id=me).first()
 
 
 def clubs_for_viewer(*, viewer, mine_only: bool = False):
     clubs = visible_clubs(viewer).annotate(member_count=Count("memberships")).order_by("name")
-    if mine_only:
-        clubs = clubs.filter(memberships__user_id=viewer.pk)
+    if mine_only:  # a visitor has none
+        clubs = clubs.filter(memberships__user_id=viewer_id(viewer)) if viewer_id(viewer) else clubs.none()
     return clubs
 
 
@@ -71,7 +77,7 @@ def tournament_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Me
     entrants whatever became of their membership (removed, left, the club made private or archived)."""
     tournament = Tournament.objects.select_related("club").filter(pk=tournament_id).first()
     if tournament is not None:
-        membership = Membership.objects.filter(club=tournament.club, user_id=viewer.pk).first()
+        membership = membership_of(tournament.club, viewer)
         if not tournament.club.is_private or membership is not None or is_entrant(tournament, viewer):
             return tournament, membership
     raise NotFound(gettext("there is no tournament %(tournament_id)s that you can see")
@@ -80,7 +86,8 @@ def tournament_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Me
 
 
 def is_entrant(tournament: Tournament, viewer) -> bool:
-    return viewer.pk is not None and Entry.objects.filter(tournament=tournament, player_id=viewer.pk).exists()
+    me = viewer_id(viewer)
+    return me is not None and Entry.objects.filter(tournament=tournament, player_id=me).exists()
 
 
 def standings_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Membership | None, bool]:
@@ -122,6 +129,8 @@ def standings_are_final(tournament: Tournament) -> bool:
 def my_tournament(*, tournament: Tournament, player) -> dict | None:
     """The player's entry and their game of each deal of the tournament, with whether it counts (None when not
     joined)."""
+    if viewer_id(player) is None:  # a visitor has no entry
+        return None
     entry = Entry.objects.filter(tournament=tournament, player_id=player.pk).first()
     if entry is None:
         return None

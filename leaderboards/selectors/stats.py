@@ -212,8 +212,8 @@ def player_page(*, player, viewer, history_limit: int = 60) -> PlayerPage:
     history = list(daily_results().filter(player=player).select_related("daily", "player").order_by("-date", "preset")
                    [:history_limit])
     clubs = Membership.objects.filter(user=player).select_related("club").order_by("club__name")
-    if viewer is None or viewer.pk != player.pk:
-        shared = Membership.objects.filter(user_id=getattr(viewer, "pk", None)).values("club_id")
+    if viewer_id(viewer) != player.pk:  # another player's page, or a visitor's look: public clubs and shared ones
+        shared = Membership.objects.filter(user_id=viewer_id(viewer)).values("club_id")
         clubs = clubs.filter(Q(club__is_private=False) | Q(club_id__in=shared))
     return PlayerPage(player, stats, streak, cleared_streak, history, list(clubs))
 
@@ -250,6 +250,15 @@ def player_named(username: str):
     return player
 
 
+def viewer_id(viewer) -> int | None:
+    """The viewer's account id; None for a visitor (no account: ``AnonymousUser``, or nobody at all), who is
+    an outsider everywhere: no row of theirs, no membership."""
+    return viewer.pk if viewer is not None and getattr(viewer, "is_authenticated", False) else None
+
+
 def visible_clubs(viewer):
-    mine = Membership.objects.filter(user_id=getattr(viewer, "pk", None)).values("club_id")
-    return Club.objects.filter(Q(is_private=False) | Q(pk__in=mine))
+    """The public clubs, and the private ones the viewer is a member of."""
+    me = viewer_id(viewer)
+    if me is None:
+        return Club.objects.filter(is_private=False)
+    return Club.objects.filter(Q(is_private=False) | Q(pk__in=Membership.objects.filter(user_id=me).values("club_id")))

@@ -199,7 +199,7 @@ def _views_by_operation(generator) -> dict[tuple[str, str], type]:
             for path, _, method, callback in (generator.endpoints or [])}
 
 
-def _error_statuses(operation: dict, view) -> set[int]:
+def _error_statuses(operation: dict, view, method: str = "") -> set[int]:
     statuses = {int(code) for code in operation["responses"] if code[0] in "45"}
     statuses |= {500, 503}
     # credentials needed, or taken if sent (an unknown token is a 401 even where none is needed)
@@ -210,7 +210,8 @@ def _error_statuses(operation: dict, view) -> set[int]:
     if any(parameter.get("in") == "query" for parameter in operation.get("parameters", [])):
         statuses.add(400)
     if view is not None:
-        if getattr(view, "throttle_classes", None):
+        # a view may count some of its methods only (a visitor's reads: `visitors.VisitorReadable`)
+        if getattr(view, "throttle_classes", None) and method in getattr(view, "throttled_methods", {method}):
             statuses.add(429)
         if any(issubclass(permission, IsAdminUser) for permission in getattr(view, "permission_classes", [])):
             statuses.add(403)
@@ -242,7 +243,7 @@ def shape_operations(result, generator, request, public):
             _parameter_enums(operation, enums_used)
             if operation.get("security") is None or {} in operation["security"]:
                 operation["security"] = []  # answers without credentials (some say more to a logged-in player)
-            statuses = _error_statuses(operation, views.get((path, method)))
+            statuses = _error_statuses(operation, views.get((path, method)), method)
             unknown = statuses - set(ERROR_RESPONSES)
             assert not unknown, f"{method} {path}: no shared response for {sorted(unknown)}"
             responses = {code: answer for code, answer in operation["responses"].items() if code[0] not in "45"}

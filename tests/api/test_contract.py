@@ -26,6 +26,13 @@ NO_AUTH = {("/api/", "get"), ("/health/", "get"), ("/health/live/", "get"), ("/a
            ("/api/deals/{number}/", "get"), ("/api/accounts/signup/", "post"), ("/api/accounts/login/", "post"),
            ("/api/accounts/guest/", "post"),
            ("/api/accounts/session/", "post"), ("/api/accounts/session/", "delete")}
+# what a visitor reads without an account (pyramid_site/api/visitors.py): throttled per address
+VISITOR_READS = {(path, "get") for path in (
+    "/api/boards/daily/{date}/{preset}/", "/api/boards/weekly/", "/api/boards/all-time/", "/api/players/{username}/",
+    "/api/players/{username}/stats/", "/api/players/{username}/calendar/", "/api/clubs/", "/api/clubs/{club_id}/",
+    "/api/clubs/{club_id}/members/", "/api/clubs/{club_id}/tournaments/", "/api/tournaments/{tournament_id}/",
+    "/api/tournaments/{tournament_id}/standings/")}
+NO_AUTH |= VISITOR_READS
 THROTTLED = {("/api/accounts/signup/", "post"), ("/api/accounts/guest/", "post"), ("/api/accounts/login/", "post"),
              ("/api/accounts/session/", "post"),
              ("/api/accounts/session/", "delete"),  # the session view counts against the log-in allowance
@@ -33,7 +40,8 @@ THROTTLED = {("/api/accounts/signup/", "post"), ("/api/accounts/guest/", "post")
              ("/api/games/{game_id}/verdict/", "get"),
              ("/api/deals/{number}/solve/", "post"),
              # games started and moves played (per account and address), a practice analysis (the solver budget)
-             ("/api/games/", "post"), ("/api/games/{game_id}/moves/", "post"), ("/api/games/{game_id}/analysis/", "get")}
+             ("/api/games/", "post"), ("/api/games/{game_id}/moves/", "post"), ("/api/games/{game_id}/analysis/", "get"),
+             *VISITOR_READS}
 
 
 @pytest.fixture(scope="module")
