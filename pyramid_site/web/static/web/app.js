@@ -3,13 +3,20 @@
 import { api, currentUser, forget, rememberUser } from "./api.js";
 import { chosenLanguage, gettext, language, loadLanguage, rememberLanguage, resolveLanguage } from "./i18n.js";
 import { boardsPage, clubPage, clubsPage, playerPage, TournamentPage, tournamentsPage } from "./boards.js";
+import { draw } from "./draw.js";
+import { fairPage } from "./fair.js";
 import { html } from "./markup.js";
 import { home, loginPage, practice, rulesPage, signupPage } from "./pages.js";
 import { isAbort, Page } from "./page.js";
 import { Replay } from "./replay.js";
 import { Table } from "./table.js";
 
-const view = document.getElementById("view");
+const main = document.getElementById("view");
+/** The page on screen draws into a box of its own, taken off the screen when the page closes: whatever a closed
+ * page still draws (an answer that came late) lands in a detached box nobody sees. */
+let view = document.createElement("div");
+/** The header is drawn outside any page: with a page that never closes. */
+const always = { closed: false };
 /** The page on screen: closed (its requests, timers and listeners ended) when the address changes. */
 let page = new Page();
 
@@ -17,17 +24,17 @@ function drawAccount() {
   const user = currentUser();
   const account = document.getElementById("account");
   if (!user) {
-    account.innerHTML = html`<a href="#/login" id="login-link">${gettext("Log in / Sign up")}</a>`;
+    draw(always, account, html`<a href="#/login" id="login-link">${gettext("Log in / Sign up")}</a>`);
     return;
   }
   if (user.guest) {
     // a guest's only key is the token in this browser: the way to keep its games is to sign up
-    account.innerHTML = html`<span id="guest-badge">${gettext("Guest:")} <a id="me" href="#/players/${encodeURIComponent(user.username)}"></a></span>
-      <a id="keep-games" class="button" href="#/signup"><span class="wide">${gettext("Sign up to keep your games")}</span><span class="narrow">${gettext("Sign up")}</span></a> <a href="#/login" id="login-link">${gettext("Log in")}</a>`;
+    draw(always, account, html`<span id="guest-badge">${gettext("Guest:")} <a id="me" href="#/players/${encodeURIComponent(user.username)}"></a></span>
+      <a id="keep-games" class="button" href="#/signup"><span class="wide">${gettext("Sign up to keep your games")}</span><span class="narrow">${gettext("Sign up")}</span></a> <a href="#/login" id="login-link">${gettext("Log in")}</a>`);
     account.querySelector("#me").textContent = user.username;
     return;
   }
-  account.innerHTML = html`<a id="me" href="#/players/${encodeURIComponent(user.username)}"></a> <button type="button" id="logout" class="quiet">${gettext("Log out")}</button>`;
+  draw(always, account, html`<a id="me" href="#/players/${encodeURIComponent(user.username)}"></a> <button type="button" id="logout" class="quiet">${gettext("Log out")}</button>`);
   account.querySelector("#me").textContent = user.username;
   account.querySelector("#logout").addEventListener("click", async () => {
     await api("DELETE", "accounts/session/").catch(() => null);
@@ -38,6 +45,7 @@ function drawAccount() {
   });
 }
 
+/** A game and its replay are a player's own: a visitor logs in first (everything else reads without an account). */
 function needsLogin() {
   if (currentUser()) return false;
   sessionStorage.setItem("pyramid.after", location.hash);
@@ -45,7 +53,10 @@ function needsLogin() {
   return true;
 }
 
-// Each page is shown into `view` and given the page's lifecycle (`page.js`): what it starts ends with it.
+/**
+ * Each page is shown into `view` and given the page's lifecycle (`page.js`): what it starts ends with it.
+ * @type {Array<[RegExp, (...parts: string[]) => unknown]>}
+ */
 const routes = [
   [/^\/?$/, () => home(view, page)],
   [/^\/login$/, () => loginPage(view, page)],
@@ -55,14 +66,16 @@ const routes = [
   [/^\/game\/(\d+)\/replay(?:\/(\d+))?$/, (id, ply) => needsLogin()
     || new Replay(view, Number(id), ply === undefined ? null : Number(ply), page).open()],
   [/^\/rules\/([\w-]+)$/, (name) => rulesPage(view, name, page)],
-  [/^\/boards$/, () => needsLogin() || boardsPage(view, page)],
-  [/^\/boards\/daily\/([\d-]+)\/([\w-]+)$/, (date, preset) => needsLogin() || boardsPage(view, page, "daily", date, preset)],
-  [/^\/boards\/(weekly|all-time)\/([\w-]+)$/, (kind, preset) => needsLogin() || boardsPage(view, page, kind, undefined, preset)],
-  [/^\/players\/([^/]+)$/, (name) => needsLogin() || playerPage(view, decodeURIComponent(name), page)],
-  [/^\/clubs$/, () => needsLogin() || clubsPage(view, page)],
-  [/^\/clubs\/(\d+)$/, (id) => needsLogin() || clubPage(view, Number(id), page)],
-  [/^\/tournaments$/, () => needsLogin() || tournamentsPage(view, page)],
-  [/^\/tournaments\/(\d+)$/, (id) => needsLogin() || new TournamentPage(view, Number(id), page).open()],
+  [/^\/fair$/, () => fairPage(view, page)],
+  // boards, players, public clubs and their tournaments: a visitor reads them all; acting asks for an account
+  [/^\/boards$/, () => boardsPage(view, page)],
+  [/^\/boards\/daily\/([\d-]+)\/([\w-]+)$/, (date, preset) => boardsPage(view, page, "daily", date, preset)],
+  [/^\/boards\/(weekly|all-time)\/([\w-]+)$/, (kind, preset) => boardsPage(view, page, kind, undefined, preset)],
+  [/^\/players\/([^/]+)$/, (name) => playerPage(view, decodeURIComponent(name), page)],
+  [/^\/clubs$/, () => clubsPage(view, page)],
+  [/^\/clubs\/(\d+)$/, (id) => clubPage(view, Number(id), page)],
+  [/^\/tournaments$/, () => tournamentsPage(view, page)],
+  [/^\/tournaments\/(\d+)$/, (id) => new TournamentPage(view, Number(id), page).open()],
 ];
 
 const bar = document.querySelector("header.bar");
@@ -78,15 +91,18 @@ async function route() {
   page.close();
   page = new Page();
   const shown = page;
+  view = document.createElement("div");
+  view.className = "page-box";
+  main.replaceChildren(view);
   showMenu(false);
   const path = location.hash.replace(/^#/, "") || "/";
   for (const link of document.querySelectorAll("#menu a")) {
     link.classList.toggle("current", path.startsWith(link.getAttribute("href").slice(1)) && link.getAttribute("href") !== "#/" || (path === "/" && link.getAttribute("href") === "#/"));
   }
-  const match = routes.map(([pattern, show]) => [path.match(pattern), show]).find(([found]) => found);
+  const found = routes.find(([pattern]) => pattern.test(path));
   try {
-    if (match) await match[1](...match[0].slice(1));
-    else view.innerHTML = html`<p class="error">${gettext("There is no such page.")}</p>`;
+    if (found) await found[1](...path.match(found[0]).slice(1));
+    else draw(shown, view, html`<section><h1>${gettext("There is no such page.")}</h1></section>`);
   } catch (error) {
     if (!isAbort(error)) throw error;
   }
@@ -101,7 +117,7 @@ async function route() {
     heading.setAttribute("tabindex", "-1");
     heading.focus({ preventScroll: true });
   } else {
-    view.focus({ preventScroll: true });
+    main.focus({ preventScroll: true });
   }
 }
 
@@ -112,14 +128,14 @@ function labelHeader() {
   for (const link of document.querySelectorAll("#menu a")) link.textContent = names[link.getAttribute("href")];
   menuButton.textContent = gettext("Menu");
   document.getElementById("menu").setAttribute("aria-label", gettext("Pages"));
-  const switcher = document.getElementById("language");
+  const switcher = /** @type {HTMLSelectElement} */ (document.getElementById("language"));
   switcher.value = language;
   switcher.previousElementSibling.textContent = gettext("Language");
 }
 
 // A choice made here is this browser's, and the account's too when someone is logged in.
 document.getElementById("language").addEventListener("change", async (event) => {
-  const chosen = event.target.value;
+  const chosen = /** @type {HTMLSelectElement} */ (event.target).value;
   rememberLanguage(chosen);
   if (currentUser()) {
     const user = await api("PATCH", "accounts/me/", { language: chosen }).catch(() => null);

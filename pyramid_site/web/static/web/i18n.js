@@ -70,15 +70,25 @@ export function interpolate(text, values) {
   return text.replace(/%\((\w+)\)s/g, (_, name) => String(values[name]));
 }
 
+/**
+ * @param {number} value
+ * @param {Intl.NumberFormatOptions} [options]
+ */
 export function formatNumber(value, options) {
   return new Intl.NumberFormat(language, options).format(value);
 }
 
+/**
+ * A day ("2026-12-01", read as UTC) or a moment, as a date in the page's language.
+ * @param {string | number | Date} value
+ * @param {Intl.DateTimeFormatOptions} [options]
+ */
 export function formatDate(value, options = { dateStyle: "medium" }) {
   const date = typeof value === "string" && /^\d{4}-\d\d-\d\d$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
   return new Intl.DateTimeFormat(language, { timeZone: "UTC", ...options }).format(date);
 }
 
+/** @param {string | number | Date} value */
 export function formatDateTime(value) {
   return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(value));
 }

@@ -1,16 +1,23 @@
 // The pages around the table: home with today's deals, accounts, practice, rules, boards and clubs.
 
-import { api, currentUser, login, signup, startGame } from "./api.js";
+import { api, ApiError, currentUser, login, signup, startGame } from "./api.js";
 import { cardElement } from "./cards.js";
 import { formatDate, gettext, interpolate, ngettext } from "./i18n.js";
+import { asError, draw, orNull } from "./draw.js";
 import { html } from "./markup.js";
+import { isAbort } from "./page.js";
 import { countdown } from "./time.js";
 
 export const PRESETS = JSON.parse(document.getElementById("presets").textContent);
 
 
+/**
+ * @param {Element} root
+ * @param {string} selector
+ * @param {Error} error
+ */
 function errorText(root, selector, error) {
-  const el = root.querySelector(selector);
+  const el = /** @type {HTMLElement} */ (root.querySelector(selector));
   el.textContent = error.message;
   el.hidden = false;
 }
@@ -21,71 +28,113 @@ function stars(difficulty) {
 
 // --- home ----------------------------------------------------------------------------------------
 
-export async function home(root) {
+/**
+ * A daily deal as `GET /api/daily/` answers it (the fields the page uses).
+ * @typedef {{id: number, date: string, preset: string, difficulty: number | null, par_moves: number | null,
+ *   commitment: string, my_game: null | {id: number, status: string, moves: number, cards_left: number}}} Daily
+ */
+
+/**
+ * Home leads with today's deals and a big Play button, and says where the player stands today in plain words
+ * (played? the result, the streak); how the deals are kept fair is a page of its own (`#/fair`).
+ * @param {HTMLElement} root
+ * @param {import("./page.js").Page} page
+ */
+export async function home(root, page) {
   const user = currentUser();
-  root.innerHTML = html`
+  draw(page, root, html`
     <section class="home">
       <h1>${gettext("Today's deals")}</h1>
       <p class="lead">${gettext("Everyone plays the same deal today. The server checks every move.")}</p>
+      <p id="my-day" class="my-day" hidden></p>
       <ul id="dailies" class="dailies"><li class="loading">${gettext("Loading…")}</li></ul>
       <p id="daily-error" class="error" hidden></p>
       <p id="streak" hidden></p>
       <div id="continue"></div>
       <p id="next-daily" class="small"></p>
-      <h2>${gettext("Coming days")}</h2>
-      <p class="small">${gettext("Each deal is fixed in advance: the server publishes the SHA-256 of the deal and a secret salt now, and the salt when the day is over, so anyone can check it.")}</p>
-      <ul id="coming" class="coming"></ul>
-    </section>`;
-  if (!user) root.querySelector(".home").append(accountForms());
+      ${user ? "" : html`<p id="visitor-note">${gettext("No account needed: play now, and sign up afterwards to keep your games.")}
+        <a href="#/login" id="home-login">${gettext("Log in")}</a></p>`}
+      <p class="small home-links"><a href="#/fair" id="fair-link">${gettext("How we keep it fair")}</a> ·
+        <a href="#/boards">${gettext("Today's board")}</a> · <a href="#/rules/classic">${gettext("How to play")}</a></p>
+    </section>`);
   countdown(root.querySelector("#next-daily"), () => {
     const now = new Date();
     return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  }, gettext("The next daily deal in"));
-  const last = localStorage.getItem("pyramid.lastGame");
-  if (user && last) {
-    root.querySelector("#continue").innerHTML = html`<p><a href="#/game/${last}">${gettext("Continue your last game")}</a></p>`;
-  }
-  try {
-    const dailies = (await api("GET", "daily/")).results;
+  }, gettext("The next daily deal in"), page.signal);
+  const [dailies, player, last] = await Promise.all([
+    api("GET", "daily/", undefined, { signal: page.signal }).then((answer) => /** @type {Daily[]} */ (answer.results)).catch(asError),
+    user ? api("GET", `players/${encodeURIComponent(user.username)}/`, undefined, { signal: page.signal }).catch(orNull) : null,
+    lastGame(page),
+  ]);
+  if (page.closed) return;
+  if (dailies instanceof Error) {
+    root.querySelector("#dailies").textContent = "";
+    errorText(root, "#daily-error", dailies);
+  } else {
     const list = root.querySelector("#dailies");
-    list.innerHTML = dailies.length ? "" : html`<li>${gettext("Today's deals are still being prepared.")}</li>`;
+    draw(page, list, dailies.length ? "" : html`<li>${gettext("Today's deals are still being prepared.")}</li>`);
     for (const daily of dailies) list.append(dailyItem(daily));
-  } catch (error) {
-    errorText(root, "#daily-error", error);
+    if (user) myDay(root.querySelector("#my-day"), dailies);
   }
-  if (user) {
-    const player = await api("GET", `players/${encodeURIComponent(user.username)}/`).catch(() => null);
-    if (player) {
-      const streak = root.querySelector("#streak");
-      const days = player.streak.current;
-      const [before, after] = ngettext("Your streak: %(days)s day", "Your streak: %(days)s days", days).split("%(days)s");
-      streak.innerHTML = html`${before}<b id="streak-days">${days}</b>${after}
-        (${interpolate(gettext("longest %(days)s"), { days: player.streak.longest })}) · <a href="#/players/${encodeURIComponent(user.username)}">${gettext("your page")}</a>`;
-      streak.hidden = false;
-    }
+  if (last && !(Array.isArray(dailies) && dailies.some((daily) => daily.my_game?.id === last))) {
+    draw(page, root.querySelector("#continue"), html`<p><a class="button quiet" id="continue-game" href="#/game/${last}">${gettext("Continue your last game")}</a></p>`);
   }
-  const today = new Date();
-  const coming = root.querySelector("#coming");
-  const days = [1, 2, 3, 4, 5, 6].map((n) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(),
-    today.getUTCDate() + n)).toISOString().slice(0, 10));
-  const answers = await Promise.all(days.map((day) => api("GET", `daily/${day}/`).then((page) => page.results).catch(() => [])));
-  for (const rows of answers) {
-    for (const row of rows) {
-      const li = document.createElement("li");
-      li.innerHTML = html`<span class="date">${formatDate(row.date)}</span> <span class="preset">${row.preset}</span>
-        <code title="${row.commitment}">${row.commitment.slice(0, 16)}…</code>`;
-      coming.append(li);
-    }
+  if (player) {
+    const streak = /** @type {HTMLElement} */ (root.querySelector("#streak"));
+    const days = player.streak.current;
+    const [before, after] = ngettext("Your streak: %(days)s day", "Your streak: %(days)s days", days).split("%(days)s");
+    draw(page, streak, html`${before}<b id="streak-days">${days}</b>${after}
+      (${interpolate(gettext("longest %(days)s"), { days: player.streak.longest })}) · <a href="#/players/${encodeURIComponent(user.username)}">${gettext("your page")}</a>`);
+    streak.hidden = false;
   }
-  if (!coming.children.length) coming.innerHTML = html`<li>${gettext("No deals committed yet.")}</li>`;
 }
 
+/**
+ * The game kept as "the last one" by this browser, when it is still being played; else the key is cleared.
+ * @param {import("./page.js").Page} page
+ * @returns {Promise<number | null>}
+ */
+async function lastGame(page) {
+  const last = localStorage.getItem("pyramid.lastGame");
+  if (!last) return null;
+  if (!currentUser() || !/^\d+$/.test(last)) {
+    localStorage.removeItem("pyramid.lastGame");
+    return null;
+  }
+  try {
+    const game = await api("GET", `games/${last}/`, undefined, { signal: page.signal });
+    if (game.status === "playing") return game.id;
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    if (!(error instanceof ApiError) || error.status >= 500) return null;  // offline, or the server's trouble: ask again later
+  }
+  localStorage.removeItem("pyramid.lastGame");  // over, or not this player's
+  return null;
+}
+
+/**
+ * The player's day in words: not played yet, a game under way, or played (and won).
+ * @param {HTMLElement} el
+ * @param {Daily[]} dailies
+ */
+function myDay(el, dailies) {
+  if (!dailies.length) return;
+  const games = dailies.map((daily) => daily.my_game).filter(Boolean);
+  const finished = games.filter((game) => game.status !== "playing");
+  el.textContent = !games.length ? gettext("You have not played today's deal yet.")
+    : finished.length < games.length ? gettext("You have a game of today's deal under way: go on with it.")
+      : finished.some((game) => game.status === "won") ? gettext("You won today's deal. The next one comes at midnight (UTC).")
+        : gettext("You have played today's deal. The next one comes at midnight (UTC).");
+  el.hidden = false;
+}
+
+/** @param {Daily} daily */
 function dailyItem(daily) {
   const li = document.createElement("li");
   li.className = "daily";
   const mine = daily.my_game;
   const finished = mine && mine.status !== "playing";
-  li.innerHTML = html`
+  li.innerHTML = String(html`
     <div><b class="preset">${daily.preset}</b> <span class="date">${formatDate(daily.date)}</span>
       <a href="#/rules/${daily.preset}" class="small">${gettext("rules")}</a></div>
     <div class="difficulty" title="${gettext("difficulty")}">${stars(daily.difficulty)}</div>
@@ -94,14 +143,14 @@ function dailyItem(daily) {
       : ngettext("Played: %(cards)s card left in %(moves)s moves · par %(par)s",
         "Played: %(cards)s cards left in %(moves)s moves · par %(par)s", mine.cards_left),
     { cards: mine.cards_left, moves: mine.moves, par: daily.par_moves ?? "—" })}</div>` : ""}
-    <div class="actions"></div>`;
+    <div class="actions"></div>`);
   const actions = li.querySelector(".actions");
   if (mine) {
-    actions.innerHTML = html`<a class="button" href="#/game/${mine.id}">${finished ? gettext("See your result") : gettext("Continue")}</a>`;
+    actions.innerHTML = String(html`<a class="button" href="#/game/${mine.id}">${finished ? gettext("See your result") : gettext("Continue")}</a>`);
   } else {
     const button = document.createElement("button");
     button.type = "button";
-    button.className = "play-daily";
+    button.className = "play-daily big";
     button.dataset.preset = daily.preset;
     button.textContent = gettext("Play today's deal");
     button.addEventListener("click", () => startGame({ daily: daily.id }).catch((error) => alert(error.message)));
@@ -115,7 +164,7 @@ function dailyItem(daily) {
 export function accountForms() {
   const box = document.createElement("div");
   box.className = "accounts";
-  box.innerHTML = html`
+  box.innerHTML = String(html`
     <form id="login-form" class="form">
       <h2>${gettext("Log in")}</h2>
       <label>${gettext("Username")} <input name="username" autocomplete="username" required></label>
@@ -130,10 +179,10 @@ export function accountForms() {
       <label>${gettext("Password")} <input name="password" type="password" autocomplete="new-password" required></label>
       <button type="submit">${gettext("Create account")}</button>
       <p class="error" hidden></p>
-    </form>`;
+    </form>`);
   const wire = (id, act) => box.querySelector(id).addEventListener("submit", async (event) => {
     event.preventDefault();
-    const form = event.target;
+    const form = /** @type {HTMLFormElement} */ (event.target);
     const data = Object.fromEntries(new FormData(form));
     try {
       await act(data);
@@ -149,22 +198,31 @@ export function accountForms() {
   return box;
 }
 
-export function loginPage(root) {
-  root.innerHTML = html`<section><h1>${gettext("Log in or sign up")}</h1></section>`;
+/**
+ * @param {HTMLElement} root
+ * @param {import("./page.js").Page} page
+ */
+export function loginPage(root, page) {
+  draw(page, root, html`<section><h1>${gettext("Log in or sign up")}</h1>
+    <p class="lead">${gettext("You need no account to play: the first game makes you a guest. An account keeps your games, results and streak on any device.")}</p></section>`);
   root.querySelector("section").append(accountForms());
 }
 
 /** Sign up; a guest's sign-up keeps its games, results, streak and board places under the new name. */
-export function signupPage(root) {
+/**
+ * @param {HTMLElement} root
+ * @param {import("./page.js").Page} page
+ */
+export function signupPage(root, page) {
   const user = currentUser();
   if (!user?.guest) {
-    loginPage(root);
+    loginPage(root, page);
     return;
   }
   const [before, after] = gettext("You are playing as %(name)s, a guest kept by this browser alone. Choose a name and a password: your games, results, streak and places on the boards stay yours, under your new name.").split("%(name)s");
-  root.innerHTML = html`<section class="signup"><h1>${gettext("Sign up to keep your games")}</h1>
+  draw(page, root, html`<section class="signup"><h1>${gettext("Sign up to keep your games")}</h1>
     <p class="lead">${before}<b>${user.username}</b>${after}</p>
-    </section>`;
+    </section>`);
   const forms = accountForms();
   forms.querySelector("#login-form").remove();
   root.querySelector("section").append(forms);
@@ -172,10 +230,14 @@ export function signupPage(root) {
 
 // --- practice ------------------------------------------------------------------------------------
 
-export function practice(root) {
+/**
+ * @param {HTMLElement} root
+ * @param {import("./page.js").Page} page
+ */
+export function practice(root, page) {
   const options = Object.entries(PRESETS).map(([name, p]) => html`<option value="${name}">${name}: ${describe(p)}</option>`);
   const difficulty = (stars) => interpolate(gettext("winnable, difficulty %(stars)s"), { stars });
-  root.innerHTML = html`
+  draw(page, root, html`
     <section class="practice">
       <h1>${gettext("Practice")}</h1>
       <p class="lead">${gettext("Any deal, any rules: hints, undo as often as you like, and the solver to ask.")}</p>
@@ -196,10 +258,12 @@ export function practice(root) {
         <button type="submit">${gettext("Deal")}</button>
         <p class="error" hidden></p>
       </form>
-    </section>`;
+    </section>`);
   root.querySelector("#practice-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const data = Object.fromEntries(new FormData(event.target));
+    const form = /** @type {HTMLFormElement} */ (event.target);
+    const data = /** @type {Record<string, string>} */ (Object.fromEntries(new FormData(form)));
+    /** @type {Record<string, any>} */
     const body = { rules: data.rules };
     if (data.number.trim()) body.number = data.number.trim();  // as digits: numbers run to 2**64
     else if (data.kind === "winnable") body.winnable = true;
@@ -207,7 +271,7 @@ export function practice(root) {
     try {
       await startGame(body);
     } catch (error) {
-      errorText(event.target, ".error", error);
+      errorText(form, ".error", error);
     }
   });
 }
@@ -314,14 +378,19 @@ function quizQuestions(rules) {
   ];
 }
 
-export function rulesPage(root, name) {
+/**
+ * @param {HTMLElement} root
+ * @param {string} name
+ * @param {import("./page.js").Page} page
+ */
+export function rulesPage(root, name, page) {
   const rules = PRESETS[name];
   if (!rules) {
-    root.innerHTML = html`<p class="error">${interpolate(gettext("There is no preset called %(name)s."), { name })}</p>`;
+    draw(page, root, html`<section><h1>${gettext("Rules")}</h1><p class="error">${interpolate(gettext("There is no preset called %(name)s."), { name })}</p></section>`);
     return;
   }
   const sections = rulesSections(rules);
-  root.innerHTML = html`
+  draw(page, root, html`
     <section class="rules">
       <nav class="tabs">${""}</nav>
       <h1>${interpolate(gettext("Rules: %(name)s"), { name })}</h1>
@@ -336,9 +405,9 @@ export function rulesPage(root, name) {
       <h2>${gettext("Quiz")}</h2>
       <div id="quiz" class="quiz"></div>
       <p id="quiz-score" class="message"></p>
-    </section>`;
-  root.querySelector(".tabs").innerHTML = Object.keys(PRESETS)
-    .map((p) => html`<a href="#/rules/${p}" class="${p === name ? "current" : ""}">${p}</a>`).join(" ");
+    </section>`);
+  draw(page, root.querySelector(".tabs"), Object.keys(PRESETS)
+    .map((p) => html`<a href="#/rules/${p}" class="${p === name ? "current" : ""}">${p}</a>`).join(" "));
   const tops = root.querySelector("#rules-tops");
   for (const line of [...sections.tops, ...sections.extras]) tops.append(Object.assign(document.createElement("li"), { textContent: line }));
   const table = root.querySelector("#pairs-table");
@@ -358,13 +427,13 @@ export function rulesPage(root, name) {
   const score = root.querySelector("#quiz-score");
   questions.forEach((q, i) => {
     const fieldset = document.createElement("fieldset");
-    fieldset.innerHTML = html`<legend>${i + 1}. ${q.ask}</legend>
+    fieldset.innerHTML = String(html`<legend>${i + 1}. ${q.ask}</legend>
       ${q.options.map((option) => html`<label><input type="radio" name="q${i}" value="${option}"> ${option}</label>`)}
-      <p class="why" hidden></p>`;
+      <p class="why" hidden></p>`);
     fieldset.addEventListener("change", (event) => {
-      const right = event.target.value === q.answer;
+      const right = /** @type {HTMLInputElement} */ (event.target).value === q.answer;
       fieldset.className = right ? "right" : "wrong";
-      const why = fieldset.querySelector(".why");
+      const why = /** @type {HTMLElement} */ (fieldset.querySelector(".why"));
       why.textContent = `${right ? gettext("Right.") : interpolate(gettext("Not quite: %(answer)s."), { answer: q.answer })} ${q.why}`;
       why.hidden = false;
       const answered = quiz.querySelectorAll("fieldset.right, fieldset.wrong").length;

@@ -1,0 +1,34 @@
+"""What a visitor finds to read: today's one-look daily deal played by two members of a public club, a tournament of
+that club under way and one over, and a private club with a tournament of its own."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone
+
+from leaderboards import services
+from leaderboards.models import Tournament
+from tests.support import UserFactory, daily_game, make_daily
+
+HOUR = dt.timedelta(hours=1)
+
+
+def visitor_world() -> dict:
+    owner, member, hidden = UserFactory(username="open-owner"), UserFactory(username="open-member"), UserFactory(username="hider")
+    public = services.club_create(user=owner, name="Open Club", description="Anyone may look")
+    services.club_join(user=member, invite_code=public.invite_code)
+    private = services.club_create(user=hidden, name="Hidden Club", is_private=True)
+    daily = make_daily()
+    daily_game(owner, daily)
+    daily_game(member, daily, 5)
+    now = timezone.now()
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    cups = {}
+    for name, club, actor in (("Open Cup", public, owner), ("Past Cup", public, owner), ("Hidden Cup", private, hidden)):
+        cups[name] = services.tournament_create(actor=actor, club_id=club.pk, name=name, rules="one-look", format="match",
+                                                source="daily", starts_at=midnight, ends_at=midnight + 24 * HOUR)
+        services.tournament_join(user=member if club == public else hidden, tournament_id=cups[name].pk)
+    # the past cup is over: its standings are final, and everyone's to read
+    Tournament.objects.filter(pk=cups["Past Cup"].pk).update(ends_at=now - dt.timedelta(minutes=1))
+    return {"public": public, "private": private, "daily": daily, "owner": owner, "member": member, **cups}
