@@ -1,0 +1,42 @@
+"""At 360 px, in English, Swedish and German, no page of the visitor's round scrolls sideways: home, the boards,
+a player's page, the clubs, a club, the tournaments, a tournament's standings and the fair page. A table wider
+than the screen scrolls in a box of its own, which says so; every page with a table has its h1."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .visitor_world import visitor_world
+
+NARROW = {"width": 360, "height": 740}
+
+
+@pytest.mark.parametrize("language", ["en", "sv", "de"])
+def test_no_visitor_page_scrolls_sideways_at_360_px(browser, site, db, language):
+    world = visitor_world()
+    context = browser.new_context(viewport=NARROW, base_url=site, has_touch=True, is_mobile=True)
+    context.add_init_script(f"localStorage.setItem('pyramid.language', '{language}')")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    today = world["daily"].date.isoformat()
+    pages = ["/#/", f"/#/boards/daily/{today}/one-look", "/#/boards/weekly/one-look", "/#/boards/all-time/one-look",
+             "/#/players/open-member", "/#/clubs", f"/#/clubs/{world['public'].pk}", "/#/tournaments",
+             f"/#/tournaments/{world['Past Cup'].pk}", "/#/fair"]
+    overflowing = 0
+    for address in pages:
+        page.goto(address)
+        expect(page.locator("#view h1")).to_have_count(1)
+        expect(page.locator("#view .loading")).to_have_count(0)
+        if address.startswith("/#/tournaments/"):
+            expect(page.locator("#standings .board-table")).to_have_count(1)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"{address} in {language}: {width} px wide"
+        # each table box that overflows says it scrolls, and takes the keyboard's focus; the others say nothing
+        boxes = page.evaluate("""[...document.querySelectorAll('.table-scroll')].map((box) => ({
+            over: box.scrollWidth > box.clientWidth + 1, cue: !box.previousElementSibling.hidden,
+            focusable: box.tabIndex === 0}))""")
+        assert all(box["over"] == box["cue"] == box["focusable"] for box in boxes), (address, boxes)
+        overflowing += sum(box["over"] for box in boxes)
+    assert overflowing  # the daily board's six columns do not fit 360 px: its cue showed
+    context.close()
