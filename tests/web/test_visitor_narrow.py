@@ -1,13 +1,18 @@
 """At 360 px, in English, Swedish and German, no page of the visitor's round scrolls sideways: home, the boards,
 a player's page, the clubs, a club, the tournaments, a tournament's standings and the fair page. A table wider
-than the screen scrolls in a box of its own, which says so; every page with a table has its h1."""
+than the screen scrolls in a box of its own, which says so; every page has its h1, and (in English) axe finds nothing of moderate impact or
+worse."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from .visitor_world import visitor_world
+
+AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 
 NARROW = {"width": 360, "height": 740}
 
@@ -38,5 +43,11 @@ def test_no_visitor_page_scrolls_sideways_at_360_px(browser, site, db, language)
             focusable: box.tabIndex === 0}))""")
         assert all(box["over"] == box["cue"] == box["focusable"] for box in boxes), (address, boxes)
         overflowing += sum(box["over"] for box in boxes)
+        if language == "en" and AXE.exists():  # and a visitor's pages pass axe (moderate and worse), in one language
+            page.add_script_tag(path=str(AXE))
+            violations = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']}))
+                .violations.filter(v => ['moderate', 'serious', 'critical'].includes(v.impact))
+                .map(v => `${v.id}: ${v.nodes.length} × ${v.nodes[0].target.join(' ')}`)""")
+            assert violations == [], address
     assert overflowing  # the daily board's six columns do not fit 360 px: its cue showed
     context.close()
