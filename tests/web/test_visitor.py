@@ -1,6 +1,6 @@
 """A visitor with no account looks around first: today's board, the week's, a public club, its tournament and
-standings, a player's page, all without meeting a log-in wall; acting (joining a tournament) asks for an account
-at that place, and after logging in the visitor is back where they were."""
+standings, a player's page, all without meeting a log-in wall; acting (joining a tournament or a club) asks for an
+account at that place, where a visitor joining a club by its code may go on as a guest."""
 
 from __future__ import annotations
 
@@ -67,17 +67,25 @@ def test_a_visitor_reads_boards_clubs_and_tournaments_and_logs_in_only_to_join(b
     expect(page.locator("#tournament-name")).to_have_text("Open Cup")
     page.get_by_role("button", name="Join").click()
     ask = page.locator(".ask-account")
-    expect(ask).to_contain_text("needs an account")
+    expect(ask).to_contain_text("needs an account and a place in its club")
     expect(page).to_have_url(f"{site}/#/tournaments/{world['Open Cup'].pk}")
     assert writes == []
-    ask.get_by_role("link", name="Sign up").click()
-    form = page.locator("#signup-form")
-    form.get_by_label("Username").fill("came-to-look")
-    form.get_by_label("Password").fill("a-long-pass-phrase")
-    form.get_by_role("button", name="Create account").click()
-    # back at the tournament, signed in: joining needs the club (a member joins), and says so
-    expect(page).to_have_url(f"{site}/#/tournaments/{world['Open Cup'].pk}")
-    expect(page.locator("#me")).to_have_text("came-to-look")
+    ask.get_by_role("link", name="Log in").click()
+    expect(page.locator("#login-form")).to_be_visible()
+
+    # joining the club by its code asks too, and a visitor may go on as a guest: then in the club, and in the cup
+    menu_link(page, "Clubs").click()
+    join = page.locator("#club-join")
+    join.get_by_label("Invite code").fill(world["public"].invite_code)
+    join.get_by_role("button", name="Join club").click()
+    expect(join.locator(".ask-account")).to_contain_text("Joining a club needs an account")
+    assert writes == []
+    join.get_by_role("button", name="Go on as a guest").click()
+    expect(page.locator("#club-name")).to_have_text("Open Club")
+    expect(page.locator("#guest-badge")).to_be_visible()
+    expect(page.locator("#members")).to_contain_text("guest-")
+    page.get_by_role("link", name="Open Cup").click()
     page.get_by_role("button", name="Join").click()
-    expect(page.locator(".page-message")).not_to_be_empty()
+    expect(page.locator("#joined")).to_have_text("You are in.")
+    expect(page.locator("#standings")).to_contain_text("guest-")
     context.close()

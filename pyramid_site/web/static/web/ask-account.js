@@ -10,7 +10,7 @@ import { html } from "./markup.js";
  * Asks for an account in `el`, and comes back to this address after logging in or signing up.
  * @param {HTMLElement} el
  * @param {{closed: boolean}} page
- * @param {{why: string, asGuest?: () => Promise<void>}} options  `asGuest`: the action, done as a new guest
+ * @param {{why: string, asGuest?: () => Promise<unknown>}} options  `asGuest`: the action, done as a new guest
  */
 export function askForAccount(el, page, { why, asGuest }) {
   sessionStorage.setItem("pyramid.after", location.hash);

@@ -232,23 +232,25 @@ export async function clubsPage(root, page) {
     };
     if (!currentUser()) {
       askForAccount(form.querySelector(".ask"), page, guests
-        ? { why: gettext("Joining a club needs an account: log in, sign up, or go on as a guest."), asGuest: () => done().catch((error) => say(root, error.message)) }
+        ? { why: gettext("Joining a club needs an account: log in, sign up, or go on as a guest."),
+          asGuest: () => done().catch((error) => { if (!isAbort(error)) say(root, error.message); }) }
         : { why: gettext("Creating a club needs an account: log in or sign up.") });
       return;
     }
     try {
       await done();
     } catch (error) {
-      say(root, error.message);
+      if (!isAbort(error)) say(root, error.message);
     }
   });
-  submit("#club-create", (d) => api("POST", "clubs/", { name: d.name, description: d.description, is_private: !!d.is_private }), false);
+  submit("#club-create", (d) => api("POST", "clubs/", { name: d.name, description: d.description, is_private: !!d.is_private },
+    { signal: page.signal }), false);
   if (currentUser()?.guest) {  // guests join clubs; founding one waits for sign-up
     const [before, after] = gettext("%(sign_up)s to create a club: your games stay yours.").split("%(sign_up)s");
     draw(page, root.querySelector("#club-create"), html`<h2>${gettext("Create a club")}</h2>
       <p>${before}<a href="#/signup">${gettext("Sign up")}</a>${after}</p>`);
   }
-  submit("#club-join", (d) => api("POST", "clubs/join/", { invite_code: d.invite_code.trim() }), true);
+  submit("#club-join", (d) => api("POST", "clubs/join/", { invite_code: d.invite_code.trim() }, { signal: page.signal }), true);
   try {
     const clubs = (await api("GET", "clubs/?limit=200", undefined, { signal: page.signal })).results;
     const list = root.querySelector("#club-list");
@@ -327,10 +329,10 @@ export async function clubPage(root, clubId, page) {
         const tournament = await api("POST", `clubs/${clubId}/tournaments/`, {
           name: d.name, source: d.source, rules: d.rules, format: d.format, deal_count: Number(d.deal_count),
           starts_at: new Date(d.starts_at).toISOString(), ends_at: new Date(d.ends_at).toISOString(),
-        });
+        }, { signal });
         location.hash = `#/tournaments/${tournament.id}`;
       } catch (error) {
-        say(root, error.message);
+        if (!isAbort(error)) say(root, error.message);
       }
     });
   }
@@ -338,10 +340,10 @@ export async function clubPage(root, clubId, page) {
   if (leave) {
     page.listen(leave, "click", async () => {
       try {
-        await api("POST", `clubs/${clubId}/leave/`);
+        await api("POST", `clubs/${clubId}/leave/`, undefined, { signal });
         location.hash = "#/clubs";
       } catch (error) {
-        say(root, error.message);
+        if (!isAbort(error)) say(root, error.message);
       }
     });
   }
@@ -373,7 +375,8 @@ export async function tournamentsPage(root, page) {
   const signal = page.signal;
   try {
     const mine = currentUser() ? (await api("GET", "clubs/?mine=1&limit=200", undefined, { signal })).results : [];
-    const clubs = mine.length ? mine : (await api("GET", "clubs/?limit=50", undefined, { signal })).results;
+    // a visitor (or a player in no club) sees the tournaments of the first public clubs
+    const clubs = mine.length ? mine : (await api("GET", "clubs/?limit=20", undefined, { signal })).results;
     const lists = await Promise.all(clubs.map((c) => api("GET", `clubs/${c.id}/tournaments/`, undefined, { signal })
       .then((answer) => answer.results.map((t) => ({ ...t, clubName: c.name })))));
     const all = lists.flat().sort((a, b) => Date.parse(b.starts_at) - Date.parse(a.starts_at));
@@ -390,6 +393,9 @@ export async function tournamentsPage(root, page) {
     say(root, error.message);
   }
 }
+
+// a visitor cannot be in the club yet: no guest to go on as, but an account and the club's code
+const tournamentNeeds = () => gettext("Playing in a tournament needs an account and a place in its club: log in, or sign up and ask a member for the club's invite code.");
 
 /** A tournament: its standings, live while it runs (polled through the page), and joining it. */
 export class TournamentPage {
@@ -462,25 +468,24 @@ export class TournamentPage {
       const joining = target.id === "join";
       if (!joining && target.id !== "leave") return;
       if (!currentUser()) {
-        askForAccount(ask, page, { why: gettext("Joining a tournament needs an account: log in, sign up, or go on as a guest."),
-          asGuest: () => act(true) });
+        askForAccount(ask, page, { why: tournamentNeeds() });
         return;
       }
       act(joining);
     });
     const playNext = async () => {
       try {
-        const game = await api("POST", `tournaments/${this.id}/games/`, {});
+        const game = await api("POST", `tournaments/${this.id}/games/`, {}, { signal });
         location.hash = `#/game/${game.id}`;
       } catch (error) {
+        if (isAbort(error)) return;
         if (error.body?.game) location.hash = `#/game/${error.body.game}`;  // the game already under way
         else say(root, error.message);
       }
     };
     page.listen(box.querySelector("#play-next"), "click", () => {
       if (!currentUser()) {
-        askForAccount(ask, page, { why: gettext("Playing in a tournament needs an account: log in, sign up, or go on as a guest."),
-          asGuest: playNext });
+        askForAccount(ask, page, { why: tournamentNeeds() });
         return;
       }
       playNext();
