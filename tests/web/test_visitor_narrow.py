@@ -27,14 +27,24 @@ def test_no_visitor_page_scrolls_sideways_at_360_px(browser, site, db, language)
     today = world["daily"].date.isoformat()
     pages = ["/#/", f"/#/boards/daily/{today}/one-look", "/#/boards/weekly/one-look", "/#/boards/all-time/one-look",
              "/#/players/open-member", "/#/clubs", f"/#/clubs/{world['public'].pk}", "/#/tournaments",
-             f"/#/tournaments/{world['Past Cup'].pk}", "/#/fair"]
+             f"/#/tournaments/{world['Past Cup'].pk}"]
     overflowing = 0
-    for address in pages:
+    for address in [*pages, "log in", "/#/players/open-member", "/#/", "/#/fair"]:
+        if address == "log in":  # and the player's own page, with their games, and their home
+            page.goto("/#/login")
+            form = page.locator("#login-form")
+            form.locator("input[name=username]").fill("open-member")
+            form.locator("input[name=password]").fill("a-long-pass-phrase")
+            form.locator("button[type=submit]").click()
+            expect(page.locator("#me")).to_have_text("open-member")
+            continue
         page.goto(address)
         expect(page.locator("#view h1")).to_have_count(1)
         expect(page.locator("#view .loading")).to_have_count(0)
         if address.startswith("/#/tournaments/"):
             expect(page.locator("#standings .board-table")).to_have_count(1)
+        if address == "/#/players/open-member" and page.locator("#me").count():
+            expect(page.locator("#my-games-table")).to_be_visible()
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, f"{address} in {language}: {width} px wide"
         # each table box that overflows says it scrolls, and takes the keyboard's focus; the others say nothing

@@ -7,6 +7,7 @@ import datetime as dt
 
 from django.utils import timezone
 
+from games import services as game_services
 from leaderboards import services
 from leaderboards.models import Tournament
 from tests.support import UserFactory, daily_game, make_daily
@@ -16,12 +17,16 @@ HOUR = dt.timedelta(hours=1)
 
 def visitor_world() -> dict:
     owner, member, hidden = UserFactory(username="open-owner"), UserFactory(username="open-member"), UserFactory(username="hider")
+    for user in (owner, member, hidden):
+        user.save()  # the factory's password ("a-long-pass-phrase") too, for a test that logs in
     public = services.club_create(user=owner, name="Open Club", description="Anyone may look")
     services.club_join(user=member, invite_code=public.invite_code)
     private = services.club_create(user=hidden, name="Hidden Club", is_private=True)
     daily = make_daily()
     daily_game(owner, daily)
     daily_game(member, daily, 5)
+    for preset in ("classic", "tuts-tomb", "overlap"):  # practice of the member's own, on their page to them alone
+        game_services.game_resign(game_id=game_services.game_start(player=member, number=5, rules=preset).pk, player=member)
     now = timezone.now()
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     cups = {}
