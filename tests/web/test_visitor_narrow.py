@@ -1,7 +1,7 @@
 """At 360 px, in English, Swedish and German, no page of the visitor's round scrolls sideways: home, the boards,
-a player's page, the clubs, a club, the tournaments, a tournament's standings and the fair page. A table wider
-than the screen scrolls in a box of its own, which says so; every page has its h1, and (in English) axe finds nothing of moderate impact or
-worse."""
+a player's page (their own too), the clubs, a club, the tournaments, a tournament's standings and the fair page. A
+table wider than the screen scrolls in a box of its own, which says so; every page has its h1; no English is left
+in Swedish or German; and (in English) axe finds nothing of moderate impact or worse."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from .test_languages import english_left, english_of
 from .visitor_world import visitor_world
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
@@ -27,8 +28,9 @@ def test_no_visitor_page_scrolls_sideways_at_360_px(browser, site, db, language)
     today = world["daily"].date.isoformat()
     pages = ["/#/", f"/#/boards/daily/{today}/one-look", "/#/boards/weekly/one-look", "/#/boards/all-time/one-look",
              "/#/players/open-member", "/#/clubs", f"/#/clubs/{world['public'].pk}", "/#/tournaments",
-             f"/#/tournaments/{world['Past Cup'].pk}"]
+             f"/#/tournaments/{world['Past Trophy'].pk}"]
     overflowing = 0
+    english = english_of(language) if language != "en" else []
     for address in [*pages, "log in", "/#/players/open-member", "/#/", "/#/fair"]:
         if address == "log in":  # and the player's own page, with their games, and their home
             page.goto("/#/login")
@@ -45,6 +47,8 @@ def test_no_visitor_page_scrolls_sideways_at_360_px(browser, site, db, language)
             expect(page.locator("#standings .board-table")).to_have_count(1)
         if address == "/#/players/open-member" and page.locator("#me").count():
             expect(page.locator("#my-games-table")).to_be_visible()
+        if english:  # and all of it in the page's language
+            assert english_left(page, english) == [], address
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, f"{address} in {language}: {width} px wide"
         # each table box that overflows says it scrolls, and takes the keyboard's focus; the others say nothing

@@ -19,9 +19,9 @@ def visitor_world() -> dict:
     owner, member, hidden = UserFactory(username="open-owner"), UserFactory(username="open-member"), UserFactory(username="hider")
     for user in (owner, member, hidden):
         user.save()  # the factory's password ("a-long-pass-phrase") too, for a test that logs in
-    public = services.club_create(user=owner, name="Open Club", description="Anyone may look")
+    public = services.club_create(user=owner, name="Zebra Zone", description="Anyone may look")
     services.club_join(user=member, invite_code=public.invite_code)
-    private = services.club_create(user=hidden, name="Hidden Club", is_private=True)
+    private = services.club_create(user=hidden, name="Yak Den", is_private=True)
     daily = make_daily()
     daily_game(owner, daily)
     daily_game(member, daily, 5)
@@ -30,10 +30,10 @@ def visitor_world() -> dict:
     now = timezone.now()
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     cups = {}
-    for name, club, actor in (("Open Cup", public, owner), ("Past Cup", public, owner), ("Hidden Cup", private, hidden)):
+    for name, club, actor in (("Zebra Trophy", public, owner), ("Past Trophy", public, owner), ("Yak Trophy", private, hidden)):
         cups[name] = services.tournament_create(actor=actor, club_id=club.pk, name=name, rules="one-look", format="match",
                                                 source="daily", starts_at=midnight, ends_at=midnight + 24 * HOUR)
         services.tournament_join(user=member if club == public else hidden, tournament_id=cups[name].pk)
     # the past cup is over: its standings are final, and everyone's to read
-    Tournament.objects.filter(pk=cups["Past Cup"].pk).update(ends_at=now - dt.timedelta(minutes=1))
+    Tournament.objects.filter(pk=cups["Past Trophy"].pk).update(ends_at=now - dt.timedelta(minutes=1))
     return {"public": public, "private": private, "daily": daily, "owner": owner, "member": member, **cups}
