@@ -124,11 +124,13 @@ def service_worker(request):
     """The service worker (`/sw.js`, so its scope is the whole site): it keeps this release's shell for offline
     use, in a cache named by the release's digest. Never cached itself, so a new release is seen at once."""
     version = shell_version()
-    files = [staticfiles_storage.url(name) for name in shell_files()]
-    shell = ["/", *files, *(f"/i18n/{code}.json" for code, _ in settings.LANGUAGES if code != "en"),
+    files = {name: staticfiles_storage.url(name) for name in shell_files()}
+    # named by their content (collected, DJANGO_DEBUG off): a cached copy is the right one for good
+    named = [url for name, url in files.items() if url.rsplit("/", 1)[1] != name.rsplit("/", 1)[1]]
+    shell = ["/", *files.values(), *(f"/i18n/{code}.json" for code, _ in settings.LANGUAGES if code != "en"),
              "/manifest.webmanifest"]
     body = render_to_string("web/sw.js", {"config": json.dumps({"version": version, "shell": shell,
-                                                                 "fresh": settings.DEBUG})})
+                                                                 "named": named})})
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = "/"

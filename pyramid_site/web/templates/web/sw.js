@@ -9,6 +9,7 @@
 const CONFIG = {{ config|safe }};
 const CACHE = `pyramid-shell-${CONFIG.version}`;
 const SHELL = new Set(CONFIG.shell);
+const NAMED = new Set(CONFIG.named);
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -64,6 +65,8 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (!SHELL.has(url.pathname)) return;
-  // while developing (DJANGO_DEBUG) the files keep their names and change under them: the network first
-  event.respondWith(CONFIG.fresh ? networkFirst(request, url.pathname) : cachedFirst(request, url.pathname));
+  // a file named by its content never changes: the cached copy; the rest (the catalogues, the manifest, and every
+  // file where nothing was collected, DJANGO_DEBUG on say) may change under its name: the network first, so an
+  // online page never mixes this release's copy with the server's newer one
+  event.respondWith(NAMED.has(url.pathname) ? cachedFirst(request, url.pathname) : networkFirst(request, url.pathname));
 });
