@@ -1,8 +1,8 @@
 // The page's service worker (served at /sw.js by pyramid_site/web/views.py, which fills in CONFIG).
 //
 // It keeps one release's shell (the HTML page, its modules, style sheet, icons, catalogues and manifest) in a
-// cache named by that release's digest. Every static file is named by its content (app.3f9c0e1a2b4d.js), so a
-// cache holds one release whole and a page never runs a mix of two releases' modules. A new release is a new
+// cache named by that release's digest. Collected, every static file is named by its content (app.3f9c0e1a2b4d.js),
+// so a cache holds one release whole and a page never runs a mix of two releases' modules. A new release is a new
 // worker (this file changes with the digest): it fetches the whole new shell, takes over, and deletes the old
 // caches. The API is never cached: its requests go to the network alone. Navigations go to the network first;
 // offline they get the cached shell, which shows the page and its offline banner instead of the browser's error.
