@@ -149,6 +149,13 @@ STATIC_URL = "static/"
 STATIC_ROOT = env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles"))
 # straight from the apps' static folders, so no collectstatic step is needed to serve the page
 WHITENOISE_USE_FINDERS = True
+# collectstatic names every file by its content (app.3f9c0e1a2b4d.js, the modules' imports rewritten to match),
+# cached for good by browsers; without a collectstatic run (DJANGO_DEBUG on, or nothing collected) the page's
+# files keep their plain names (docs/operations.md, "The web page's files")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "pyramid_site.web.storage.HashedStaticStorage"},
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -37,6 +37,32 @@ DEAL_NUMBER = 3  # a classic deal the depth-first search wins at once
 CLASSIC = engine.preset("classic")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def collected_static(tmp_path_factory):
+    """The page's files as production serves them: collected (collectstatic), each named by its content
+    (pyramid_site/web/storage.py), before the live server starts serving them."""
+    from django.core.management import call_command
+    from django.test.utils import override_settings
+
+    with override_settings(STATIC_ROOT=str(tmp_path_factory.mktemp("static"))):
+        call_command("collectstatic", interactive=False, verbosity=0)
+        yield
+
+
+@pytest.fixture(scope="session")
+def live_server(request, collected_static):
+    """pytest-django's live server, its static files served as in production: by WhiteNoise, from the collected
+    files (Django's development handler, which pytest-django puts in front, knows the apps' plain names only)."""
+    from pytest_django.live_server_helper import LiveServer
+
+    address = request.config.getvalue("liveserver") or os.getenv("DJANGO_LIVE_TEST_SERVER_ADDRESS") or "localhost"
+    server = LiveServer(address, start=False)
+    server.thread.static_handler = lambda application: application
+    server.start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="module")
 def browser(django_db_setup, django_db_blocker):
     if not Path(CHROMIUM).exists():

@@ -1,5 +1,6 @@
-"""axe-core (from the npm registry, injected into the page) finds no serious or critical accessibility
-violation on any page, at phone and desktop width, logged in, with a game on the table."""
+"""axe-core (from the npm registry, injected into the page) finds no accessibility violation of moderate or higher
+impact on any page, at phone and desktop width, logged in, with a game on the table, in the dark and the light
+theme (the system's preference, as `prefers-color-scheme` tells the page)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,28 @@ from .helpers import menu_link, sign_up
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = ["#/", "#/practice", "#/boards/weekly/classic", "#/boards/all-time/classic", "#/clubs", "#/tournaments",
          "#/rules/classic", "#/rules/quiz", "#/players/reader"]
+IMPACTS = ["moderate", "serious", "critical"]
+# axe cannot read a text's contrast over a gradient (it calls it "incomplete", not a pass): the felt's gradient runs
+# from --felt-light to --felt-dark, so the page is checked on a flat felt of each end in turn
+FLAT_FELT = "body { background: var(--axe-felt) !important; }"
+RUN = """async ([felt, rules]) => {
+    document.body.style.setProperty('--axe-felt', `var(${felt})`);
+    const options = rules ? {runOnly: rules, resultTypes: ['violations']} : {resultTypes: ['violations']};
+    return (await axe.run(document, options)).violations.filter(v => %s.includes(v.impact))
+        .map(v => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes[0].target.join(' ')}`);
+}""" % IMPACTS
+# The table pages (#/game/N) and the quiz have no h1 yet: the pages' own owners are adding one (issue 24); until
+# then page-has-heading-one is the one violation allowed there, and only there.
+NO_H1_YET = {"page-has-heading-one"}
+
+
+def allowed(route: str, violation: str) -> bool:
+    return (route.startswith("#/game/") or route == "#/rules/quiz") and violation.split(" ")[0] in NO_H1_YET
 
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed: npm ci --prefix tests/web (.ci/services does)")
 @pytest.mark.parametrize("width", [360, 1280])
-def test_no_serious_accessibility_violation(browser, site, width):
+def test_no_accessibility_violation_in_either_theme(browser, site, width):
     context = browser.new_context(viewport={"width": width, "height": 900}, base_url=site)
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -26,16 +44,22 @@ def test_no_serious_accessibility_violation(browser, site, width):
         menu_link(page, "Practice").click()
         page.get_by_role("button", name="Deal").click()
         page.locator(".pyramid .card").first.wait_for()
-        routes = [page.url.split("/", 3)[3]] + PAGES  # the table first
+        routes = ["#" + page.url.split("#", 1)[1]] + PAGES  # the table first
         for route in routes:
-            page.goto("/" + route.lstrip("/"))
+            page.goto("/" + route)
             page.wait_for_load_state("networkidle")
             page.add_script_tag(path=str(AXE))
-            violations = page.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']}))
-                .violations.filter(v => ['serious', 'critical'].includes(v.impact))
-                .map(v => `${v.id}: ${v.nodes.length} × ${v.nodes[0].target.join(' ')}`)""")
-            if violations:
-                found[route] = violations
+            page.add_style_tag(content=FLAT_FELT)
+            grounds = {}
+            for scheme in ("dark", "light"):
+                page.emulate_media(color_scheme=scheme)
+                grounds[scheme] = page.evaluate("getComputedStyle(document.body).backgroundColor")
+                violations = page.evaluate(RUN, ["--felt-light", None])  # every rule
+                violations += page.evaluate(RUN, ["--felt-dark", ["color-contrast"]])
+                violations = [v for v in violations if not allowed(route, v)]
+                if violations:
+                    found[f"{route} {scheme}"] = violations
+            assert grounds["dark"] != grounds["light"], grounds  # the two themes were both on screen
     finally:
         context.close()
     assert found == {}
