@@ -8,9 +8,9 @@ ranked game without telling the player anything (it uses no solver, only the rul
 
 What the player has seen: the pyramid and reserve, every card on the waste, the stock top where the
 rules turn it face up, and every card removed (each was face up when it went). So the *set* of
-face-down stock cards is known; their order is not, and it is treated as unknown in every pass
-(a later pass repeats an earlier order, but the page does not show it, and a player need not
-remember it).
+face-down stock cards is known, but in the first pass not their order. From the second pass on the
+player has seen every pile card in its order (a redeal needs an empty stock, so each card was turned
+onto the waste in the first pass, and a redeal keeps the order), so nothing is unknown any more.
 
 The rest of the game is **forced** when, for every order of the face-down stock cards:
 
@@ -121,7 +121,10 @@ def _pyramid_alone(position: Position, budget: list[int]) -> list[str] | None:
 
 # --- what the player cannot see ----------------------------------------------------------------------
 def _hidden_slots(position: Position) -> list[int]:
-    """Pile indices of the face-down stock cards (the live stock top is face up)."""
+    """Pile indices of the stock cards never yet turned face up: in the first pass the stock, less a
+    live stock top; none from the second pass on (every pile card went over the waste in pass 1)."""
+    if position.pass_no > 1:
+        return []
     pile, board = position.pile, position.board
     slots = [i for i in range(position.pointer, board.pile_size) if pile >> i & 1]
     if board.rules.stock_live and slots:
