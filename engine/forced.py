@@ -46,13 +46,14 @@ MAX_NODES = 300  # positions expanded, over all orders and the search for the li
 DEAD = 0  # the value written for a face-down card that can never be removed
 
 
-_CACHE: dict[tuple[Board, tuple[int, ...]], tuple[str, ...] | None] = {}
+# answers by deal, rules and position: a view asked for again (the page reloads, polls) costs a look-up
+_CACHE: dict[tuple[Deal, object, tuple[int, ...]], tuple[str, ...] | None] = {}
 _CACHE_SIZE = 4096
 
 
 def forced_line(position: Position) -> list[str] | None:
     """The moves that play the rest of the deal out when every move left is forced, else None."""
-    key = (position.board, position.key())
+    key = (position.deal, position.rules, position.key())
     if key in _CACHE:
         found = _CACHE[key]
     else:
@@ -68,6 +69,9 @@ def forced_line(position: Position) -> list[str] | None:
 def _forced(position: Position) -> list[str] | None:
     if position.status != PLAYING:
         return None
+    # the search runs on a board of its own, so the game's board (kept per process for every view of
+    # the game) does not keep the many positions the search looks at in its caches
+    position = _on_board(position, _private(position.board))
     budget = [MAX_NODES]
     if position.rules.goal == "pyramid" and not _pile_feeds_pyramid(position):
         line = _pyramid_alone(position, budget)
@@ -87,6 +91,22 @@ def _forced(position: Position) -> list[str] | None:
             return None
         result = found
     return _common_line(orders, budget)
+
+
+def _private(board: Board, deal: Deal | None = None) -> Board:
+    """A board for the search: the same cards (or ``deal``'s), caches of its own."""
+    if deal is not None:
+        return Board(deal, board.rules)
+    other = Board.__new__(Board)
+    for name in Board.__slots__:
+        setattr(other, name, getattr(board, name))
+    other.partners_cache, other.pile_masks = {}, {}
+    return other
+
+
+def _on_board(position: Position, board: Board) -> Position:
+    return Position(board, position.pyramid, position.reserve, position.pile, position.pointer, position.pass_no,
+                    position.moves, position.cleared_pass)
 
 
 # --- when the pile cannot matter ---------------------------------------------------------------------
@@ -171,10 +191,9 @@ def _arrangements(position: Position) -> list[Position] | None:
         for slot, s in zip(slots, sequence):
             dealt[base + slot] = by_symbol[s][taken[s]]
             taken[s] += 1
-        other = Board(Deal(tuple(dealt)), rules)
+        other = _private(board, Deal(tuple(dealt)))
         other.partners_cache = board.partners_cache  # keyed by pyramid and reserve, which all orders share
-        orders.append(Position(other, position.pyramid, position.reserve, position.pile, position.pointer,
-                               position.pass_no, position.moves, position.cleared_pass))
+        orders.append(_on_board(position, other))
     return orders
 
 

@@ -309,3 +309,18 @@ def test_over_the_bound_is_not_forced():
     assert forced_line(position) is None
     assert player_view(position)["forced"] is None
     assert player_view(position, forced=False)["forced"] is None
+
+
+def test_the_search_leaves_the_games_board_as_it_was():
+    """The board of a game is kept per process for all its views: the positions the search looks at
+    stay out of its caches."""
+    rng = random.Random(3)
+    position = Position.start(deal_from_number(5), PRESETS["relaxed"])
+    while position.status == PLAYING:
+        before = (dict(position.board.partners_cache), dict(position.board.pile_masks))
+        forced_module._CACHE.clear()
+        forced_line(position)
+        assert (position.board.partners_cache, position.board.pile_masks) == before
+        moves = position.legal_moves()
+        removals = [m for m in moves if m.is_removal]
+        position = position.play(removals[0] if removals and rng.random() < 0.8 else rng.choice(moves))
