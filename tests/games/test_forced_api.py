@@ -36,7 +36,7 @@ def finish(api, game):
     """Play the view's forced moves one by one, as a Finish button does; each is accepted."""
     forced = game["position"]["forced"]
     for move in forced:
-        assert game["position"]["forced"] == forced[forced.index(move):]  # the rest stays forced, unchanged
+        assert game["position"]["forced"] == forced[forced.index(move):]  # here the rest of the same list
         response = api.post(f"/api/games/{game['id']}/moves/", {"ply": game["next_ply"], "move": move}, format="json")
         assert response.status_code == 201, response.json()
         game = response.json()
