@@ -18,7 +18,8 @@ The rest of the game is **forced** when, for every order of the face-down stock 
   same ``cards_left``. The number of moves is not part of the result: a draw that changes nothing
   is not a choice, only a longer way to the same end;
 * and one list of moves, the same in every order, is legal all the way and ends the deal. The
-  shortest such list is returned (ties go to the engine's order of moves: removals before draws).
+  shortest such list is returned (ties go to the engine's order of legal moves: kings, then pairs,
+  then draw or redeal).
 
 Two orders that differ only between cards of the same value, or between cards that can never be
 removed (not a king, and no card of the partner value is left where it could pair: in the pyramid
