@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from .cards import card_text
+from .forced import forced_line
 from .layout import PYRAMID_SIZE
 from .position import Position
 
 
-def player_view(position: Position) -> dict:
+def player_view(position: Position, forced: bool = True) -> dict:
     """A JSON-ready view for clients. The stock appears as a count, and as its top card only
-    where the rules turn that card face up."""
+    where the rules turn that card face up. ``forced`` is the rest of the game when every move left
+    is forced, judged on these face-up cards alone (engine/forced.py), else None; ``forced=False``
+    leaves it out of the work (None), for views of a game's past such as a replay."""
     board, rules = position.board, position.rules
     pyramid = [
         {"card": card_text(board.pyramid_cards[p]), "free": position.is_free(p)} if position.pyramid >> p & 1 else None
@@ -35,4 +38,6 @@ def player_view(position: Position) -> dict:
         "pyramid_left": position.pyramid_left,
         "status": status,
         "legal_moves": [str(m) for m in position.legal_moves()] if status == "playing" else [],
+        # the rest of the game when no choice can change how it ends (docs/rules.md, section 19)
+        "forced": forced_line(position) if forced and status == "playing" else None,
     }

@@ -263,6 +263,12 @@ class PositionOutput(serializers.Serializer):
     status = serializers.ChoiceField(choices=GAME_STATUSES)
     legal_moves = serializers.ListField(child=serializers.CharField(), help_text="every move playable now, in "
                                                                                  "the notation of docs/rules.md")
+    forced = serializers.ListField(
+        child=serializers.CharField(), allow_null=True,
+        help_text="when every move left is forced (no choice can change how the game ends, whatever the "
+                  "face-down stock holds): the moves that play it out, one per ply, each exactly as sent "
+                  "to `moves/`; otherwise null. Judged only on what the player can see (docs/rules.md, "
+                  "section 19); always null in replays and once the game is over")
 
     class Meta:
         ref_name = "Position"
@@ -360,7 +366,7 @@ def game_output(game: Game, position: engine.Position) -> dict:
     """A game with the player's view of its position (never the order of the face-down stock)."""
     view = engine.player_view(position)
     if game.is_over and view["status"] == Game.Status.PLAYING:  # resigned, or closed at its window's end
-        view = view | {"status": game.status, "legal_moves": []}
+        view = view | {"status": game.status, "legal_moves": [], "forced": None}
     return {
         "id": game.pk,
         "mode": game.mode,
@@ -541,9 +547,9 @@ def analysis_output(game: Game, analysis, moves: list[str]) -> dict:
 def replay_output(game: Game, moves: list[str], positions: list, best) -> dict:
     return {
         "game": game.pk,
-        "plies": [{"ply": ply, "move": moves[ply - 1] if ply else None, "position": engine.player_view(position)}
+        "plies": [{"ply": ply, "move": moves[ply - 1] if ply else None, "position": engine.player_view(position, forced=False)}
                   for ply, position in enumerate(positions)],
         "best_line": None if best is None else {
             "ply": best.ply, "verdict": best.verdict, "moves": best.moves,
-            "positions": [engine.player_view(p) for p in best.positions]},
+            "positions": [engine.player_view(p, forced=False) for p in best.positions]},
     }

@@ -144,7 +144,8 @@ class GameListView(APIView):
 
 class GameDetailView(APIView):
     """A game and the player's view of its position: the pyramid, the stock as a count (its top card where the
-    rules turn it face up), the waste, the score and every legal move."""
+    rules turn it face up), the waste, the score, every legal move, and `forced`: the moves that play the game
+    out when every move left is forced (docs/rules.md, section 19), else null."""
 
     @extend_schema(responses={200: GameOutput, 404: ERROR},
                    summary="A game: yours, or anyone's ranked game once its day or tournament is over")
@@ -156,7 +157,8 @@ class GameDetailView(APIView):
 class GameMoveView(APIView):
     """Play move number `ply` (the game's `next_ply`) in the notation of docs/rules.md; the position's
     `legal_moves` lists every move playable now. 201 with the game after the move; sending again exactly the
-    move already played as `ply` answers 200 with `applied` false, so a retry is safe. A move that is not the
+    move already played as `ply` answers 200 with `applied` false, so a retry is safe. The moves of the position's
+    `forced` (a Finish button) are sent here one by one like any other. A move that is not the
     next one is 409 `wrong_ply` (with `expected_ply`), one the rules refuse 422 `illegal_move`: neither changes
     anything."""
 
