@@ -670,7 +670,6 @@ export class Table {
     /** @param {string} action */
     const kbd = (action) => (shown[action] ? lit`<kbd class="key" aria-hidden="true">${shown[action]}</kbd> ` : nothing);
     const redeal = v.legal_moves.includes("redeal");
-    const message = this.message;
     return lit`
       <section class="table ${game.mode} ${this.playing ? "" : "over"}">
         <div class="status-line">
@@ -682,17 +681,13 @@ export class Table {
           <span>${gettext("Left")} <b id="cards-left">${v.cards_left}</b></span>
           ${closes !== null ? lit`<span title=${closing}>${gettext("Closes in")} <b id="closes-in">${clock(closes)}</b></span>` : nothing}
         </div>
-        ${this.playing ? nothing : lit`<div id="result">${this.resultTemplate()}</div>`}
+        ${this.playing ? nothing : lit`${this.messagesTemplate()}<div id="result">${this.resultTemplate()}</div>`}
         <div class="board" @pointerdown=${(/** @type {PointerEvent} */ e) => this.pointerDown(e)}
           @pointermove=${(/** @type {PointerEvent} */ e) => this.pointerMove(e)}
           @pointerup=${(/** @type {PointerEvent} */ e) => this.pointerUp(e)}
           @pointercancel=${() => { this.press = null; }}
           @click=${(/** @type {MouseEvent} */ e) => this.clicked(e)}>${boardTemplate(v, { selected: this.selected, partners, hinted: this.hinted, dragging: this.dragging })}</div>
-        <div class="table-messages">
-          <p id="connection" class="connection ${this.reconnecting ? "on" : ""}" role="status">${this.reconnecting
-            ? gettext("Reconnecting… Your moves are kept and will be sent in order.") : ""}</p>
-          <p id="message" class="message ${message.kind}" role="alert" data-move=${message.move ?? nothing}>${message.text}</p>
-        </div>
+        ${this.playing ? this.messagesTemplate() : nothing}
         <div class="controls" ?hidden=${!this.playing}>
           <button type="button" id="draw" aria-keyshortcuts=${shown.stock ?? nothing} @click=${() => this.stockAction()}>${kbd("stock")}${redeal ? gettext("Redeal") : gettext("Draw")}</button>
           ${this.forced ? lit`<button type="button" id="finish" ?disabled=${this.finishing} @click=${() => this.finish()}>${gettext("Finish")}</button>` : nothing}
@@ -718,6 +713,20 @@ export class Table {
         </div>
         <p id="announce" class="sr-only" aria-live="polite">${this.announce}</p>
       </section>`;
+  }
+
+  /**
+   * What the table says: reconnecting, and the last message; under the cards while the game is played, over
+   * the result card once it is over (the result's headline itself is said there, and shown by the card).
+   */
+  messagesTemplate() {
+    const message = this.message;
+    return lit`<div class="table-messages">
+      <p id="connection" class="connection ${this.reconnecting ? "on" : ""}" role="status">${this.reconnecting
+        ? gettext("Reconnecting… Your moves are kept and will be sent in order.") : ""}</p>
+      <p id="message" class="message ${message.kind} ${this.playing || message.kind !== this.game.status ? "" : "sr-only"}"
+        role="alert" data-move=${message.move ?? nothing}>${message.text}</p>
+    </div>`;
   }
 
   /** The headline of a finished game. */
