@@ -3,12 +3,14 @@ new stock count, and the first load of a game's address to its first card being 
 
 Each checkout given (``--root``, one or more source trees; the default is this one) is served as deployed:
 gunicorn with one worker, DEBUG off, static files by WhiteNoise, SQLite in a fresh folder, tasks in-process, the
-checkout's own code first on the Python path. Debian's Chromium (Playwright, headless) drives them in turn:
+checkout's own code first on the Python path, all of them at once. Debian's Chromium (Playwright, headless) drives
+them in turns (a new game's draws and a first load on each, then again), so that the load of the shared machine
+falls on every checkout alike:
 
 - **click to update**: a practice game of classic deal 3 whose stock is drawn card by card: the mouse pressed on
   the stock (the real input, at its place on the screen, once the previous card has stopped moving), to the
-  DOM showing the stock count one less (a MutationObserver in the page) and to the next frame after it; new
-  games as the stock runs out, ``--draws`` draws in all;
+  DOM showing the stock count one less (a MutationObserver in the page) and to the next frame after it; a new
+  game each turn (24 draws at most), ``--draws`` draws in all;
 - **first load**: a new browser context opens ``/#/game/<id>`` of a game of its guest: from the navigation's
   start (``performance.timeOrigin``) to the first card of the board in the DOM as a button, median of ``--loads``.
 
@@ -102,19 +104,18 @@ def still(page) -> None:
     page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')", polling="raf")
 
 
-def draws(browser, url: str, count: int) -> tuple[list[float], list[float], int]:
+def draws(browser, url: str, count: int) -> list[tuple[float, float]]:
+    """`count` draws (at most one game's stock) in a new game: (press → DOM, press → next frame) of each."""
     context = browser.new_context(base_url=url, viewport={"width": 1280, "height": 900})
     context.add_init_script(PROBE)
     page = context.new_page()
     page.set_default_timeout(10_000)
     new_game(page)
-    to_dom, to_frame, games = [], [], 1
-    while len(to_dom) < count:
+    times = []
+    while len(times) < count:
         stock = int(page.locator("#stock-count").inner_text())
         if stock == 0:
-            new_game(page)
-            games += 1
-            continue
+            break
         still(page)
         box = page.locator('.board [data-loc="stock"]').bounding_box()
         page.evaluate("window.__t.updated = window.__t.painted = null")
@@ -122,29 +123,30 @@ def draws(browser, url: str, count: int) -> tuple[list[float], list[float], int]
         page.wait_for_function(f"document.getElementById('stock-count')?.textContent === '{stock - 1}'"
                                " && window.__t.painted !== null", polling="raf")
         t = page.evaluate("window.__t")
-        to_dom.append(t["updated"] - t["down"])
-        to_frame.append(t["painted"] - t["down"])
+        times.append((t["updated"] - t["down"], t["painted"] - t["down"]))
     context.close()
-    return to_dom, to_frame, games
+    return times
 
 
-def first_loads(browser, url: str, count: int) -> list[float]:
+def game_address(browser, url: str) -> tuple[str, dict]:
+    """A game of a new guest: its address and the browser storage that holds the guest's token."""
     setup = browser.new_context(base_url=url)
     page = setup.new_page()
     new_game(page)
-    address = page.url
-    storage = setup.storage_state()
+    address, storage = page.url, setup.storage_state()
     setup.close()
-    times = []
-    for _ in range(count + 1):  # the first one warms the server up, not counted
-        context = browser.new_context(base_url=url, viewport={"width": 1280, "height": 900}, storage_state=storage)
-        context.add_init_script(PROBE)
-        page = context.new_page()
-        page.goto(address)
-        page.wait_for_function("window.__t.first !== null", polling="raf")
-        times.append(page.evaluate("window.__t.first"))
-        context.close()
-    return times[1:]
+    return address, storage
+
+
+def first_load(browser, url: str, address: str, storage: dict) -> float:
+    context = browser.new_context(base_url=url, viewport={"width": 1280, "height": 900}, storage_state=storage)
+    context.add_init_script(PROBE)
+    page = context.new_page()
+    page.goto(address)
+    page.wait_for_function("window.__t.first !== null", polling="raf")
+    took = page.evaluate("window.__t.first")
+    context.close()
+    return took
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -160,26 +162,44 @@ def main() -> None:
     args = parser.parse_args()
     roots = [root.resolve() for root in (args.root or [ROOT])]
     console = Console(width=140)
-    results = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        for root in roots:
+    names, servers, urls = [], [], []
+    folders = [tempfile.TemporaryDirectory() for _ in roots]
+    try:
+        for root, folder in zip(roots, folders):
             commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
                                     text=True).stdout.strip()
             dirty = subprocess.run(["git", "status", "--porcelain", "--", "pyramid_site"], cwd=root,
                                    capture_output=True, text=True).stdout.strip()
-            name = f"{root.name} ({commit}{'+' if dirty else ''})"
-            console.print(f"[bold]{name}[/bold]: serving {root}")
-            with tempfile.TemporaryDirectory() as folder:
-                server, url = start_service(Path(folder), root)
-                try:
-                    to_dom, to_frame, games = draws(browser, url, args.draws)
-                    loads = first_loads(browser, url, args.loads)
-                finally:
-                    server.terminate()
-                    server.wait(timeout=20)
-            results.append((name, to_dom, to_frame, games, loads))
-        browser.close()
+            names.append(f"{root.name} ({commit}{'+' if dirty else ''})")
+            console.print(f"[bold]{names[-1]}[/bold]: serving {root}")
+            server, url = start_service(Path(folder.name), root)
+            servers.append(server)
+            urls.append(url)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            games = [game_address(browser, url) for url in urls]
+            for url, (address, storage) in zip(urls, games):  # the servers' first requests, not counted
+                first_load(browser, url, address, storage)
+            # the checkouts take turns, a game's draws and a first load each, so that the shared machine's
+            # load falls on all of them alike
+            clicks = [[] for _ in roots]
+            loads = [[] for _ in roots]
+            rounds = 0
+            while any(len(c) < args.draws for c in clicks) or any(len(x) < args.loads for x in loads):
+                rounds += 1
+                for i, url in enumerate(urls):
+                    if len(clicks[i]) < args.draws:
+                        clicks[i] += draws(browser, url, min(24, args.draws - len(clicks[i])))
+                    if len(loads[i]) < args.loads:
+                        loads[i].append(first_load(browser, url, *games[i]))
+            browser.close()
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=20)
+        for folder in folders:
+            folder.cleanup()
+    results = [(name, [a for a, _ in c], [b for _, b in c], rounds, x) for name, c, x in zip(names, clicks, loads)]
     table = Table(title=f"the game table: {args.draws} draws by mouse, {args.loads} first loads")
     for column in ("checkout", "click → DOM p50", "p99", "click → next frame p50", "p99", "first load → card, median", "max"):
         table.add_column(column, justify="right" if column != "checkout" else "left")
@@ -188,8 +208,7 @@ def main() -> None:
                       f"{statistics.median(to_frame):.1f} ms", f"{percentile(to_frame, 99):.1f} ms",
                       f"{statistics.median(loads):.0f} ms", f"{max(loads):.0f} ms")
     console.print(table)
-    for name, to_dom, _, games, _ in results:
-        console.print(f"{name}: {len(to_dom)} draws over {games} games")
+    console.print(f"{rounds} rounds, the checkouts taking turns: a new game's draws (24 at most) and a first load each")
 
 
 if __name__ == "__main__":

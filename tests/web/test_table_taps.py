@@ -42,6 +42,8 @@ def test_two_quick_taps_on_the_stock_are_two_draws(browser, site, pointer):
     deal(page)
     box = card(page, "stock").bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    # the stock and the cards stay the same elements through the draws (marked here, found marked after)
+    page.evaluate("document.querySelectorAll('.board [data-loc]').forEach((el) => { el.dataset.kept = el.dataset.loc; })")
 
     def tap():
         if touch:
@@ -59,6 +61,8 @@ def test_two_quick_taps_on_the_stock_are_two_draws(browser, site, pointer):
     expect(page.locator("#waste-count")).to_have_text("5")
     expect(page.locator(".board .selected")).to_have_count(0)
     expect(page.locator("#message")).to_have_text("")
+    assert page.evaluate("[...document.querySelectorAll('.board .pyramid [data-loc], #stock-pile [data-loc]')]"
+                         ".every((el) => el.dataset.kept === el.dataset.loc)")
     context.close()
 
 
@@ -75,6 +79,8 @@ def in_first_screen(page, selector: str, *, cards: bool = True) -> None:
 def test_messages_are_in_the_first_screen_of_a_phone_in_every_language(browser, site, settings):
     settings.PYRAMID_HINT_BUDGET_SECONDS = 0.5  # the hint and the verdict may say "not known": a message all the same
     context = browser.new_context(base_url=site, viewport=SMALL_PHONE, has_touch=True, is_mobile=True)
+    # a phone's share sheet (Web Share API), which headless Chromium lacks: what it is given is kept
+    context.add_init_script("navigator.share = async (data) => { window.shared = data; };")
     page = context.new_page()
     page.set_default_timeout(15_000)
     deal(page)
@@ -108,6 +114,11 @@ def test_messages_are_in_the_first_screen_of_a_phone_in_every_language(browser, 
         assert share.evaluate("(el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1")
         # a guest is asked to sign up and keep the game
         expect(page.locator("#keep-game")).to_have_attribute("href", "#/signup")
+    # the phone's share sheet gets the whole line (no Copy button where the browser can share)
+    expect(page.locator("#copy-share")).to_have_count(0)
+    page.get_by_role("button", name="Share", exact=True).tap()
+    page.wait_for_function("window.shared !== undefined")
+    assert page.evaluate("window.shared.text") == page.locator("#share-line").input_value()
     context.close()
 
 

@@ -3,8 +3,6 @@
 // began on the stock ends on the stock, and focus stays where the player left it.
 
 import { html as lit, nothing } from "./vendor/lit-html/lit-html.js";
-import { repeat } from "./vendor/lit-html/directives/repeat.js";
-import { styleMap } from "./vendor/lit-html/directives/style-map.js";
 import { rowColumn } from "./board.js";
 import { cardName, rankLabel } from "./cards.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
@@ -68,13 +66,13 @@ function markClasses(marks, location) {
  * @param {string} location
  * @param {boolean} free
  * @param {Marks} marks
- * @param {Record<string, string>} [place]  custom properties that place it (the pyramid's row and column)
+ * @param {string} [place]  custom properties that place it (the pyramid's row and column)
  */
-function cardButton(card, location, free, marks, place = {}) {
+function cardButton(card, location, free, marks, place = undefined) {
   const label = `${cardName(card)}${placeName(location)}${free ? "" : gettext(", covered")}`;
   return lit`<button type="button" class="card ${"DH".includes(card[1]) ? "red" : "black"} ${free ? "free" : "covered"} ${markClasses(marks, location)}"
     data-card=${card} data-loc=${location} aria-label=${label} title=${label} aria-pressed=${String(marks.selected === location)}
-    tabindex=${free ? nothing : "-1"} style=${styleMap(place)}>${face(card)}</button>`;
+    tabindex=${free ? nothing : "-1"} style=${place ?? nothing}>${face(card)}</button>`;
 }
 
 /** @param {string} card */
@@ -103,14 +101,15 @@ function stockTemplate(v, marks) {
  * @param {Marks} marks
  */
 export function boardTemplate(v, marks) {
-  const slots = v.pyramid.map((slot, position) => ({ slot, position })).filter(({ slot }) => slot);
   const top = v.waste.at(-1);
   const under = v.waste.at(-2);
   return lit`
     <div class="pyramid" role="group" aria-label=${gettext("pyramid")}>
-      ${repeat(slots, ({ position }) => position, ({ slot, position }) => {
+      ${v.pyramid.map((slot, position) => {
+        // one part per position, 0 to 27, empty once its card is gone: a card keeps its element by its place
+        if (!slot) return nothing;
         const [row, column] = rowColumn(position);
-        return cardButton(slot.card, String(position), slot.free, marks, { "--row": String(row), "--col": String(column) });
+        return cardButton(slot.card, String(position), slot.free, marks, `--row: ${row}; --col: ${column}`);
       })}
       ${v.pyramid_left === 0 ? lit`<p class="cleared">${gettext("Pyramid cleared")}</p>` : nothing}
     </div>
