@@ -1,10 +1,10 @@
-"""Finish: when the server's player view lists the moves left as forced (`forced`), the table offers a Finish
+"""Finish: when the server's player view lists the moves left as forced (`position.forced`), the table offers a Finish
 button that plays them through its queue, and, with "finish forced moves by itself" turned on in this browser,
 plays them after a short pause without being asked.
 
 The position is one-look deal 25 after the 25 moves below: from there each position has exactly one legal move
 until the game ends (the engine checks it here), so the list is forced in the strictest sense. The "injected"
-case adds that list to the view on its way to the page (the contract of `GET /api/games/{id}/`, `forced`);
+case adds that list to the view on its way to the page (the contract of `GET /api/games/{id}/`, `position.forced`);
 the "server" case uses the server's own field and is skipped while the server does not have it yet."""
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def inject_forced(page, game_id: int) -> None:
     def route(route):
         response = route.fetch()
         body = response.json()
-        body["forced"] = FORCED if body["moves"] == len(PREFIX) else None
+        body["position"]["forced"] = FORCED if body["moves"] == len(PREFIX) else None
         route.fulfill(response=response, body=json.dumps(body))
     page.route(f"**/api/games/{game_id}/", route)
 
@@ -73,10 +73,10 @@ def test_finish_plays_the_forced_moves_left(page, source):
     if source == "server":
         view = page.evaluate("""async (id) => (await fetch(`/api/games/${id}/`, {headers:
             {Authorization: `Token ${localStorage.getItem("pyramid.token")}`}})).json()""", game_id)
-        if "forced" not in view:
-            pytest.skip("the player view has no `forced` field yet (the engine's forced play, issue 24): "
+        if "forced" not in view["position"]:
+            pytest.skip("the player view has no `position.forced` yet (the engine's forced play, issue 24): "
                         "run again once it is merged")
-        assert view["forced"], "every move left is forced here: the view should list them"
+        assert view["position"]["forced"], "every move left is forced here: the view should list them"
     else:
         inject_forced(page, game_id)
     page.reload()

@@ -24,6 +24,8 @@ import { gettext, interpolate, ngettext } from "./i18n.js";
  * @property {number} pyramid_left
  * @property {string} status
  * @property {{reserve: boolean, waste_top: string, draw: number}} rules
+ * @property {string[] | null} [forced]  the moves that play the game out when every move left is forced (docs/rules.md,
+ *   section 19), else null (or absent, from a server before API 3.1.0)
  *
  * @typedef {object} Marks  what the table outlines
  * @property {string | null} selected

@@ -40,7 +40,6 @@ import { html as lit, nothing, render } from "./vendor/lit-html/lit-html.js";
  * @property {string | null} closes_at
  * @property {number} version
  * @property {PlayerView} position
- * @property {string[] | null} [forced]  every move left, when all of them are forced (else null or absent)
  * @property {boolean} [applied]  on a move's answer: false when the server had played it already
  *
  * @typedef {{text: string, kind: string, move: string | null}} Message
@@ -167,9 +166,9 @@ export class Table {
     return this.game.status === "playing";
   }
 
-  /** The moves left when all of them are forced (the server says so), else null. */
+  /** The moves left when all of them are forced (the player view's `forced`), else null. */
   get forced() {
-    const forced = this.game?.forced;
+    const forced = this.game?.position.forced;
     return this.playing && Array.isArray(forced) && forced.length ? forced : null;
   }
 
