@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from tests.support import WINNABLE_ONE_LOOK, WINNING_LINE
 
-from .conftest import DEAL_NUMBER, DESKTOP
+from .conftest import DEAL_NUMBER, DESKTOP, screenshot
 from .helpers import card, play_move, wait_for_moves
 
 SMALL_PHONE = {"width": 360, "height": 740}
@@ -97,6 +97,7 @@ def test_messages_are_in_the_first_screen_of_a_phone_in_every_language(browser, 
         page.locator("#hint").tap()
         expect(message).to_have_class(re.compile(r"\bhint\b"), timeout=20_000)
         in_first_screen(page, "#message")
+        screenshot(page, f"table-hint-360-{language}.jpg")
         page.locator("#can-win").tap()
         expect(message).to_have_class(re.compile(r"\bverdict\b"), timeout=20_000)
         in_first_screen(page, "#message")
@@ -114,6 +115,7 @@ def test_messages_are_in_the_first_screen_of_a_phone_in_every_language(browser, 
         assert share.evaluate("(el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1")
         # a guest is asked to sign up and keep the game
         expect(page.locator("#keep-game")).to_have_attribute("href", "#/signup")
+        screenshot(page, f"result-360-{language}.jpg")
     # the phone's share sheet gets the whole line (no Copy button where the browser can share)
     expect(page.locator("#copy-share")).to_have_count(0)
     page.get_by_role("button", name="Share", exact=True).tap()
