@@ -103,3 +103,31 @@ def test_taps_through_a_failing_network_reach_the_server_once_each_in_order(page
     game.refresh_from_db()
     assert log_notations(game.move_log) == [*line[:9], "draw", "12", "draw"]
     assert game.undo_count == 1
+
+
+def test_a_table_left_while_its_game_loads_draws_nothing_and_plays_nothing(page):
+    page.goto("/#/practice")
+    page.get_by_label("Deal number").fill(str(DEAL_NUMBER))
+    page.get_by_label("Rules").select_option("classic")
+    page.get_by_role("button", name="Deal").click()
+    expect(page.locator(".tag")).to_have_text("Practice")
+    address = page.url
+    moves = []
+    page.on("request", lambda request: moves.append(request.url) if request.method == "POST" else None)
+    held = []
+    page.route("**/api/games/*/", lambda route: held.append(route), times=1)
+    page.goto("/#/rules/classic")
+    with page.expect_request("**/api/games/*/"):
+        page.goto(address)
+    page.goto("/#/rules/classic")  # left before the game's answer came
+    expect(page.locator("h1")).to_have_text("Rules: classic")
+    try:
+        held[0].continue_()
+    except Exception:  # the page aborted the request when it closed: nothing to answer
+        pass
+    page.keyboard.press("d")
+    page.keyboard.press("u")
+    expect(page.locator("h1")).to_have_text("Rules: classic")
+    expect(page.locator(".table")).to_have_count(0)
+    assert page.evaluate("fetch('/health/live/').then((r) => r.status)") == 200  # a round trip: the keys had their turn
+    assert moves == []
