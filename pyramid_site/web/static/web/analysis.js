@@ -8,7 +8,7 @@ const counted = (text, count) => interpolate(text, { count });
 
 /** "5 hours 12 minutes", "3 minutes", "less than a minute": how long until `date`, in players' words. */
 export function timeUntil(date) {
-  const minutes = Math.ceil((new Date(date) - Date.now()) / 60000);
+  const minutes = Math.ceil((Date.parse(date) - Date.now()) / 60000);
   if (minutes <= 1) return gettext("less than a minute");
   const days = Math.floor(minutes / 1440);
   const hours = Math.floor((minutes % 1440) / 60);
@@ -64,16 +64,24 @@ export function verdictWords(plies, ply) {
 
 /**
  * The game's analysis, asked for again every `every` ms while the solver works on it (`pending`), until
- * it is ready, `stop()` says to give up, or about three minutes have passed. `onPending` hears each wait.
+ * it is ready, `stop()` says to give up, `signal` aborts, or about three minutes have passed. `onPending`
+ * hears each wait.
+ * @param {number} gameId
+ * @param {{stop?: () => boolean, onPending?: (pending: any) => any, every?: number, signal?: AbortSignal}} [options]
  */
-export async function analysisWhenReady(gameId, { stop = () => false, onPending = () => null, every = 1500 } = {}) {
+export async function analysisWhenReady(gameId, { stop = () => false, onPending = (/** @type {any} */ _pending) => null, every = 1500,
+  signal = /** @type {AbortSignal | undefined} */ (undefined) } = {}) {
   const deadline = Date.now() + 180_000;
   for (;;) {
-    const analysis = await api("GET", `games/${gameId}/analysis/`);
+    const analysis = await api("GET", `games/${gameId}/analysis/`, undefined, { signal });
     if (analysis.status === "ready" || stop()) return analysis;
     if (Date.now() > deadline) return analysis;
     onPending(analysis);
-    await new Promise((done) => setTimeout(done, every));
+    await new Promise((done, fail) => {
+      if (signal?.aborted) return fail(signal.reason);
+      const timer = setTimeout(done, every);
+      signal?.addEventListener("abort", () => { clearTimeout(timer); fail(signal.reason); }, { once: true });
+    });
     if (stop()) return analysis;
   }
 }
@@ -107,13 +115,18 @@ export function analysisHeadline(analysis, game) {
 /**
  * The analysis on a finished game's result card (`box`): the link to the replay, and, once the solver has
  * been through the game, where it slipped; a ranked game's shows when it opens instead, until its day or
- * tournament is over. `alive()` is false once the card has left the page.
+ * tournament is over. `alive()` is false once the card has left the page; `signal` (the page's) ends it.
+ * @param {HTMLElement} box
+ * @param {any} game
+ * @param {() => boolean} alive
+ * @param {AbortSignal} [signal]
  */
-export async function resultAnalysis(box, game, alive) {
+export async function resultAnalysis(box, game, alive, signal = undefined) {
   const link = `<a class="button" id="analyse" href="#/game/${game.id}/replay">${gettext("Analyse this game")}</a>`;
   const note = () => box.querySelector("#analysis-note");
   try {
     const analysis = await analysisWhenReady(game.id, {
+      signal,
       stop: () => !alive(),
       onPending: () => {
         box.innerHTML = `${link} <span id="analysis-note" class="small">${gettext("The solver is going through your game…")}</span>`;

@@ -39,8 +39,8 @@ export function drawBoard(board, v, { readOnly = false } = {}) {
     if (!slot) return;
     const [row, column] = rowColumn(position);
     const el = cardElement(slot.card, { location: String(position), free: slot.free, tag });
-    el.style.setProperty("--row", row);
-    el.style.setProperty("--col", column);
+    el.style.setProperty("--row", String(row));
+    el.style.setProperty("--col", String(column));
     if (!slot.free && !readOnly) el.tabIndex = -1;
     pyramid.append(el);
   });

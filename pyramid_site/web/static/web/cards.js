@@ -39,7 +39,7 @@ export function cardElement(card, { location = null, free = true, tag = "button"
   el.className = `card ${"DH".includes(card[1]) ? "red" : "black"} ${free ? "free" : "covered"}`;
   el.dataset.card = card;
   if (location !== null) el.dataset.loc = location;
-  if (tag === "button") el.type = "button";
+  if (tag === "button") el.setAttribute("type", "button");
   else el.setAttribute("role", "img");  // a picture of a card, named by its label
   const label = `${cardName(card)}${placeName(location)}${free ? "" : gettext(", covered")}`;
   el.setAttribute("aria-label", label);
@@ -54,7 +54,7 @@ export function cardElement(card, { location = null, free = true, tag = "button"
 export function cardBack({ location = null, label = gettext("stock"), tag = "button" } = {}) {
   const el = document.createElement(tag);
   el.className = "card back";
-  if (tag === "button") el.type = "button";
+  if (tag === "button") el.setAttribute("type", "button");
   else el.setAttribute("role", "img");
   if (location !== null) el.dataset.loc = location;
   el.setAttribute("aria-label", label);

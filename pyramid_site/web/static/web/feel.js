@@ -10,11 +10,15 @@ export function calm() {
 
 // cards taken away lift and fade. What fades is a copy laid over the page, which nothing can click: the
 // table itself is drawn again at once, so a quick player's next click always lands on the new table.
+/**
+ * @param {Element[]} elements
+ * @returns {HTMLElement[]}
+ */
 export function ghosts(elements) {
   if (calm()) return [];
   return elements.map((el) => {
     const box = el.getBoundingClientRect();
-    const copy = el.cloneNode(true);
+    const copy = /** @type {HTMLElement} */ (el.cloneNode(true));
     copy.removeAttribute("data-loc");
     copy.setAttribute("aria-hidden", "true");
     Object.assign(copy.style, { position: "fixed", left: `${box.left}px`, top: `${box.top}px`, margin: "0",
@@ -23,6 +27,7 @@ export function ghosts(elements) {
   });
 }
 
+/** @param {HTMLElement[]} copies */
 export function leave(copies) {
   for (const copy of copies) {
     document.body.append(copy);
@@ -31,13 +36,28 @@ export function leave(copies) {
   }
 }
 
-// a card turned onto the waste slides over from the stock
+// a card turned onto the waste slides over from the stock. What slides is a copy nothing can click: the card
+// itself waits unseen in its place, so a quick second tap on the stock lands on the stock, not on it.
+/**
+ * @param {Element | null} element
+ * @param {Element | null} from
+ */
 export function arrive(element, from) {
   if (calm() || !element || !from) return;
   const a = from.getBoundingClientRect();
   const b = element.getBoundingClientRect();
-  element.animate([{ transform: `translate(${a.left - b.left}px, ${a.top - b.top}px)`, opacity: .4 },
-    { transform: "none", opacity: 1 }], { duration: 180, easing: "ease-out" });
+  const copy = /** @type {HTMLElement} */ (element.cloneNode(true));
+  copy.removeAttribute("data-loc");
+  copy.removeAttribute("id");
+  copy.setAttribute("aria-hidden", "true");
+  copy.tabIndex = -1;
+  Object.assign(copy.style, { position: "fixed", left: `${b.left}px`, top: `${b.top}px`, margin: "0",
+    pointerEvents: "none", zIndex: "50" });
+  document.body.append(copy);
+  const duration = 180;
+  copy.animate([{ transform: `translate(${a.left - b.left}px, ${a.top - b.top}px)`, opacity: .4 },
+    { transform: "none", opacity: 1 }], { duration, easing: "ease-out" }).finished.catch(() => null).then(() => copy.remove());
+  element.animate([{ opacity: 0 }, { opacity: 0 }], { duration });
 }
 
 // the deal is won: what is left of the board bounces once, card after card
@@ -62,7 +82,7 @@ let audio = null;
 // a short tone: a removal rises, a draw ticks, a win plays three notes
 export function sound(kind) {
   if (!soundOn()) return;
-  audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+  audio = audio || new (window.AudioContext || /** @type {any} */ (window).webkitAudioContext)();
   const notes = { removal: [660, 880], draw: [330], refusal: [180], win: [523, 659, 784] }[kind] || [];
   notes.forEach((frequency, i) => {
     const tone = audio.createOscillator();

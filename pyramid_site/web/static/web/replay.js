@@ -11,6 +11,7 @@ import { calm, ghosts, leave } from "./feel.js";
 import { formatDate, gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { html } from "./markup.js";
 import { drawBoard } from "./board.js";
+import { isAbort } from "./page.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const GHOST_STEP_MS = 650;
@@ -45,21 +46,23 @@ export class Replay {
     this.plies = [];  // the replay's: {ply, move, position}
     this.analysis = null;  // null until it is in (pending, refused or ready)
     this.ply = 0;
-    this.ghost = null;  // the best line on show: {line, step, timer}
+    this.ghost = null;  // the best line on show: {line, step, from}
     this.lines = new Map();  // best lines already fetched, by ply
-    this.closed = false;
-    this.onKey = (event) => this.key(event);
-    this.onResize = () => this.drawChart();
+  }
+
+  /** The page has closed: nothing more is drawn or asked for. */
+  get closed() {
+    return this.page.closed;
   }
 
   async open() {
     this.root.innerHTML = html`<p class="loading">${gettext("Laying out the game…")}</p>`;
     let replay;
     try {
-      this.game = await api("GET", `games/${this.gameId}/`);
-      replay = await api("GET", `games/${this.gameId}/replay/`);
+      this.game = await api("GET", `games/${this.gameId}/`, undefined, { signal: this.page.signal });
+      replay = await api("GET", `games/${this.gameId}/replay/`, undefined, { signal: this.page.signal });
     } catch (error) {
-      if (this.closed) return;
+      if (this.closed || isAbort(error)) return;
       this.root.innerHTML = html`<section class="replay"><h1>${gettext("Replay")}</h1><p class="page-message error"></p>
         <p><a href="#/game/${this.gameId}">${gettext("Back to the game")}</a></p></section>`;
       this.root.querySelector(".page-message").textContent = error instanceof ApiError && error.code === "not_yet"
@@ -69,17 +72,14 @@ export class Replay {
     if (this.closed) return;
     this.plies = replay.plies;
     this.ply = Math.min(Math.max(this.wanted ?? 0, 0), this.last);
-    document.addEventListener("keydown", this.onKey);
-    window.addEventListener("resize", this.onResize);
+    this.page.listen(document, "keydown", (event) => this.key(event));
+    this.page.listen(window, "resize", () => this.drawChart());
     this.render();
     this.loadAnalysis();
   }
 
   close() {
-    this.closed = true;
     this.stopGhost({ redraw: false });
-    document.removeEventListener("keydown", this.onKey);
-    window.removeEventListener("resize", this.onResize);
   }
 
   get last() {
@@ -95,6 +95,7 @@ export class Replay {
   async loadAnalysis() {
     try {
       this.analysis = await analysisWhenReady(this.gameId, {
+        signal: this.page.signal,
         stop: () => this.closed,
         onPending: (pending) => {
           this.analysis = pending;
@@ -102,6 +103,7 @@ export class Replay {
         },
       });
     } catch (error) {
+      if (this.closed || isAbort(error)) return;
       this.analysis = { status: "refused", message: error instanceof ApiError && error.code === "not_yet"
         ? opensText(error.body.opens_at, this.game) : error.message };
     }
@@ -144,6 +146,7 @@ export class Replay {
   // --- drawing ----------------------------------------------------------------------------------
 
   render() {
+    if (this.closed) return;  // nothing is drawn after the page closed
     const game = this.game;
     const title = game.daily ? interpolate(gettext("Daily %(date)s"), { date: formatDate(game.daily.date) })
       : game.deal.number === null ? gettext("Tournament game") : interpolate(gettext("Deal #%(number)s"), { number: game.deal.number });
@@ -270,6 +273,7 @@ export class Replay {
   }
 
   drawAnalysis() {
+    if (this.closed) return;  // nothing is drawn after the page closed
     const summary = this.root.querySelector("#analysis-summary");
     if (!summary) return;
     const a = this.analysis;
@@ -323,6 +327,7 @@ export class Replay {
 
   // x: the ply; y: the fewest cards left reachable from it (0 at the bottom: a win still possible)
   drawChart() {
+    if (this.closed) return;  // nothing is drawn after the page closed
     const box = this.root.querySelector("#chart");
     if (!box) return;
     box.innerHTML = "";
@@ -436,6 +441,7 @@ export class Replay {
   }
 
   drawCursor() {
+    if (this.closed) return;  // nothing is drawn after the page closed
     const cursor = this.root.querySelector("#chart .cursor");
     if (!cursor || !this.chartX) return;
     cursor.setAttribute("x1", this.chartX(this.ply));
@@ -456,10 +462,11 @@ export class Replay {
     let line = this.lines.get(from);
     try {
       if (!line) {
-        line = (await api("GET", `games/${this.gameId}/replay/?best_from=${from}`)).best_line;
+        line = (await api("GET", `games/${this.gameId}/replay/?best_from=${from}`, undefined, { signal: this.page.signal })).best_line;
         this.lines.set(from, line);
       }
     } catch (error) {
+      if (this.closed || isAbort(error)) return;
       button.textContent = gettext("Show the best line from here");
       button.disabled = false;
       this.root.querySelector("#replay-next").textContent = error.message;
@@ -472,7 +479,7 @@ export class Replay {
       this.root.querySelector("#replay-next").textContent = gettext("The solver has no better move than to stop here.");
       return;
     }
-    this.ghost = { line, step: 0, timer: null, from };
+    this.ghost = { line, step: 0, from };
     this.root.querySelector(".replay").classList.add("ghosting");
     for (const id of ["replay-first", "replay-prev", "replay-next-move", "replay-last-move", "replay-slider"]) {
       this.root.querySelector(`#${id}`).disabled = true;
@@ -521,13 +528,12 @@ export class Replay {
       : interpolate(gettext("the end, %(cards)s left."), { cards: cards(position.cards_left) }))
       : interpolate(gettext("move %(step)s of %(count)s."), { step, count: line.moves.length });
     this.root.querySelector("#ghost-text").textContent = `${whole} ${where}`;
-    if (!end) ghost.timer = setTimeout(() => this.ghostStep(step + 1), GHOST_STEP_MS);
+    if (!end) this.page.after(() => { if (this.ghost === ghost) this.ghostStep(step + 1); }, GHOST_STEP_MS);
   }
 
   stopGhost({ redraw = true } = {}) {
     if (!this.ghost) return;
-    clearTimeout(this.ghost.timer);
-    this.ghost = null;
+    this.ghost = null;  // its next step, waiting on the page's timer, finds it gone
     if (!redraw || this.closed) return;
     const $ = (selector) => this.root.querySelector(selector);
     $(".replay").classList.remove("ghosting");

@@ -2,25 +2,62 @@
 // No rules here: what may be played comes from the view's `legal_moves`, and refusals carry the
 // engine's reason from the server. One exception: a pyramid card the view itself shows as covered
 // is refused on the page, in the engine's own words (`7♣ is covered by Q♦ and 2♠`), without a request.
+//
+// Input is read from the table's model: a tap means the location it began on (the board's elements stay
+// in place; what moves on screen are copies nothing can click), and every tap, key and button is done in
+// the order it came, one at a time, through the table's work queue (moves.js). A request the network lost
+// is sent again with the same ply until the server answers; the server answers a repeat of a move it has
+// already played with the game as it stands (`applied: false`), so nothing is played twice.
 
-import { api, ApiError, startGame } from "./api.js";
-import { arrive, celebrate, ghosts, leave, sound, soundOn, soundToggle } from "./feel.js";
+import { api, ApiError, currentUser, startGame } from "./api.js";
+import { arrive, calm, celebrate, ghosts, leave, sound, soundOn, soundToggle } from "./feel.js";
 import { resultAnalysis } from "./analysis.js";
-import { coveringPositions, drawBoard } from "./board.js";
+import { coveringPositions } from "./board.js";
 import { cardLabel } from "./cards.js";
 import { formatDate, gettext, interpolate, ngettext } from "./i18n.js";
 import { html } from "./markup.js";
+import { untilAnswered, WorkQueue } from "./moves.js";
+import { isAbort } from "./page.js";
+import { boardTemplate } from "./table-board.js";
 import { clock } from "./time.js";
+import { html as lit, nothing, render } from "./vendor/lit-html/lit-html.js";
 
+/**
+ * @typedef {import("./table-board.js").PlayerView} PlayerView
+ *
+ * @typedef {object} Game  the API's game (docs/api.md, "games")
+ * @property {number} id
+ * @property {"practice" | "ranked"} mode
+ * @property {string} status
+ * @property {{number: number | string | null, preset: string, par_moves: number | null}} deal
+ * @property {{date: string, preset: string} | null} daily
+ * @property {number} moves
+ * @property {number} next_ply
+ * @property {number} cards_left
+ * @property {number} undo_count
+ * @property {string} started_at
+ * @property {string | null} finished_at
+ * @property {string | null} closes_at
+ * @property {number} version
+ * @property {PlayerView} position
+ * @property {boolean} [applied]  on a move's answer: false when the server had played it already
+ *
+ * @typedef {{text: string, kind: string, move: string | null}} Message
+ * @typedef {import("./page.js").Page} Page
+ */
+
+/** @param {Game} game */
 function closesIn(game) {
-  return game.closes_at && game.status === "playing" ? (new Date(game.closes_at) - new Date()) / 1000 : null;
+  return game.closes_at && game.status === "playing" ? (Date.parse(game.closes_at) - Date.now()) / 1000 : null;
 }
 
+/** @param {Game} game */
 function elapsed(game) {
-  const end = game.finished_at ? new Date(game.finished_at) : new Date();
-  return (end - new Date(game.started_at)) / 1000;
+  const end = game.finished_at ? Date.parse(game.finished_at) : Date.now();
+  return (end - Date.parse(game.started_at)) / 1000;
 }
 
+/** @param {Game} game */
 export function shareLine(game) {
   const what = game.daily ? interpolate(gettext("Pyramid daily %(date)s (%(preset)s)"), { date: game.daily.date, preset: game.deal.preset })
     : interpolate(gettext("Pyramid deal #%(number)s (%(preset)s)"), { number: game.deal.number, preset: game.deal.preset });
@@ -31,41 +68,91 @@ export function shareLine(game) {
     : gettext("%(what)s: %(result)s in %(moves)s moves, %(time)s"), words);
 }
 
+/**
+ * The keys of the table's buttons, from their labels in the player's language: each takes the first letter
+ * of its label not taken already ("Dra", "Tips", "Ångra" → D, T, Å; "Ziehen", "Tipp", "Zurück" → Z, T, U).
+ * The English letters (D, H, U) keep working where no other button took them.
+ * @param {[string, string][]} labels  [action, label] in order of importance
+ * @returns {{keys: Map<string, string>, shown: Record<string, string>}}
+ */
+export function keysFor(labels) {
+  const keys = new Map();
+  /** @type {Record<string, string>} */
+  const shown = {};
+  for (const [action, label] of labels) {
+    const letter = [...label.toLowerCase()].find((c) => /\p{L}/u.test(c) && !keys.has(c));
+    if (!letter) continue;
+    keys.set(letter, action);
+    shown[action] = letter.toUpperCase();
+  }
+  for (const [letter, action] of [["d", "stock"], ["h", "hint"], ["u", "undo"]]) {
+    if (!keys.has(letter)) keys.set(letter, action);
+  }
+  return { keys, shown };
+}
+
+const FINISH_PAUSE_MS = 700;  // before finishing by itself: long enough to see the last move land
+const FINISH_STEP_MS = 220;  // between the moves of a finish, to watch them go
+
 export class Table {
+  /**
+   * @param {HTMLElement} root
+   * @param {number} gameId
+   * @param {Page} page
+   */
   constructor(root, gameId, page) {
     this.root = root;
     this.page = page;
-    page.signal.addEventListener("abort", () => this.close(), { once: true });
     this.gameId = gameId;
+    /** @type {Game | null} */
     this.game = null;
+    /** @type {string | null} */
     this.selected = null;
+    /** @type {string[]} */
     this.hinted = [];
-    this.queue = Promise.resolve();
-    this.drag = null;
-    this.suppressClick = false;
-    this.onKey = (event) => this.key(event);
-    this.timer = null;
+    this.queue = new WorkQueue(page.signal);
+    /** @type {{loc: string, x: number, y: number, el: HTMLElement, moving: boolean, draggable: boolean} | null} */
+    this.press = null;
+    /** @type {string | null} the card being dragged */
+    this.dragging = null;
+    /** @type {Message} */
+    this.message = { text: "", kind: "", move: null };
+    this.announce = "";
+    this.reconnecting = false;
+    this.finishing = false;
+    /** @type {number | null} the game's version a finish by itself was planned for */
+    this.autoFinishFor = null;
+    /** @type {HTMLElement | null} where lit-html draws (a child of root: the router redraws root itself) */
+    this.host = null;
+    /** what the result card learns after the game: the daily rank, the par, the server's share line */
+    this.extra = { rank: /** @type {string | null} */ (null), par: /** @type {string | null} */ (null),
+      share: /** @type {string | null} */ (null), asked: false };
   }
 
   async open() {
-    this.root.innerHTML = html`<p class="loading">${gettext("Dealing…")}</p>`;
+    this.root.innerHTML = String(html`<p class="loading">${gettext("Dealing…")}</p>`);
     try {
-      this.game = await api("GET", `games/${this.gameId}/`);
+      this.game = /** @type {Game} */ (await api("GET", `games/${this.gameId}/`, undefined, { signal: this.page.signal }));
     } catch (error) {
+      if (isAbort(error) || this.page.closed) return;
       this.root.innerHTML = `<p class="error"></p>`;
       this.root.querySelector(".error").textContent = error.message;
       return;
     }
+    if (this.page.closed) return;
     localStorage.setItem("pyramid.lastGame", String(this.gameId));
-    document.addEventListener("keydown", this.onKey);
-    this.timer = setInterval(() => this.tick(), 1000);
+    this.root.replaceChildren();
+    this.host = document.createElement("div");
+    this.host.className = "table-host";
+    this.root.append(this.host);
+    this.page.listen(document, "keydown", (event) => this.key(event));
+    this.page.every(() => this.render(), 1000);  // the clocks
     this.render();
+    this.afterChange();
   }
 
-  close() {
-    document.removeEventListener("keydown", this.onKey);
-    clearInterval(this.timer);
-  }
+  /** Kept for the router's older calls: the page's closing ends everything the table started. */
+  close() {}
 
   get view() {
     return this.game.position;
@@ -79,8 +166,15 @@ export class Table {
     return this.game.status === "playing";
   }
 
+  /** The moves left when all of them are forced (the player view's `forced`), else null. */
+  get forced() {
+    const forced = this.game?.position.forced;
+    return this.playing && Array.isArray(forced) && forced.length ? forced : null;
+  }
+
   // --- what the legal moves allow ------------------------------------------------------------
 
+  /** @param {string} location */
   partners(location) {
     const found = [];
     for (const move of this.view.legal_moves) {
@@ -92,6 +186,10 @@ export class Table {
     return found;
   }
 
+  /**
+   * @param {string} a
+   * @param {string} b
+   */
   legalPair(a, b) {
     const legal = this.view.legal_moves;
     if (legal.includes(`${a}+${b}`)) return `${a}+${b}`;
@@ -99,6 +197,7 @@ export class Table {
     return null;
   }
 
+  /** @param {string} location */
   cardAt(location) {
     const v = this.view;
     if (location === "W") return v.waste.at(-1) || null;
@@ -107,10 +206,14 @@ export class Table {
     return v.pyramid[Number(location)]?.card || null;
   }
 
-  // Why the pyramid card at `location` cannot be taken when the view already shows it covered, in
-  // the engine's words: `7♣ is covered by Q♦ and 2♠`. Null when the view cannot tell: not a covered
-  // pyramid card, or `partner` lies on it (whether a card pairs with the card it covers depends on
-  // the rules, and the server says).
+  /**
+   * Why the pyramid card at `location` cannot be taken when the view already shows it covered, in the
+   * engine's words: `7♣ is covered by Q♦ and 2♠`. Null when the view cannot tell: not a covered pyramid
+   * card, or `partner` lies on it (whether a card pairs with the card it covers depends on the rules, and
+   * the server says).
+   * @param {string} location
+   * @param {string | null} [partner]
+   */
   coveredReason(location, partner = null) {
     if (!this.playing || !/^\d+$/.test(location)) return null;
     const pyramid = this.view.pyramid;
@@ -123,16 +226,43 @@ export class Table {
     return interpolate(gettext("%(card)s is covered by %(covered_by)s"), { card: cardLabel(slot.card), covered_by: by });
   }
 
-  // --- choosing cards -------------------------------------------------------------------------
+  // --- what the player asks for: in order, one at a time ---------------------------------------
 
-  pick(location) {
+  /**
+   * @param {() => Promise<any> | any} task
+   */
+  later(task) {
+    return this.queue.push(async () => {
+      try {
+        return await task();
+      } catch (error) {
+        if (!isAbort(error)) throw error;
+        return undefined;
+      }
+    });
+  }
+
+  /** A tap (or Enter) on the card or pile at `location`, as the board stood when it began. */
+  tap(location) {
+    return this.later(() => this.tapAt(location));
+  }
+
+  stockAction() {
+    return this.later(() => this.drawOrRedeal());
+  }
+
+  // --- choosing cards (run in the queue: the model is up to date) ------------------------------
+
+  /** @param {string} location */
+  async tapAt(location) {
     if (!this.playing) return;
+    if (location === "stock") return this.drawOrRedeal();
+    if (location !== "stock" && this.cardAt(location) === null) return this.select(null);  // gone meanwhile
     const legal = this.view.legal_moves;
     const chosen = this.selected;
     if (chosen === null) {
       if (legal.includes(location)) return this.play(location);  // a king goes with one click
-      const element = this.root.querySelector(`[data-loc="${location}"]`);
-      if (element?.classList.contains("covered")) return this.attempt(location, location);  // refused: say why
+      if (this.coveredReason(location) !== null) return this.refuseHere(location);  // refused: say why
       this.select(location);
       if (!this.partners(location).length) {
         this.say(interpolate(gettext("%(card)s has no partner among the free cards right now."), { card: cardLabel(this.cardAt(location)) }));
@@ -144,25 +274,29 @@ export class Table {
     const pair = this.legalPair(chosen, location);
     if (pair) return this.play(pair);
     if (legal.includes(location) && !this.partners(chosen).includes(location)) return this.play(location);
-    return this.attempt(`${chosen}+${location}`, location, chosen);  // refused, with the engine's reason
+    const reason = this.coveredReason(location, chosen);
+    if (reason !== null) return this.refuseHere(location, chosen);
+    return this.play(`${chosen}+${location}`);  // refused by the server, with the engine's reason
   }
 
+  /**
+   * @param {string} location
+   * @param {string | null} [partner]
+   */
+  refuseHere(location, partner = null) {
+    this.selected = null;
+    sound("refusal");
+    this.say(`${this.coveredReason(location, partner)}.`, "refusal");
+  }
+
+  /** @param {string | null} location */
   select(location) {
     this.selected = location;
-    this.drawOutlines();
+    this.render();
   }
 
-  drawOutlines() {
-    const partners = this.selected === null ? [] : this.partners(this.selected);
-    for (const el of this.root.querySelectorAll("[data-loc]")) {
-      el.classList.toggle("selected", el.dataset.loc === this.selected);
-      if (el.tagName === "BUTTON") el.setAttribute("aria-pressed", String(el.dataset.loc === this.selected));
-      el.classList.toggle("partner", partners.includes(el.dataset.loc));
-      el.classList.toggle("hinted", this.hinted.includes(el.dataset.loc));
-    }
-  }
-
-  stockAction() {
+  drawOrRedeal() {
+    if (!this.playing) return;
     const legal = this.view.legal_moves;
     if (legal.includes("draw")) return this.play("draw");
     if (legal.includes("redeal")) return this.play("redeal");
@@ -171,146 +305,255 @@ export class Table {
 
   // --- talking to the server --------------------------------------------------------------------
 
-  play(move) {
-    this.queue = this.queue.then(() => this.send(move));
-    return this.queue;
+  /** What a request that must reach the server hears while it tries: the table says it is reconnecting. */
+  retrying() {
+    return {
+      signal: this.page.signal,
+      onWaiting: () => {
+        if (this.reconnecting) return;
+        this.reconnecting = true;
+        this.render();
+      },
+      onAnswered: () => {
+        this.reconnecting = false;
+        this.render();
+      },
+    };
   }
 
-  // A move naming the pyramid card at `location` (with `partner`): once the moves before it are in,
-  // refused here when the view shows that card covered, else sent and the server answers.
-  attempt(move, location, partner = null) {
-    this.queue = this.queue.then(() => {
-      const reason = this.coveredReason(location, partner);
-      if (reason === null) return this.send(move);
-      this.select(null);
-      this.say(`${reason}.`, "refusal");
-    });
-    return this.queue;
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {any} [body]
+   * @param {Partial<import("./moves.js").RetryHooks>} [hooks]
+   * @returns {Promise<any>}
+   */
+  request(method, path, body, hooks = {}) {
+    return untilAnswered(() => api(method, path, body, { signal: this.page.signal }), { ...this.retrying(), ...hooks });
   }
 
-  async send(move) {
-    if (!this.playing) return;
+  /**
+   * Play `move` as the next ply, sent again (the same ply) until the server answers. True when played.
+   * @param {string} move
+   * @returns {Promise<boolean>}
+   */
+  async play(move) {
+    if (!this.playing) return false;
+    const ply = this.game.next_ply;
     const turned = move === "draw" || move === "redeal";
     const named = turned ? [] : move.split("+").map((loc) => this.cardAt(loc)).filter(Boolean).map(cardLabel);
+    /** @type {Game} */
+    let game;
     try {
-      this.game = await api("POST", `games/${this.gameId}/moves/`, { ply: this.game.next_ply, move });
-      this.hinted = [];
-      this.selected = null;
-      const fading = ghosts(turned ? [] : move.split("+").map((loc) => this.root.querySelector(`.board [data-loc="${loc}"]`))
-        .filter(Boolean));
-      this.render();
-      leave(fading);
-      const left = interpolate(ngettext("%(count)s card left.", "%(count)s cards left.", this.game.cards_left), { count: this.game.cards_left });
-      const done = turned ? (move === "draw" ? gettext("Drew.") : gettext("Redealt."))
-        : interpolate(named.length === 1 ? gettext("%(card)s removed.") : gettext("%(card)s and %(other)s removed."),
-          { card: named[0], other: named[1] });
-      this.root.querySelector("#announce").textContent = `${done} ${left}`;
-      if (move === "draw") arrive(this.root.querySelector("#waste-pile [data-loc]"), this.root.querySelector("#stock-pile"));
-      sound(this.game.status === "won" ? "win" : turned ? "draw" : "removal");
-      if (this.game.status === "won") celebrate(this.root.querySelector(".board"));
-      else if (this.practice && this.playing && liveVerdictOn()) this.hint({ verdictOnly: true });
+      game = await this.request("POST", `games/${this.gameId}/moves/`, { ply, move });
     } catch (error) {
+      if (isAbort(error)) throw error;
       sound("refusal");
       await this.refused(error);
+      return false;
     }
+    if (this.page.closed) return false;
+    const fading = ghosts(turned ? [] : move.split("+").map((loc) => this.host.querySelector(`.board [data-loc="${loc}"]`))
+      .filter(Boolean));
+    this.game = game;
+    this.hinted = [];
+    this.selected = null;
+    const left = interpolate(ngettext("%(count)s card left.", "%(count)s cards left.", game.cards_left), { count: game.cards_left });
+    const done = turned ? (move === "draw" ? gettext("Drew.") : gettext("Redealt."))
+      : interpolate(named.length === 1 ? gettext("%(card)s removed.") : gettext("%(card)s and %(other)s removed."),
+        { card: named[0], other: named[1] });
+    this.announce = `${done} ${left}`;
+    if (this.message.kind !== "won") this.message = { text: "", kind: "", move: null };
+    this.render();
+    leave(fading);
+    if (move === "draw") arrive(this.host.querySelector('#waste-pile [data-loc="W"]'), this.host.querySelector("#stock-pile .card"));
+    sound(this.game.status === "won" ? "win" : turned ? "draw" : "removal");
+    if (this.game.status === "won") celebrate(this.host.querySelector(".board"));
+    else if (this.practice && this.playing && liveVerdictOn() && !this.finishing) this.verdict();
+    this.afterChange();
+    return true;
   }
 
+  /**
+   * The server's refusal: said in its words. A move that was not the next one (`wrong_ply`: the game moved
+   * on elsewhere) or a game already over brings the table back in step with the server, and what was
+   * still waiting in the queue is dropped, with a word to the player.
+   * @param {any} error
+   */
   async refused(error) {
     if (!(error instanceof ApiError)) throw error;
-    if (error.code === "wrong_ply" || error.code === "game_over") {
-      this.game = await api("GET", `games/${this.gameId}/`);
-      this.render();
+    if (error.code === "wrong_ply" || error.code === "game_over" || error.code === "window_over") {
+      const dropped = this.queue.clear();
+      await this.resync();
+      if (error.code === "wrong_ply") {
+        const words = gettext("This table was behind the game: it now shows the game as the server has it.");
+        const lost = dropped ? interpolate(ngettext("%(count)s move you asked for was not played.",
+          "%(count)s moves you asked for were not played.", dropped), { count: dropped }) : "";
+        this.say(`${words} ${lost}`.trim(), "refusal");
+        return;
+      }
+      if (!this.playing) return;  // the result card says it
     }
     // the engine's reason names the cards as the player sees them; the move's notation adds nothing
     this.say(`${error.message}.`.replace(/\.\.$/, "."), "refusal");
   }
 
-  async undo() {
-    if (!this.practice && this.playing) return this.say(gettext("A ranked game has no undo: every move counts."));
-    if (!this.practice || !this.playing) return;
-    this.queue = this.queue.then(async () => {
-      try {
-        this.game = await api("POST", `games/${this.gameId}/undo/`);
-        this.hinted = [];
-        this.selected = null;
-        this.render();
-        this.say(gettext("Move taken back."));
-      } catch (error) {
-        await this.refused(error);
-      }
-    });
-    return this.queue;
+  /** The game as the server has it now. */
+  async resync() {
+    this.game = await this.request("GET", `games/${this.gameId}/`);
+    this.selected = null;
+    this.hinted = [];
+    this.render();
+    this.afterChange();
   }
 
-  async hint({ verdictOnly = false } = {}) {
-    if (!this.practice && this.playing) return this.say(gettext("A ranked game is played without hints."));
-    if (!this.practice || !this.playing) return;
-    this.say(verdictOnly ? gettext("Asking the solver…") : gettext("Thinking…"));
-    try {
-      if (verdictOnly) {  // not a hint: nothing is counted on the game
-        this.say(verdictText(await api("GET", `games/${this.gameId}/verdict/`)), "verdict");
-        return;
+  undo() {
+    if (!this.practice && this.playing) return this.say(gettext("A ranked game has no undo: every move counts."));
+    return this.later(async () => {
+      if (!this.practice || !this.playing) return;
+      const before = this.game.undo_count;
+      try {
+        // an undo is not a move with a ply: before sending it again, ask whether the lost one went through
+        this.game = await this.request("POST", `games/${this.gameId}/undo/`, undefined, {
+          beforeRetry: async () => {
+            const now = await api("GET", `games/${this.gameId}/`, undefined, { signal: this.page.signal });
+            return now.undo_count > before ? { done: now } : null;
+          },
+        });
+      } catch (error) {
+        if (isAbort(error)) throw error;
+        return this.refused(error);
       }
-      const advice = await api("GET", `games/${this.gameId}/hint/`);
+      this.hinted = [];
+      this.selected = null;
+      this.say(gettext("Move taken back."));
+      this.afterChange();
+    });
+  }
+
+  hint() {
+    if (!this.practice && this.playing) return this.say(gettext("A ranked game is played without hints."));
+    return this.later(async () => {
+      if (!this.practice || !this.playing) return;
+      this.say(gettext("Thinking…"));
+      let advice;
+      try {
+        advice = await this.request("GET", `games/${this.gameId}/hint/`);
+      } catch (error) {
+        if (isAbort(error)) throw error;
+        return this.refused(error);
+      }
       if (!advice.move) {
         this.say(advice.verdict === "unknown" ? gettext("No hint this time: the solver ran out of time on this position.")
           : advice.explanation, "hint");
         return;
       }
       this.hinted = advice.move === "draw" || advice.move === "redeal" ? ["stock"] : advice.locations;
-      this.drawOutlines();
       // the explanation names the cards; the notation stays on the message for scripts and tests
       this.say(interpolate(gettext("Hint: %(explanation)s"), { explanation: advice.explanation }), "hint", advice.move);
-    } catch (error) {
-      await this.refused(error);
-    }
+    });
   }
 
-  async resign() {
+  /** Whether the position can still be won: not a hint, nothing is counted on the game. */
+  verdict() {
+    return this.later(async () => {
+      if (!this.practice || !this.playing) return;
+      this.say(gettext("Asking the solver…"));
+      try {
+        this.say(verdictText(await this.request("GET", `games/${this.gameId}/verdict/`)), "verdict");
+      } catch (error) {
+        if (isAbort(error)) throw error;
+        return this.refused(error);
+      }
+    });
+  }
+
+  resign() {
     if (!this.playing || !confirm(gettext("Resign this game?"))) return;
-    try {
-      this.game = await api("POST", `games/${this.gameId}/resign/`);
+    return this.later(async () => {
+      if (!this.playing) return;
+      try {
+        this.game = await this.request("POST", `games/${this.gameId}/resign/`);
+      } catch (error) {
+        if (isAbort(error)) throw error;
+        return this.refused(error);
+      }
       this.render();
-    } catch (error) {
-      await this.refused(error);
-    }
+    });
   }
 
+  /** Play out the forced moves the server listed, one after another, with the usual animation. */
+  finish() {
+    const moves = this.forced;
+    if (!moves || this.finishing) return;
+    this.finishing = true;
+    this.render();
+    return this.later(async () => {
+      try {
+        for (const [i, move] of moves.entries()) {
+          if (!this.playing || !this.view.legal_moves.includes(move)) break;
+          if (!(await this.play(move))) break;
+          if (i < moves.length - 1 && !calm()) await this.page.sleep(FINISH_STEP_MS);
+        }
+      } finally {
+        this.finishing = false;
+        if (!this.page.closed) this.render();
+      }
+    });
+  }
+
+  /** After the game changed: finish by itself, when the player asked for that and every move left is forced. */
+  afterChange() {
+    if (!this.forced || !autoFinishOn() || this.finishing || this.autoFinishFor === this.game.version) return;
+    const version = this.game.version;
+    this.autoFinishFor = version;
+    this.page.after(() => {
+      if (this.game.version === version && this.queue.pending === 0) this.finish();
+    }, FINISH_PAUSE_MS);
+  }
+
+  /**
+   * @param {string} text
+   * @param {string} [kind]
+   * @param {string | null} [move]
+   */
   say(text, kind = "", move = null) {
-    const message = this.root.querySelector("#message");
-    if (!message) return;
-    message.textContent = text;
-    message.className = `message ${kind}`;
-    if (move) message.dataset.move = move;
-    else delete message.dataset.move;
+    this.message = { text, kind, move };
+    this.render();
   }
 
-  tick() {
-    const time = this.root.querySelector("#time");
-    if (time && this.game) time.textContent = clock(elapsed(this.game));
-    const closes = this.root.querySelector("#closes-in");
-    if (closes && this.game) closes.textContent = clock(closesIn(this.game));
-  }
+  // --- keyboard and pointer ---------------------------------------------------------------------
 
-  // --- keyboard and drag ------------------------------------------------------------------------
-
+  /** @param {KeyboardEvent} event */
   key(event) {
-    if (event.target.closest?.("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = /** @type {Element} */ (event.target);
+    if (target.closest?.("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
     const key = event.key.toLowerCase();
-    if (key === "d") this.stockAction();
-    else if (key === "h") this.hint();
-    else if (key === "u") this.undo();
-    else if (key === "escape") this.select(null);
+    const action = this.keys().keys.get(key);
+    if (action === "stock") this.stockAction();
+    else if (action === "hint") this.hint();
+    else if (action === "undo") this.undo();
+    else if (key === "escape") this.later(() => this.select(null));
     else if (key.startsWith("arrow")) this.moveFocus(key.slice(5));
     else return;
     event.preventDefault();
   }
 
+  keys() {
+    const labels = /** @type {[string, string][]} */ ([[
+      "stock", this.game && this.view.legal_moves.includes("redeal") ? gettext("Redeal") : gettext("Draw")]]);
+    if (this.game && this.practice) labels.push(["hint", gettext("Hint")], ["undo", gettext("Undo")]);
+    return keysFor(labels);
+  }
+
+  /** @param {string} direction */
   moveFocus(direction) {
-    const candidates = [...this.root.querySelectorAll(".board [data-loc]:not(.covered)")];
+    const candidates = /** @type {HTMLElement[]} */ ([...this.host.querySelectorAll(".board [data-loc]:not(.covered)")]);
     if (!candidates.length) return;
-    const current = candidates.includes(document.activeElement) ? document.activeElement : null;
+    const active = /** @type {HTMLElement} */ (document.activeElement);
+    const current = candidates.includes(active) ? active : null;
     if (!current) return candidates[0].focus();
+    /** @param {Element} el */
     const centre = (el) => {
       const r = el.getBoundingClientRect();
       return [r.left + r.width / 2, r.top + r.height / 2];
@@ -331,45 +574,87 @@ export class Table {
     best?.focus();
   }
 
-  pointerDown(event, el) {
-    if (!this.playing || el.classList.contains("covered") || el.dataset.loc === "stock") return;
-    this.drag = { el, loc: el.dataset.loc, x: event.clientX, y: event.clientY, moving: false };
-    el.setPointerCapture?.(event.pointerId);
+  /**
+   * The place a press means is the one it began on: decided here, from the board as the model draws it.
+   * @param {PointerEvent} event
+   */
+  pointerDown(event) {
+    const el = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest("[data-loc]"));
+    if (!el || event.button !== 0 || !this.game) return;
+    const loc = el.dataset.loc;
+    const draggable = this.playing && loc !== "stock" && !el.classList.contains("covered");
+    this.press = { loc, x: event.clientX, y: event.clientY, el, moving: false, draggable };
+    if (draggable && event.pointerType !== "touch") el.setPointerCapture?.(event.pointerId);
   }
 
+  /** @param {PointerEvent} event */
   pointerMove(event) {
-    const drag = this.drag;
-    if (!drag) return;
+    const drag = this.press;
+    if (!drag?.draggable) return;
     const dx = event.clientX - drag.x;
     const dy = event.clientY - drag.y;
     if (!drag.moving && Math.hypot(dx, dy) < 8) return;
     if (!drag.moving) {
       drag.moving = true;
-      drag.el.classList.add("dragging");
-      this.select(drag.loc);
+      this.dragging = drag.loc;
+      this.later(() => this.select(drag.loc));
     }
     drag.el.style.translate = `${dx}px ${dy}px`;
   }
 
+  /** @param {PointerEvent} event */
   pointerUp(event) {
-    const drag = this.drag;
-    this.drag = null;
-    if (!drag?.moving) return;
-    drag.el.classList.remove("dragging");
-    drag.el.style.translate = "";
-    this.suppressClick = true;
-    setTimeout(() => { this.suppressClick = false; }, 0);
-    const target = document.elementsFromPoint(event.clientX, event.clientY)
-      .map((el) => el.closest("[data-loc]")).find((el) => el && el !== drag.el);
-    if (!target || target.dataset.loc === "stock") return this.select(null);
-    this.selected = drag.loc;
-    this.pick(target.dataset.loc);
+    const press = this.press;
+    this.press = null;
+    /** @type {string | null} the card being dragged */
+    this.dragging = null;
+    if (!press) return;
+    if (!press.moving) {
+      this.tap(press.loc);
+      return;
+    }
+    this.dragging = null;
+    press.el.style.translate = "";
+    this.render();
+    const target = /** @type {HTMLElement | undefined} */ (document.elementsFromPoint(event.clientX, event.clientY)
+      .map((el) => el.closest("[data-loc]")).find((el) => el && el !== press.el));
+    const to = target?.dataset.loc;
+    this.later(async () => {
+      if (!to || to === "stock") return this.select(null);
+      this.selected = press.loc;
+      return this.tapAt(to);
+    });
+  }
+
+  /**
+   * A click: from the keyboard (Enter, Space: `detail` 0) it is the press itself; a pointer's click (a
+   * mouse's or a finger's) was done on pointerup already.
+   * @param {MouseEvent} event
+   */
+  clicked(event) {
+    if (event.detail !== 0) return;
+    const el = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest("[data-loc]"));
+    if (el) this.tap(el.dataset.loc);
   }
 
   // --- drawing --------------------------------------------------------------------------------
 
   render() {
-    const focused = this.root.contains(document.activeElement) ? document.activeElement.dataset?.loc : undefined;
+    if (this.page.closed || !this.host || !this.game) return;
+    if (!this.playing && !this.extra.asked) {  // the game has just ended (or was over when opened)
+      this.extra.asked = true;
+      this.message = { text: this.headline(), kind: this.game.status, move: null };
+      this.page.after(() => this.learnResult(), 0);
+    }
+    const hadFocus = this.host.contains(document.activeElement);
+    render(this.template(), this.host);
+    // keyboard players keep their place: the same card, or the nearest free one when theirs has gone
+    if (hadFocus && !this.host.contains(document.activeElement)) {
+      /** @type {HTMLElement | null} */ (this.host.querySelector(".board [data-loc]:not(.covered)"))?.focus();
+    }
+  }
+
+  template() {
     const game = this.game;
     const v = this.view;
     const passes = v.passes === null ? "∞" : v.passes;
@@ -378,84 +663,76 @@ export class Table {
       : game.deal.number === null ? gettext("Tournament game") : interpolate(gettext("Deal #%(number)s"), { number: game.deal.number });
     const closing = game.daily ? gettext("the game is closed as it stands when its day ends")
       : gettext("the game is closed as it stands when its tournament ends");
-    this.root.innerHTML = html`
-      <section class="table ${game.mode}">
+    const closes = closesIn(game);
+    const partners = this.selected === null ? [] : this.partners(this.selected);
+    const { shown } = this.keys();
+    /** @param {string} action */
+    const kbd = (action) => (shown[action] ? lit`<kbd class="key" aria-hidden="true">${shown[action]}</kbd> ` : nothing);
+    const redeal = v.legal_moves.includes("redeal");
+    return lit`
+      <section class="table ${game.mode} ${this.playing ? "" : "over"}">
         <div class="status-line">
-          <span class="title"></span>
+          <h1 class="title">${title} · ${game.deal.preset}</h1>
           <span class="tag">${game.mode === "ranked" ? gettext("Ranked") : gettext("Practice")}</span>
           <span>${gettext("Moves")} <b id="moves">${game.moves}</b></span>
           <span>${gettext("Time")} <b id="time">${clock(elapsed(game))}</b></span>
           <span>${gettext("Pass")} <b id="pass">${v.pass}/${passes}</b></span>
           <span>${gettext("Left")} <b id="cards-left">${v.cards_left}</b></span>
-          ${closesIn(game) !== null ? html`<span title="${closing}">${gettext("Closes in")} <b id="closes-in">${clock(closesIn(game))}</b></span>` : ""}
+          ${closes !== null ? lit`<span title=${closing}>${gettext("Closes in")} <b id="closes-in">${clock(closes)}</b></span>` : nothing}
         </div>
-        <div class="board"></div>
-        <div class="controls">
-          <button type="button" id="draw"><kbd>D</kbd> ${v.legal_moves.includes("redeal") ? gettext("Redeal") : gettext("Draw")}</button>
-          ${this.practice ? html`<button type="button" id="hint"><kbd>H</kbd> ${gettext("Hint")}</button>
-          <button type="button" id="undo"><kbd>U</kbd> ${gettext("Undo")}</button>
-          <button type="button" id="can-win">${gettext("Can this still be won?")}</button>
-          <button type="button" id="live-verdict" class="quiet" aria-pressed="${liveVerdictOn()}">${liveVerdictWords(liveVerdictOn())}</button>` : ""}
-          <button type="button" id="resign" class="quiet">${gettext("Resign")}</button>
-          <button type="button" id="sound" class="quiet" aria-pressed="${soundOn()}">${soundWords(soundOn())}</button>
+        ${this.playing ? nothing : lit`${this.messagesTemplate()}<div id="result">${this.resultTemplate()}</div>`}
+        <div class="board" @pointerdown=${(/** @type {PointerEvent} */ e) => this.pointerDown(e)}
+          @pointermove=${(/** @type {PointerEvent} */ e) => this.pointerMove(e)}
+          @pointerup=${(/** @type {PointerEvent} */ e) => this.pointerUp(e)}
+          @pointercancel=${() => { this.press = null; }}
+          @click=${(/** @type {MouseEvent} */ e) => this.clicked(e)}>${boardTemplate(v, { selected: this.selected, partners, hinted: this.hinted, dragging: this.dragging })}</div>
+        ${this.playing ? this.messagesTemplate() : nothing}
+        <div class="controls" ?hidden=${!this.playing}>
+          <button type="button" id="draw" aria-keyshortcuts=${shown.stock ?? nothing} @click=${() => this.stockAction()}>${kbd("stock")}${redeal ? gettext("Redeal") : gettext("Draw")}</button>
+          ${this.forced ? lit`<button type="button" id="finish" ?disabled=${this.finishing} @click=${() => this.finish()}>${gettext("Finish")}</button>` : nothing}
+          ${this.practice ? lit`<button type="button" id="hint" aria-keyshortcuts=${shown.hint ?? nothing} @click=${() => this.hint()}>${kbd("hint")}${gettext("Hint")}</button>
+          <button type="button" id="undo" aria-keyshortcuts=${shown.undo ?? nothing} @click=${() => this.undo()}>${kbd("undo")}${gettext("Undo")}</button>
+          <button type="button" id="can-win" @click=${() => this.verdict()}>${gettext("Can this still be won?")}</button>
+          <button type="button" id="live-verdict" class="quiet" aria-pressed=${String(liveVerdictOn())} @click=${() => {
+            const now = liveVerdictToggle();
+            this.render();
+            if (now && this.playing) this.verdict();
+          }}>${liveVerdictWords(liveVerdictOn())}</button>` : nothing}
+          <button type="button" id="auto-finish" class="quiet" aria-pressed=${String(autoFinishOn())} @click=${() => {
+            autoFinishToggle();
+            this.autoFinishFor = null;
+            this.render();
+            this.afterChange();
+          }}>${autoFinishWords(autoFinishOn())}</button>
+          <button type="button" id="resign" class="quiet" @click=${() => this.resign()}>${gettext("Resign")}</button>
+          <button type="button" id="sound" class="quiet" aria-pressed=${String(soundOn())} @click=${() => {
+            soundToggle();
+            this.render();
+          }}>${soundWords(soundOn())}</button>
         </div>
-        <p id="message" class="message" role="alert"></p>
-        <p id="announce" class="sr-only" aria-live="polite"></p>
-        <div id="result"></div>
+        <p id="announce" class="sr-only" aria-live="polite">${this.announce}</p>
       </section>`;
-    this.root.querySelector(".title").textContent = `${title} · ${game.deal.preset}`;
-    drawBoard(this.root.querySelector(".board"), v);
-    const on = (id, fn) => this.root.querySelector(`#${id}`)?.addEventListener("click", fn);
-    on("draw", () => this.stockAction());
-    on("hint", () => this.hint());
-    on("undo", () => this.undo());
-    on("can-win", () => this.hint({ verdictOnly: true }));
-    on("live-verdict", (event) => {
-      const now = liveVerdictToggle();
-      event.target.textContent = liveVerdictWords(now);
-      event.target.setAttribute("aria-pressed", String(now));
-      if (now && this.playing) this.hint({ verdictOnly: true });
-    });
-    on("resign", () => this.resign());
-    on("sound", (event) => {
-      const now = soundToggle();
-      event.target.textContent = soundWords(now);
-      event.target.setAttribute("aria-pressed", String(now));
-    });
-    const board = this.root.querySelector(".board");
-    board.addEventListener("click", (event) => {
-      const el = event.target.closest("[data-loc]");
-      if (!el || this.suppressClick) return;
-      if (el.dataset.loc === "stock") this.stockAction();
-      else this.pick(el.dataset.loc);
-    });
-    board.addEventListener("pointerdown", (event) => {
-      const el = event.target.closest("[data-loc]");
-      if (el && event.button === 0) this.pointerDown(event, el);
-    });
-    board.addEventListener("pointermove", (event) => this.pointerMove(event));
-    board.addEventListener("pointerup", (event) => this.pointerUp(event));
-    board.addEventListener("pointercancel", () => { this.drag = null; });
-    this.drawOutlines();
-    // keyboard players keep their place: focus returns to the same spot, or the nearest free card
-    if (focused !== undefined) {
-      const again = this.root.querySelector(`.board [data-loc="${focused}"]:not(.covered)`)
-        || this.root.querySelector(".board [data-loc]:not(.covered)");
-      again?.focus();
-    }
-    if (!this.playing) {
-      // the result goes first, and the table stays below it to look at
-      this.root.querySelector(".status-line").after(this.root.querySelector("#result"));
-      this.root.querySelector(".controls").hidden = true;
-      this.drawResult();
-    }
   }
 
-  async drawResult() {
+  /**
+   * What the table says: reconnecting, and the last message; under the cards while the game is played, over
+   * the result card once it is over (the result's headline itself is said there, and shown by the card).
+   */
+  messagesTemplate() {
+    const message = this.message;
+    return lit`<div class="table-messages">
+      <p id="connection" class="connection ${this.reconnecting ? "on" : ""}" role="status">${this.reconnecting
+        ? gettext("Reconnecting… Your moves are kept and will be sent in order.") : ""}</p>
+      <p id="message" class="message ${message.kind} ${this.playing || message.kind !== this.game.status ? "" : "sr-only"}"
+        role="alert" data-move=${message.move ?? nothing}>${message.text}</p>
+    </div>`;
+  }
+
+  /** The headline of a finished game. */
+  headline() {
     const game = this.game;
-    const result = this.root.querySelector("#result");
     const count = game.cards_left;
-    const headline = interpolate({
+    return interpolate({
       won: gettext("Cleared! The deal is won."),
       stuck: ngettext("Stuck: no move can help any more. %(count)s card left.", "Stuck: no move can help any more. %(count)s cards left.", count),
       resigned: ngettext("Resigned with %(count)s card left.", "Resigned with %(count)s cards left.", count),
@@ -464,68 +741,104 @@ export class Table {
           "The day ended with this game still open: it counts as it stood, %(count)s cards left.", count)
         : ngettext("The tournament ended with this game still open: it counts as it stood, %(count)s card left.",
           "The tournament ended with this game still open: it counts as it stood, %(count)s cards left.", count),
-    }[game.status], { count });
-    const line = shareLine(game);
-    result.innerHTML = html`
+    }[game.status] ?? "", { count });
+  }
+
+  resultTemplate() {
+    const game = this.game;
+    const line = this.extra.share ?? shareLine(game);
+    const guest = Boolean(currentUser()?.guest);
+    const canShare = typeof navigator.share === "function";
+    const rules = game.deal.preset === "custom" ? undefined : game.deal.preset;
+    return lit`
       <div class="result-card ${game.status}">
-        <h2></h2>
+        <h2>${this.headline()}</h2>
         <dl class="stats">
           <div><dt>${gettext("Cards left")}</dt><dd id="result-cards-left">${game.cards_left}</dd></div>
           <div><dt>${gettext("Moves")}</dt><dd id="result-moves">${game.moves}</dd></div>
           <div><dt>${gettext("Time")}</dt><dd id="result-time">${clock(elapsed(game))}</dd></div>
-          <div><dt>${gettext("Par")}</dt><dd id="result-par">${game.deal.par_moves ?? "—"}</dd></div>
-          ${game.daily ? html`<div><dt>${gettext("Your rank")}</dt><dd id="result-rank">…</dd></div>` : ""}
+          <div><dt>${gettext("Par")}</dt><dd id="result-par">${this.extra.par ?? game.deal.par_moves ?? "—"}</dd></div>
+          ${game.daily ? lit`<div><dt>${gettext("Your rank")}</dt><dd id="result-rank">${this.extra.rank ?? "…"}</dd></div>` : nothing}
         </dl>
+        ${guest ? lit`<p class="keep-game">${gettext("You are playing as a guest.")}
+          <a class="button" id="keep-game" href="#/signup">${gettext("Sign up to keep this game")}</a></p>` : nothing}
         <p id="result-analysis" class="result-analysis"></p>
-        <div class="share"><input id="share-line" readonly aria-label="${gettext("share line")}">
-          <button type="button" id="copy-share">${gettext("Copy")}</button></div>
-        <p class="next">${game.daily ? html`<a href="#/boards/daily/${game.daily.date}/${game.daily.preset}">${gettext("See the daily board")}</a> · ` : ""}
-          ${game.mode === "practice" ? html`<button type="button" id="play-again">${gettext("Play this deal again")}</button>
-          <button type="button" id="new-deal">${gettext("New deal")}</button> · ` : html`<a href="#/practice">${gettext("Practise another deal")}</a> · `}
+        <div class="share">
+          <textarea id="share-line" readonly rows="2" aria-label=${gettext("share line")} .value=${line}></textarea>
+          ${canShare ? lit`<button type="button" id="share" @click=${() => this.share()}>${gettext("Share")}</button>`
+            : lit`<button type="button" id="copy-share" @click=${() => this.copy()}>${gettext("Copy")}</button>`}
+        </div>
+        <p class="next">${game.daily ? lit`<a href="#/boards/daily/${game.daily.date}/${game.daily.preset}">${gettext("See the daily board")}</a> · ` : nothing}
+          ${game.mode === "practice" ? lit`<button type="button" id="play-again" @click=${() => startGame({ number: game.deal.number, rules })}>${gettext("Play this deal again")}</button>
+          <button type="button" id="new-deal" @click=${() => startGame({ rules, winnable: true })}>${gettext("New deal")}</button> · `
+            : lit`<a href="#/practice">${gettext("Practise another deal")}</a> · `}
           <a href="#/">${gettext("Home")}</a></p>
       </div>`;
-    result.querySelector("h2").textContent = headline;
-    result.querySelector("#share-line").value = line;
-    result.querySelector("#copy-share").addEventListener("click", async () => {
-      const input = result.querySelector("#share-line");
-      try {
-        await navigator.clipboard.writeText(input.value);
-      } catch {
-        input.select();
-        document.execCommand("copy");
-      }
-      this.say(gettext("Share line copied."));
-    });
-    this.say(headline, game.status);
-    const analysis = result.querySelector("#result-analysis");
-    resultAnalysis(analysis, game, () => analysis.isConnected);
-    if (game.mode === "practice") {
-      const rules = game.deal.preset === "custom" ? null : game.deal.preset;
-      result.querySelector("#play-again").addEventListener("click", () => startGame({ number: game.deal.number, rules: rules ?? undefined }));
-      result.querySelector("#new-deal").addEventListener("click", () => startGame({ rules: rules ?? undefined, winnable: true }));
-      // the deal's par, asked for at the end of the game (solved in milliseconds) when nobody had asked before
-      if (game.deal.par_moves == null && rules) {
-        const path = `deals/${game.deal.number}/solve/?rules=${encodeURIComponent(rules)}`;
-        let deal = await api("POST", path).catch(() => null);
-        for (let wait = 0; deal?.status === "pending" && wait < 10; wait += 1) {  // a worker is solving it
-          this.root.querySelector("#result-par").textContent = gettext("being solved");
-          await new Promise((done) => setTimeout(done, 1000));
-          deal = await api("GET", path.replace("/solve/", "/")).catch(() => null);
-        }
-        const par = this.root.querySelector("#result-par");
-        if (par && deal) par.textContent = deal.par_moves ?? "—";
-      }
-      return;
+  }
+
+  shareText() {
+    const box = /** @type {HTMLTextAreaElement | null} */ (this.host.querySelector("#share-line"));
+    return box?.value ?? this.extra.share ?? shareLine(this.game);
+  }
+
+  async share() {
+    try {
+      await navigator.share({ text: this.shareText() });
+    } catch (error) {
+      if (error?.name === "AbortError") return;  // the player closed the share sheet
+      await this.copy();
     }
-    if (!game.daily) return;
-    // the daily board and the server's share line, once the result is recorded
-    const [board, share] = await Promise.all([
-      api("GET", `boards/daily/${game.daily.date}/${game.daily.preset}/`).catch(() => null),
-      api("GET", `games/${game.id}/share/`).catch(() => null),
-    ]);
-    const rank = this.root.querySelector("#result-rank");
-    if (rank) rank.textContent = board?.me ? interpolate(gettext("#%(rank)s of %(total)s"), { rank: board.me.rank, total: board.total }) : "—";
-    if (share?.share) this.root.querySelector("#share-line").value = share.share;
+  }
+
+  async copy() {
+    const text = this.shareText();
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      const box = /** @type {HTMLTextAreaElement | null} */ (this.host.querySelector("#share-line"));
+      box?.select();
+      document.execCommand("copy");
+    }
+    this.say(gettext("Share line copied."));
+  }
+
+  /** What the result card learns after the game ends: the analysis, the par, the daily rank and share line. */
+  async learnResult() {
+    const game = this.game;
+    const signal = this.page.signal;
+    const box = this.host?.querySelector("#result-analysis");
+    if (box) resultAnalysis(/** @type {HTMLElement} */ (box), game, () => !this.page.closed && box.isConnected, signal);
+    try {
+      if (game.mode === "practice") {
+        const rules = game.deal.preset === "custom" ? null : game.deal.preset;
+        // the deal's par, asked for at the end of the game (solved in milliseconds) when nobody had asked before
+        if (game.deal.par_moves != null || !rules) return;
+        const path = `deals/${game.deal.number}/solve/?rules=${encodeURIComponent(rules)}`;
+        let deal = await api("POST", path, undefined, { signal }).catch((e) => (isAbort(e) ? Promise.reject(e) : null));
+        for (let wait = 0; deal?.status === "pending" && wait < 10; wait += 1) {  // a worker is solving it
+          this.extra.par = gettext("being solved");
+          this.render();
+          await this.page.sleep(1000);
+          deal = await api("GET", path.replace("/solve/", "/"), undefined, { signal }).catch((e) => (isAbort(e) ? Promise.reject(e) : null));
+        }
+        if (deal) this.extra.par = String(deal.par_moves ?? "—");
+        else this.extra.par = null;
+        this.render();
+        return;
+      }
+      if (!game.daily) return;
+      // the daily board and the server's share line, once the result is recorded
+      const quiet = (/** @type {any} */ e) => (isAbort(e) ? Promise.reject(e) : null);
+      const [board, share] = await Promise.all([
+        api("GET", `boards/daily/${game.daily.date}/${game.daily.preset}/`, undefined, { signal }).catch(quiet),
+        api("GET", `games/${game.id}/share/`, undefined, { signal }).catch(quiet),
+      ]);
+      this.extra.rank = board?.me ? interpolate(gettext("#%(rank)s of %(total)s"), { rank: board.me.rank, total: board.total }) : "—";
+      if (share?.share) this.extra.share = share.share;
+      this.render();
+    } catch (error) {
+      if (!isAbort(error)) throw error;
+    }
   }
 }
 
@@ -537,9 +850,22 @@ function liveVerdictToggle() {
   return liveVerdictOn();
 }
 
-const liveVerdictWords = (on) => (on ? gettext("After every move: on") : gettext("After every move: off"));
-const soundWords = (on) => (on ? gettext("Sound on") : gettext("Sound off"));
+// the player's choice, kept in the browser: whether the table plays out the forced moves left by itself
+const AUTO_FINISH_KEY = "pyramid.autoFinish";
+const autoFinishOn = () => localStorage.getItem(AUTO_FINISH_KEY) === "on";
+function autoFinishToggle() {
+  localStorage.setItem(AUTO_FINISH_KEY, autoFinishOn() ? "off" : "on");
+  return autoFinishOn();
+}
 
+/** @param {boolean} on */
+const liveVerdictWords = (on) => (on ? gettext("After every move: on") : gettext("After every move: off"));
+/** @param {boolean} on */
+const soundWords = (on) => (on ? gettext("Sound on") : gettext("Sound off"));
+/** @param {boolean} on */
+const autoFinishWords = (on) => (on ? gettext("Finish forced moves by itself: on") : gettext("Finish forced moves by itself: off"));
+
+/** @param {any} advice */
 function verdictText(advice) {
   if (advice.verdict === "winnable") {
     return advice.moves_to_win

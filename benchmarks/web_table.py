@@ -1,0 +1,215 @@
+"""The game table in a browser, before and after a change, in one run: a click on the stock to the table showing the
+new stock count, and the first load of a game's address to its first card being pressable.
+
+Each checkout given (``--root``, one or more source trees; the default is this one) is served as deployed:
+gunicorn with one worker, DEBUG off, static files by WhiteNoise, SQLite in a fresh folder, tasks in-process, the
+checkout's own code first on the Python path, all of them at once. Debian's Chromium (Playwright, headless) drives
+them in turns (a new game's draws and a first load on each, then again), so that the load of the shared machine
+falls on every checkout alike:
+
+- **click to update**: a practice game of classic deal 3 whose stock is drawn card by card: the mouse pressed on
+  the stock (the real input, at its place on the screen, once the previous card has stopped moving), to the
+  DOM showing the stock count one less (a MutationObserver in the page) and to the next frame after it; a new
+  game each turn (24 draws at most), ``--draws`` draws in all;
+- **first load**: a new browser context opens ``/#/game/<id>`` of a game of its guest: from the navigation's
+  start (``performance.timeOrigin``) to the first card of the board in the DOM as a button, median of ``--loads``.
+
+    .venv/bin/python benchmarks/web_table.py --root /work/wt/table-before --root .
+    (git worktree add /work/wt/table-before 4c2ecbe, then git worktree remove it)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+DEAL = 3
+
+# recorded in the page: the press on the stock, and when the stock count changes (and the frame after it)
+PROBE = """
+window.__t = {down: null, updated: null, painted: null, first: null, count: null};
+document.addEventListener("pointerdown", () => { window.__t.down = performance.now(); }, true);
+new MutationObserver(() => {
+  const t = window.__t;
+  const card = document.querySelector(".board button[data-loc]");
+  if (card && t.first === null) t.first = performance.now();
+  const count = document.getElementById("stock-count")?.textContent ?? null;
+  if (count !== t.count) {
+    t.count = count;
+    t.updated = performance.now();
+    requestAnimationFrame(() => { t.painted = performance.now(); });
+  }
+}).observe(document, {subtree: true, childList: true, characterData: true});
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_service(folder: Path, root: Path) -> tuple[subprocess.Popen, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")} | {
+        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}", "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "web-table-benchmark", "PYRAMID_DAILY_SECRET": "web-table-benchmark",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "STATIC_ROOT": str(folder / "static"),
+        "DJANGO_SETTINGS_MODULE": "pyramid_site.settings", "PYTHONPATH": str(root),
+        "PYRAMID_THROTTLE_GAME_START": "100000/min", "PYRAMID_THROTTLE_GAME_START_ADDRESS": "100000/min",
+        "PYRAMID_THROTTLE_MOVE": "100000/min", "PYRAMID_THROTTLE_MOVE_ADDRESS": "100000/min",
+        "PYRAMID_THROTTLE_GUEST": "100000/hour", "PYRAMID_FLAG_FASTEST_MOVE_MS": "0"}
+    python = sys.executable
+    served = subprocess.run([python, "-c", "import pyramid_site; print(pyramid_site.__file__)"], cwd=root, env=env,
+                            check=True, capture_output=True, text=True).stdout.strip()
+    if not served.startswith(str(root.resolve())):
+        raise SystemExit(f"{root} would serve the code of {served}")
+    for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
+        subprocess.run([python, "manage.py", *command], cwd=root, env=env, check=True, capture_output=True)
+    port = free_port()
+    server = subprocess.Popen([python, "-m", "gunicorn", "pyramid_site.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"],
+                              cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return server, f"http://127.0.0.1:{port}"
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("the service did not start")
+
+
+def new_game(page) -> None:
+    page.goto("/#/practice")
+    page.get_by_label("Deal number").fill(str(DEAL))
+    page.get_by_label("Rules").select_option("classic")
+    page.get_by_role("button", name="Deal").click()
+    page.locator('.board [data-loc="stock"]').wait_for()
+
+
+def still(page) -> None:
+    """Nothing moving on the page (a drawn card's slide over): the next press lands where the player sees."""
+    page.wait_for_function("document.getAnimations().every((a) => a.playState !== 'running')", polling="raf")
+
+
+def draws(browser, url: str, count: int) -> list[tuple[float, float]]:
+    """`count` draws (at most one game's stock) in a new game: (press → DOM, press → next frame) of each."""
+    context = browser.new_context(base_url=url, viewport={"width": 1280, "height": 900})
+    context.add_init_script(PROBE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    new_game(page)
+    times = []
+    while len(times) < count:
+        stock = int(page.locator("#stock-count").inner_text())
+        if stock == 0:
+            break
+        still(page)
+        box = page.locator('.board [data-loc="stock"]').bounding_box()
+        page.evaluate("window.__t.updated = window.__t.painted = null")
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_function(f"document.getElementById('stock-count')?.textContent === '{stock - 1}'"
+                               " && window.__t.painted !== null", polling="raf")
+        t = page.evaluate("window.__t")
+        times.append((t["updated"] - t["down"], t["painted"] - t["down"]))
+    context.close()
+    return times
+
+
+def game_address(browser, url: str) -> tuple[str, dict]:
+    """A game of a new guest: its address and the browser storage that holds the guest's token."""
+    setup = browser.new_context(base_url=url)
+    page = setup.new_page()
+    new_game(page)
+    address, storage = page.url, setup.storage_state()
+    setup.close()
+    return address, storage
+
+
+def first_load(browser, url: str, address: str, storage: dict) -> float:
+    context = browser.new_context(base_url=url, viewport={"width": 1280, "height": 900}, storage_state=storage)
+    context.add_init_script(PROBE)
+    page = context.new_page()
+    page.goto(address)
+    page.wait_for_function("window.__t.first !== null", polling="raf")
+    took = page.evaluate("window.__t.first")
+    context.close()
+    return took
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, action="append", help="a checkout to serve (repeat for several)")
+    parser.add_argument("--draws", type=int, default=100)
+    parser.add_argument("--loads", type=int, default=10)
+    args = parser.parse_args()
+    roots = [root.resolve() for root in (args.root or [ROOT])]
+    console = Console(width=140)
+    names, servers, urls = [], [], []
+    folders = [tempfile.TemporaryDirectory() for _ in roots]
+    try:
+        for root, folder in zip(roots, folders):
+            commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
+                                    text=True).stdout.strip()
+            dirty = subprocess.run(["git", "status", "--porcelain", "--", "pyramid_site"], cwd=root,
+                                   capture_output=True, text=True).stdout.strip()
+            names.append(f"{root.name} ({commit}{'+' if dirty else ''})")
+            console.print(f"[bold]{names[-1]}[/bold]: serving {root}")
+            server, url = start_service(Path(folder.name), root)
+            servers.append(server)
+            urls.append(url)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            games = [game_address(browser, url) for url in urls]
+            for url, (address, storage) in zip(urls, games):  # the servers' first requests, not counted
+                first_load(browser, url, address, storage)
+            # the checkouts take turns, a game's draws and a first load each, so that the shared machine's
+            # load falls on all of them alike
+            clicks = [[] for _ in roots]
+            loads = [[] for _ in roots]
+            rounds = 0
+            while any(len(c) < args.draws for c in clicks) or any(len(x) < args.loads for x in loads):
+                rounds += 1
+                for i, url in enumerate(urls):
+                    if len(clicks[i]) < args.draws:
+                        clicks[i] += draws(browser, url, min(24, args.draws - len(clicks[i])))
+                    if len(loads[i]) < args.loads:
+                        loads[i].append(first_load(browser, url, *games[i]))
+            browser.close()
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=20)
+        for folder in folders:
+            folder.cleanup()
+    results = [(name, [a for a, _ in c], [b for _, b in c], rounds, x) for name, c, x in zip(names, clicks, loads)]
+    table = Table(title=f"the game table: {args.draws} draws by mouse, {args.loads} first loads")
+    for column in ("checkout", "click → DOM p50", "p99", "click → next frame p50", "p99", "first load → card, median", "max"):
+        table.add_column(column, justify="right" if column != "checkout" else "left")
+    for name, to_dom, to_frame, games, loads in results:
+        table.add_row(name, f"{statistics.median(to_dom):.1f} ms", f"{percentile(to_dom, 99):.1f} ms",
+                      f"{statistics.median(to_frame):.1f} ms", f"{percentile(to_frame, 99):.1f} ms",
+                      f"{statistics.median(loads):.0f} ms", f"{max(loads):.0f} ms")
+    console.print(table)
+    console.print(f"{rounds} rounds, the checkouts taking turns: a new game's draws (24 at most) and a first load each")
+
+
+if __name__ == "__main__":
+    main()
