@@ -3,16 +3,12 @@ button that plays them through its queue, and, with "finish forced moves by itse
 plays them after a short pause without being asked.
 
 The position is one-look deal 25 after the 25 moves below: from there each position has exactly one legal move
-until the game ends (the engine checks it here), so the list is forced in the strictest sense. The "injected"
-case adds that list to the view on its way to the page (the contract of `GET /api/games/{id}/`, `position.forced`);
-the "server" case uses the server's own field and is skipped while the server does not have it yet."""
+until the game ends (the test walks it here, one legal move at a time), so the list is forced in the strictest
+sense, and the server's view must list exactly those moves."""
 
 from __future__ import annotations
 
-import json
-
 import engine
-import pytest
 from playwright.sync_api import expect
 
 from games.models import Game
@@ -57,28 +53,16 @@ def game_at_the_forced_end(page) -> int:
     return game_id
 
 
-def inject_forced(page, game_id: int) -> None:
-    def route(route):
-        response = route.fetch()
-        body = response.json()
-        body["position"]["forced"] = FORCED if body["moves"] == len(PREFIX) else None
-        route.fulfill(response=response, body=json.dumps(body))
-    page.route(f"**/api/games/{game_id}/", route)
+def server_forced(page, game_id: int) -> list[str] | None:
+    view = page.evaluate("""async (id) => (await fetch(`/api/games/${id}/`, {headers:
+        {Authorization: `Token ${localStorage.getItem("pyramid.token")}`}})).json()""", game_id)
+    return view["position"]["forced"]
 
 
-@pytest.mark.parametrize("source", ["injected", "server"])
-def test_finish_plays_the_forced_moves_left(page, source):
+def test_finish_plays_the_forced_moves_left(page):
     assert FORCED and len(FORCED) >= 3
     game_id = game_at_the_forced_end(page)
-    if source == "server":
-        view = page.evaluate("""async (id) => (await fetch(`/api/games/${id}/`, {headers:
-            {Authorization: `Token ${localStorage.getItem("pyramid.token")}`}})).json()""", game_id)
-        if "forced" not in view["position"]:
-            pytest.skip("the player view has no `position.forced` yet (the engine's forced play, issue 24): "
-                        "run again once it is merged")
-        assert view["position"]["forced"], "every move left is forced here: the view should list them"
-    else:
-        inject_forced(page, game_id)
+    assert server_forced(page, game_id) == FORCED
     page.reload()
     wait_for_moves(page, len(PREFIX))
     finish = page.get_by_role("button", name="Finish", exact=True)
@@ -91,7 +75,7 @@ def test_finish_plays_the_forced_moves_left(page, source):
 
 def test_finish_by_itself_when_the_player_turned_it_on(page):
     game_id = game_at_the_forced_end(page)
-    inject_forced(page, game_id)
+    assert server_forced(page, game_id) == FORCED
     page.reload()
     wait_for_moves(page, len(PREFIX))
     expect(page.locator("#finish")).to_be_visible()

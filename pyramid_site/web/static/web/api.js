@@ -2,6 +2,8 @@
 // Accept-Language (the server's messages come in it).
 
 import { chosenLanguage, gettext, interpolate, language } from "./i18n.js";
+import { reportNetwork } from "./network.js";
+import { isAbort } from "./page.js";
 
 const TOKEN_KEY = "pyramid.token";
 const USER_KEY = "pyramid.user";
@@ -21,11 +23,17 @@ function deviceId() {
 }
 
 export class ApiError extends Error {
-  constructor(status, body) {
+  /**
+   * @param {number} status
+   * @param {any} body  the answer's JSON, `{code, message, ...}`
+   * @param {number | null} [retryAfter]  seconds, from a 429's or 503's `Retry-After` header
+   */
+  constructor(status, body, retryAfter = null) {
     super(body.message || interpolate(gettext("the server answered %(status)s"), { status }));
     this.status = status;
     this.code = body.code || "error";
     this.body = body;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -75,14 +83,21 @@ export async function api(method, path, body, { signal } = {}) {
   const token = localStorage.getItem(TOKEN_KEY);
   if (token) headers.Authorization = `Token ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(`/api/${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: "omit",
-    signal,
-  });
-  const text = await response.text();
+  let response, text;
+  try {
+    response = await fetch(`/api/${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "omit",
+      signal,
+    });
+    text = await response.text();
+  } catch (error) {
+    if (!isAbort(error)) reportNetwork(false);  // the shell's banner: the server could not be reached
+    throw error;
+  }
+  reportNetwork(true);
   let data = {};
   try {
     data = text ? JSON.parse(text, exactNumbers) : {};
@@ -91,7 +106,8 @@ export async function api(method, path, body, { signal } = {}) {
   }
   if (!response.ok) {
     if (response.status === 401 && token) forget();
-    throw new ApiError(response.status, data);
+    const retryAfter = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
+    throw new ApiError(response.status, data, Number.isFinite(retryAfter) ? retryAfter : null);
   }
   return data;
 }

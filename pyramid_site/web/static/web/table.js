@@ -93,6 +93,9 @@ export function keysFor(labels) {
 
 const FINISH_PAUSE_MS = 700;  // before finishing by itself: long enough to see the last move land
 const FINISH_STEP_MS = 220;  // between the moves of a finish, to watch them go
+// a ranked finish keeps to a human pace whatever the motion setting: the speed rule of fair play
+// (docs/fair-play.md) looks at the time a ranked win took per move, Finish included
+const RANKED_FINISH_STEP_MS = 350;
 
 export class Table {
   /**
@@ -493,7 +496,9 @@ export class Table {
         for (const [i, move] of moves.entries()) {
           if (!this.playing || !this.view.legal_moves.includes(move)) break;
           if (!(await this.play(move))) break;
-          if (i < moves.length - 1 && !calm()) await this.page.sleep(FINISH_STEP_MS);
+          if (i === moves.length - 1) break;
+          if (!this.practice) await this.page.sleep(RANKED_FINISH_STEP_MS);
+          else if (!calm()) await this.page.sleep(FINISH_STEP_MS);
         }
       } finally {
         this.finishing = false;
