@@ -173,7 +173,7 @@ def season(db, lines, winning_line, staff):
 
 
 def test_statistics_by_mode_and_preset_are_what_the_games_add_up_to(season):
-    ann, bob = season["ann"], season["bob"]
+    ann = season["ann"]
     body = client_for(ann).get("/api/players/ann/stats/").json()
     assert body["player"] == {"id": ann.pk, "username": "ann"}
     for game in season["ranked"] + season["practice"]:
