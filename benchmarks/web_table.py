@@ -14,8 +14,8 @@ falls on every checkout alike:
 - **first load**: a new browser context opens ``/#/game/<id>`` of a game of its guest: from the navigation's
   start (``performance.timeOrigin``) to the first card of the board in the DOM as a button, median of ``--loads``.
 
-    .venv/bin/python benchmarks/web_table.py --root /work/wt/table-before --root .
-    (git worktree add /work/wt/table-before 4c2ecbe, then git worktree remove it)
+    .venv/bin/python benchmarks/web_table.py --root ../table-before --root .
+    (git worktree add ../table-before 4c2ecbe, then git worktree remove it)
 """
 
 from __future__ import annotations
