@@ -22,7 +22,7 @@ from .engine_glue import game_position, start_position
 from .errors import game_not_found
 from .models import DailyDeal, Deal, Game, GameAnalysis
 from .move_log import LoggedMove, log_moves, log_notations
-from .secrecy import (deal_number_is_secret, game_deal_is_public, game_hidden_from_its_player, game_is_visible,
+from .secrecy import (daily_is_revealed, deal_number_is_secret, game_deal_is_public, game_hidden_from_its_player, game_is_visible,
                       game_opens_at, games_visible_to_their_player)
 
 
