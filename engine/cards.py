@@ -34,10 +34,6 @@ def card_pretty(card: int) -> str:
     return rank + SUIT_SYMBOLS[SUITS[card & 3]]
 
 
-def is_red(card: int) -> bool:
-    return SUITS[card & 3] in "DH"
-
-
 _BY_TEXT = {card_text(c): c for c in DECK}
 _BY_TEXT.update({"10" + s: _BY_TEXT["T" + s] for s in SUITS})
 

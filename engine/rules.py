@@ -83,10 +83,6 @@ class Rules:
     def waste_live(self) -> bool:
         return self.waste_top == "live"
 
-    @property
-    def stock_size(self) -> int:
-        return 52 - 28 - self.reserve
-
     def pass_left(self, pass_no: int) -> bool:
         return self.passes == UNLIMITED or pass_no < self.passes
 

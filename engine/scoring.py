@@ -43,8 +43,3 @@ def score(position: Position) -> Score:
         cleared_pass=position.cleared_pass or None,
         match_score=match_score(position),
     )
-
-
-def result_key(cards_left: int, moves: int, seconds: float) -> tuple:
-    """Sort key of a result on one deal: fewer cards left, then fewer moves, then less time."""
-    return (cards_left, moves, seconds)
