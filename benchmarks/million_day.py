@@ -84,7 +84,7 @@ def pool_games(deal, count: int, rng: random.Random) -> list[tuple]:
     from games.engine_glue import start_position
     from games.move_log import log_encode
 
-    start = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+    start = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     games = []
     for index in range(count):
         position = start_position(deal)
@@ -199,7 +199,7 @@ def fill(args) -> dict:
                        {"first": first_user, "players": args.players})
     with steps(f"{args.tournaments} club cups on today's deal, their entries"):
         today_daily = dailies[-1]
-        start = dt.datetime.combine(today, dt.time(), tzinfo=dt.timezone.utc)
+        start = dt.datetime.combine(today, dt.time(), tzinfo=dt.UTC)
         cursor.execute("""
             INSERT INTO leaderboards_tournament (club_id, name, rules, preset, format, scoring, source, deal_count,
                                                  starts_at, ends_at, status, created_by_id, created_at)

@@ -34,7 +34,7 @@ class PlayersClock:
 
     def __init__(self, rng: random.Random):
         self.rng = rng
-        self.now = dt.datetime(2026, 11, 1, 9, tzinfo=dt.timezone.utc)
+        self.now = dt.datetime(2026, 11, 1, 9, tzinfo=dt.UTC)
 
     def think(self) -> None:
         self.now += dt.timedelta(seconds=min(self.rng.lognormvariate(0.92, 0.8), 600))

@@ -188,8 +188,8 @@ def _arrangements(position: Position) -> list[Position] | None:
     orders = []
     for sequence in _distinct_orders(counts, len(cards)):
         dealt = fixed[:]
-        taken = {s: 0 for s in counts}
-        for slot, s in zip(slots, sequence):
+        taken = dict.fromkeys(counts, 0)
+        for slot, s in zip(slots, sequence, strict=True):
             dealt[base + slot] = by_symbol[s][taken[s]]
             taken[s] += 1
         other = _private(board, Deal(tuple(dealt)))

@@ -445,7 +445,7 @@ class Position:
                 values = board.pile_values
                 present = [values[i] for i in range(0 if again else max(pointer - 1, 0), board.pile_size)
                            if pile >> i & 1]
-                return any(a + b == TARGET for a, b in zip(present, present[1:]))
+                return any(a + b == TARGET for a, b in zip(present, present[1:], strict=False))
             return False
         values = board.pile_values
         present = [values[i] for i in range(board.pile_size) if pile >> i & 1]

@@ -79,7 +79,7 @@ def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str
                           % {"name": parsed.name, "date": starts_at.date()},
                           code="no_daily_deal")
         if ends_at.date() != starts_at.date() and ends_at != dt.datetime.combine(
-                starts_at.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc):
+                starts_at.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC):
             raise Invalid(gettext("a tournament on the daily deal stays within its UTC day"), code="bad_window")
         deal_count = 1
     elif source != Tournament.Source.SECRET:

@@ -69,7 +69,7 @@ def _answer(exc, context):
     response = drf_exception_handler(exc, context)
     if response is None:
         set_rollback()
-        log.exception("unhandled error in %s", context.get("view").__class__.__name__)
+        log.error("unhandled error in %s", context.get("view").__class__.__name__, exc_info=exc)
         return Response({"code": "server_error", "request_id": current_request_id(),
                          "message": gettext("something went wrong on our side; it is logged under this request id")},
                         status=status.HTTP_500_INTERNAL_SERVER_ERROR)

@@ -132,7 +132,7 @@ def test_draw_three_under_tuts_tomb():
     deal = build_deal({21: "6S"}, stock=["2C", "7D", "KH", "AC", "AD", "AH"])
     position = Position.start(deal, preset("tuts-tomb"))
     position.apply("draw")
-    assert [c for c in position.waste_cards()] == [parse_card(c) for c in ("2C", "7D", "KH")]
+    assert list(position.waste_cards()) == [parse_card(c) for c in ("2C", "7D", "KH")]
     assert position.card_at(WASTE) == parse_card("KH")  # only the last one lands on top
     assert position.stock_count == 21
     position.apply("W")

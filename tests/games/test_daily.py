@@ -86,7 +86,7 @@ def test_candidates_the_solver_cannot_prove_are_skipped(settings, monkeypatch):
     settle_sequence.delay("daily", f"{DAY.isoformat()}|classic")
     numbers = [daily_number(settings.PYRAMID_DAILY_SECRET, DAY, "classic", a) for a in range(3)]
     deals = {d.number: d.status for d in Deal.objects.all()}
-    assert deals == {n: "unknown" for n in numbers}
+    assert deals == dict.fromkeys(numbers, "unknown")
     assert not DailyDeal.objects.exists()
     # run again: nothing new, still no daily deal
     settle_sequence.delay("daily", f"{DAY.isoformat()}|classic")

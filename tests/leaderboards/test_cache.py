@@ -40,7 +40,7 @@ def ranks(board):
 def busy_board(users, winning_line):
     daily = make_daily()
     plan = [(None, 90), (None, 90), (20, 30), (20, 30), (20, 45), (12, 10), (5, 10), (0, 10)]
-    for user, (moves, seconds) in zip(users, plan):
+    for user, (moves, seconds) in zip(users, plan, strict=True):
         daily_game(user, daily, moves, seconds=seconds)
     return daily
 

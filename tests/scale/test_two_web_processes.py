@@ -137,8 +137,9 @@ def test_one_move_sent_to_both_processes_at_once_is_played_once(two_processes):
     game = client("POST", "/api/games/", {"number": str(number), "rules": "one-look"}).json()
     for ply, move in enumerate(line[:10], start=1):
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
-            answers = list(pool.map(lambda to: client("POST", f"/api/games/{game['id']}/moves/",
-                                                      {"ply": ply, "move": move}, to=to), (0, 1)))
+            answers = list(pool.map(lambda to, ply=ply, move=move: client("POST", f"/api/games/{game['id']}/moves/",
+                                                                          {"ply": ply, "move": move}, to=to),
+                                    (0, 1)))
         assert sorted(a.status_code for a in answers) in ([200, 201], [201, 201], [201, 409]), [a.text for a in answers]
         assert sum(a.status_code == 201 and a.json().get("applied", True) for a in answers) == 1
     log = client("GET", f"/api/games/{game['id']}/log/").json()

@@ -123,7 +123,7 @@ def test_a_table_left_while_its_game_loads_draws_nothing_and_plays_nothing(page)
     expect(page.locator("h1")).to_have_text("Rules: classic")
     try:
         held[0].continue_()
-    except Exception:  # the page aborted the request when it closed: nothing to answer
+    except Exception:  # noqa: BLE001 - the page aborted the request when it closed: nothing to answer
         pass
     page.keyboard.press("d")
     page.keyboard.press("u")
