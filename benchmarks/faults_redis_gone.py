@@ -118,7 +118,9 @@ def boards_agree(daily_id: int) -> bool:
 def run(args, database_url: str, redis_server) -> dict:
     env = os.environ | {
         "DATABASE_URL": database_url, "REDIS_URL": redis_server.url, "DJANGO_SETTINGS_MODULE": "pyramid_site.settings",
-        "DJANGO_DEBUG": "false", "PYRAMID_DAILY_SECRET": "pyramid-fault-secret", "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "ERROR",
+        "DJANGO_DEBUG": "false", "PYRAMID_DAILY_SECRET": "pyramid-fault-secret",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "LOG_LEVEL": "ERROR",
         "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
     } | UNTHROTTLED_PLAY
     migrate(database_url, env)

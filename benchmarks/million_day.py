@@ -179,7 +179,8 @@ def fill(args) -> dict:
                 SELECT g.id, g.player_id, g.deal_id, g.daily_id, %(date)s, 'classic', g.cards_left, p.pyramid_left,
                        g.moves, p.duration_ms, p.pyramid_left = 0, g.status = 'won', p.match_score, %(par)s,
                        g.started_at, g.finished_at, false
-                FROM games_game g JOIN bench_pool p ON p.daily_id = g.daily_id AND p.k = {pick.replace("u.id", "g.player_id")}
+                FROM games_game g
+                JOIN bench_pool p ON p.daily_id = g.daily_id AND p.k = {pick.replace("u.id", "g.player_id")}
                 WHERE g.daily_id = %(daily)s""", params)
     with steps("daily boards' counts, weekly and all-time standings (the services' rebuilds)"):
         board_counts_rebuild()

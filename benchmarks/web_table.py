@@ -199,9 +199,11 @@ def main() -> None:
             server.wait(timeout=20)
         for folder in folders:
             folder.cleanup()
-    results = [(name, [a for a, _ in c], [b for _, b in c], rounds, x) for name, c, x in zip(names, clicks, loads, strict=True)]
+    results = [(name, [a for a, _ in c], [b for _, b in c], rounds, x)
+               for name, c, x in zip(names, clicks, loads, strict=True)]
     table = Table(title=f"the game table: {args.draws} draws by mouse, {args.loads} first loads")
-    for column in ("checkout", "click → DOM p50", "p99", "click → next frame p50", "p99", "first load → card, median", "max"):
+    for column in ("checkout", "click → DOM p50", "p99", "click → next frame p50", "p99", "first load → card, median",
+                   "max"):
         table.add_column(column, justify="right" if column != "checkout" else "left")
     for name, to_dom, to_frame, _rounds, loads in results:
         table.add_row(name, f"{statistics.median(to_dom):.1f} ms", f"{percentile(to_dom, 99):.1f} ms",

@@ -524,7 +524,8 @@ class Position:
             pyramid, reserve, pile = (int(p, 16) for p in parts[:3])
             pointer, pass_no, moves, cleared_pass = (int(p, 10) for p in parts[3:])
         except ValueError:
-            raise StateError(f"a serialised position holds hexadecimal masks and decimal counts; got {text!r}") from None
+            raise StateError(
+                f"a serialised position holds hexadecimal masks and decimal counts; got {text!r}") from None
         if any(p.strip() != p or p.startswith(("-", "+")) or "_" in p for p in parts):
             raise StateError(f"a serialised position holds plain numbers; got {text!r}")
         if not is_valid_shape(pyramid):

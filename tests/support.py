@@ -168,7 +168,8 @@ def check_board_counts() -> None:
     buckets: dict = {}
     for kind, starts, preset, key in PeriodStanding.objects.values_list("kind", "starts", "preset", "rank_key"):
         buckets[(kind, starts, preset, key >> 13)] = buckets.get((kind, starts, preset, key >> 13), 0) + 1
-    assert {(c.kind, c.starts, c.preset, c.bucket): c.players for c in PeriodCount.objects.all() if c.players} == buckets
+    counted = {(c.kind, c.starts, c.preset, c.bucket): c.players for c in PeriodCount.objects.all() if c.players}
+    assert counted == buckets
 
 
 def standings_stored() -> dict:

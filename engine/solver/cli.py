@@ -24,7 +24,8 @@ from .result import UNKNOWN, WINNABLE
 def add_subcommands(subparsers) -> None:
     solve_parser = subparsers.add_parser("solve", help="solve a deal: verdict, par and a best line, as JSON")
     solve_parser.add_argument("--rules", default=DEFAULT_PRESET, help="a preset name or options (default: classic)")
-    solve_parser.add_argument("--number", type=int, help="a deal number; without it the deal text is read from standard input")
+    solve_parser.add_argument("--number", type=int,
+                              help="a deal number; without it the deal text is read from standard input")
     solve_parser.add_argument("--budget-seconds", type=float, default=None, help="answer unknown after this long")
     solve_parser.add_argument("moves", nargs="*", help="moves already played, to solve the position after them")
     solve_parser.set_defaults(handler=run_solve)
@@ -36,7 +37,8 @@ def add_subcommands(subparsers) -> None:
     hint_parser.add_argument("moves", nargs="*", help="the moves played so far")
     hint_parser.set_defaults(handler=run_hint)
 
-    stats_parser = subparsers.add_parser("stats", help="solve numbered deals on all cores and report the winnable share")
+    stats_parser = subparsers.add_parser("stats",
+                                         help="solve numbered deals on all cores and report the winnable share")
     stats_parser.add_argument("--rules", default=DEFAULT_PRESET)
     stats_parser.add_argument("--deals", type=int, default=1000, help="how many deals, numbered from --first")
     stats_parser.add_argument("--first", type=int, default=1)
@@ -144,7 +146,8 @@ def run_stats(args: argparse.Namespace) -> int:
         return _fail("--deals must be at least 1")
     if not fast_available:
         return _fail("the solver's compiled core is not built: run pip install -e .")
-    figures = collect(rules, args.first, args.deals, args.budget_seconds, max(1, args.workers), progress=sys.stderr.isatty())
+    figures = collect(rules, args.first, args.deals, args.budget_seconds, max(1, args.workers),
+                      progress=sys.stderr.isatty())
     if args.json:
         print(json.dumps(figures))
         return 0
@@ -152,9 +155,12 @@ def run_stats(args: argparse.Namespace) -> int:
     s, m = figures["seconds"], figures["memory_mb"]
     print(f"rules      {figures['preset']} ({figures['rules']})")
     print(f"deals      {figures['deals']} (numbers {args.first} to {args.first + args.deals - 1})")
-    print(f"winnable   {figures['winnable']}  {100 * figures['share']:.2f} %  95 % interval {100 * low:.2f} to {100 * high:.2f} %")
+    print(f"winnable   {figures['winnable']}  {100 * figures['share']:.2f} %  "
+          f"95 % interval {100 * low:.2f} to {100 * high:.2f} %")
     print(f"unknown    {figures['unknown']}")
-    print(f"time/deal  mean {1000 * s['mean']:.1f} ms  median {1000 * s['median']:.1f} ms  max {1000 * s['max']:.0f} ms (deal {s['slowest_deal']})")
-    print(f"memory     mean {m['mean']:.1f} MB  median {m['median']:.1f} MB  max {m['max']:.1f} MB (search tables per deal)")
+    print(f"time/deal  mean {1000 * s['mean']:.1f} ms  median {1000 * s['median']:.1f} ms  "
+          f"max {1000 * s['max']:.0f} ms (deal {s['slowest_deal']})")
+    print(f"memory     mean {m['mean']:.1f} MB  median {m['median']:.1f} MB  "
+          f"max {m['max']:.1f} MB (search tables per deal)")
     print(f"wall       {figures['wall_seconds']:.1f} s on {figures['workers']} workers")
     return 0

@@ -209,7 +209,8 @@ class GameHintView(APIView):
         advice = services.game_hint(game_id=game_id, player=request.user, payer=SolverPayer.of_request(request))
         can_win = {"winnable": True, "unwinnable": False}.get(advice.verdict)
         return Response({
-            "move": advice.move, "explanation": hint_words(advice.parts, advice.explanation), "locations": advice.locations,
+            "move": advice.move, "explanation": hint_words(advice.parts, advice.explanation),
+            "locations": advice.locations,
             "verdict": advice.verdict, "can_win": can_win, "moves_to_win": advice.moves_to_win,
             "best_cards_left": advice.best_cards_left,
         })

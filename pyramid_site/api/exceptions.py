@@ -63,7 +63,8 @@ def _answer(exc, context):
                          "message": gettext("the database is not answering; send the same request again in a moment")},
                         status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "1"})
     if isinstance(exc, RequestDataTooBig):
-        return Response({"code": "body_too_large", "message": str(exc)}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        return Response({"code": "body_too_large", "message": str(exc)},
+                        status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, Http404):  # raised by Django's helpers, and DRF's own negotiation: a 404 like the others
         exc = exceptions.NotFound()
     response = drf_exception_handler(exc, context)

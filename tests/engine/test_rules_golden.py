@@ -56,7 +56,8 @@ def test_a_six_lying_on_its_own_seven(rules_name):
         assert not position.pyramid >> 15 & 1 and not position.pyramid >> 21 & 1
     else:
         assert "15+21" not in removal_strings(position)
-        with pytest.raises(IllegalMove, match="^7♥ is covered by 6♠: a card never pairs with a card it covers under these rules$"):
+        with pytest.raises(IllegalMove,
+                           match="^7♥ is covered by 6♠: a card never pairs with a card it covers under these rules$"):
             position.check("21+15")
 
 

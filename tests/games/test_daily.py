@@ -35,8 +35,8 @@ def daily_number(secret: str, date: dt.date, preset: str, attempt: int) -> int:
 
 
 def test_candidate_numbers_are_the_documented_hmac():
-    """Worked outside Python, by the formula of docs/games.md ("Deal numbers and daily deals") and ``games.services.sequences``
-    (the first 8 bytes of HMAC-SHA256, big-endian), e.g.:
+    """Worked outside Python, by the formula of docs/games.md ("Deal numbers and daily deals") and
+    ``games.services.sequences`` (the first 8 bytes of HMAC-SHA256, big-endian), e.g.:
     printf '%s' 'pyramid-daily|2030-04-29|classic|0' | openssl dgst -sha256 -hmac s   ->  8911fd8abda8ce0a...
     The daily numbers are the ones the daily deals had before the sequences were shared with tournaments."""
     assert daily_number("s", DAY, "classic", 0) == 0x8911FD8ABDA8CE0A == 9876954230129479178

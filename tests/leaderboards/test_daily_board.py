@@ -26,7 +26,8 @@ def board_games(users, winning_line):
     """Eight results: two wins (one faster), two equal resignations (a tie), and shorter games."""
     daily = make_daily()
     plan = [(None, 100), (None, 60), (20, 30), (20, 30), (20, 45), (12, 10), (5, 10), (0, 10)]
-    return daily, [daily_game(user, daily, moves, seconds=seconds) for user, (moves, seconds) in zip(users, plan, strict=True)]
+    return daily, [daily_game(user, daily, moves, seconds=seconds)
+                   for user, (moves, seconds) in zip(users, plan, strict=True)]
 
 
 def test_ranks_follow_cards_then_moves_then_time_and_ties_share(board_games, users):
