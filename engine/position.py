@@ -114,7 +114,7 @@ class Position:
         """What decides the future of the game (not the move count): the solver's hash key."""
         return (self.pyramid, self.reserve, self.pile, self.pointer, self.pass_no)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Position)
             and self.board.deal == other.board.deal
@@ -272,6 +272,7 @@ class Position:
         if reason:
             return reason
         card = self.card_at(first)
+        assert card is not None  # an available card is face up
         if second < 0:
             if card_value(card) != KING:
                 return Said(f"{self.card_words(first)} is not a king: only a king goes alone", "not_a_king",
@@ -281,6 +282,7 @@ class Position:
         if reason:
             return reason
         other = self.card_at(second)
+        assert other is not None
         total = card_value(card) + card_value(other)
         if total != TARGET:
             return Said(f"{card_pretty(card)} + {card_pretty(other)} make {total}, not 13", "not_thirteen",

@@ -10,6 +10,7 @@ import statistics
 import sys
 import time
 from multiprocessing import Pool
+from typing import Any
 
 from ..deals import deal_from_number, parse_deal
 from ..errors import EngineError
@@ -21,7 +22,7 @@ from .fast import available as fast_available, solve_measured
 from .result import UNKNOWN, WINNABLE
 
 
-def add_subcommands(subparsers) -> None:
+def add_subcommands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     solve_parser = subparsers.add_parser("solve", help="solve a deal: verdict, par and a best line, as JSON")
     solve_parser.add_argument("--rules", default=DEFAULT_PRESET, help="a preset name or options (default: classic)")
     solve_parser.add_argument("--number", type=int,
@@ -55,11 +56,13 @@ def _fail(message: str) -> int:
 
 def _position(rules_text: str, deal_text: str | None, number: int | None, moves: list[str]) -> Position:
     rules = Rules.parse(rules_text)
-    if number is None and deal_text.strip().isdigit():
-        number = int(deal_text)
-    deal = deal_from_number(number) if number is not None else parse_deal(deal_text)
+    if number is None:
+        assert deal_text is not None  # the callers give one or the other
+        deal = deal_from_number(int(deal_text)) if deal_text.strip().isdigit() else parse_deal(deal_text)
+    else:
+        deal = deal_from_number(number)
     played = replay(deal, rules, moves)
-    if not played.ok:
+    if played.failed_at is not None:
         raise EngineError(f"move {played.failed_at + 1} ({moves[played.failed_at]}) is illegal: {played.reason}")
     return played.position
 
@@ -107,7 +110,8 @@ def _solve_numbered(job: tuple[str, int, float]) -> tuple[int, str, float, int]:
     return number, solution.verdict, solution.seconds, peak_bytes
 
 
-def collect(rules: Rules, first: int, count: int, budget: float, workers: int, progress: bool = True) -> dict:
+def collect(rules: Rules, first: int, count: int, budget: float, workers: int,
+            progress: bool = True) -> dict[str, Any]:
     """Solve deals first .. first+count-1 and gather the figures ``stats`` prints."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 

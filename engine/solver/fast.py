@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import time
+from typing import TYPE_CHECKING
 
 from ..cards import card_value
 from ..layout import ABOVE_MASK, BELOW_MASK, COVER_MASK, COVERS
@@ -25,14 +26,17 @@ from .result import UNKNOWN, UNWINNABLE, WINNABLE, Solution
 # what ``_core.configure`` takes: the cover, covers, below and above masks of engine/layout.py
 GEOMETRY = (COVER_MASK, tuple(sum(1 << q for q in qs) for qs in COVERS), BELOW_MASK, ABOVE_MASK)
 
-try:
-    # by name: static import graphs (the layering check) cannot see a compiled module, and would read
-    # ``from . import _core`` as an import of the package around it
-    _core = importlib.import_module(f"{__package__}._core")
-except ImportError:  # not built: ``solve`` falls back to the reference search
-    _core = None
+if TYPE_CHECKING:
+    from . import _core  # the types of its functions: _core.pyi
 else:
-    _core.configure(*GEOMETRY)
+    try:
+        # by name: static import graphs (the layering check) cannot see a compiled module, and would read
+        # ``from . import _core`` as an import of the package around it
+        _core = importlib.import_module(f"{__package__}._core")
+    except ImportError:  # not built: ``solve`` falls back to the reference search
+        _core = None
+    else:
+        _core.configure(*GEOMETRY)
 
 # Positions the search may store before it answers unknown: about 16 bytes each, plus the index.
 DEFAULT_MAX_NODES = 24_000_000
@@ -49,7 +53,12 @@ def solve_fast(position: Position, *, max_nodes: int | None = None, budget_secon
     return solve_measured(position, max_nodes=max_nodes, budget_seconds=budget_seconds)[0]
 
 
-def core_args(position: Position, *, max_nodes: int | None = None, budget_seconds: float | None = None) -> tuple:
+# the arguments of ``_core.solve``: card values, options, the position's masks and counters, the bounds
+CoreArgs = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, bool, bool, bool, bool,
+                 int, int, int, int, int, int, float]
+
+
+def core_args(position: Position, *, max_nodes: int | None = None, budget_seconds: float | None = None) -> CoreArgs:
     """The arguments of ``_core.solve`` for a position (their order and bounds: ``_core.c``)."""
     board, rules = position.board, position.rules
     return (
