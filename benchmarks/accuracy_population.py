@@ -22,11 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rich.progress import Progress  # noqa: E402
+from rich.progress import Progress
 
-from engine import Position, deal_from_number, parse_move, preset  # noqa: E402
-from engine.solver import bot, solve  # noqa: E402
-from engine.solver.analysis import accuracy, analyse, stock_seen_at  # noqa: E402
+from engine import Position, deal_from_number, parse_move, preset
+from engine.solver import bot, solve
+from engine.solver.analysis import accuracy, analyse, stock_seen_at
 
 RULES = preset("classic")
 PLAYERS = {"bot": None, "random": None, "solver": 0.0, "solver, strays 2%": 0.02, "solver, strays 5%": 0.05,

@@ -25,11 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rich.progress import Progress  # noqa: E402
+from rich.progress import Progress
 
-from engine import Position, deal_from_number, parse_move, preset  # noqa: E402
-from engine.solver import UNKNOWN, bot, fast, solve  # noqa: E402
-from engine.solver.analysis import analyse, pack  # noqa: E402
+from engine import Position, deal_from_number, parse_move, preset
+from engine.solver import UNKNOWN, bot, fast, solve
+from engine.solver.analysis import analyse, pack
 
 
 def random_player(start: Position, seed: int) -> list:

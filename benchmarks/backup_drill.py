@@ -151,11 +151,11 @@ def fill(*, days: int, players: int, seed: int) -> dict:
             # a tournament on today's daily deal: the members join before they play it
             on_daily = leaderboard_services.tournament_create(
                 actor=owner, club_id=club.pk, name="Drill daily cup", rules=preset, format=Tournament.Format.ARENA,
-                starts_at=dt.datetime.combine(today, dt.time(), tzinfo=dt.timezone.utc), ends_at=day_end(today),
+                starts_at=dt.datetime.combine(today, dt.time(), tzinfo=dt.UTC), ends_at=day_end(today),
                 source=Tournament.Source.DAILY)
             for user in [owner, *members]:
                 leaderboard_services.tournament_join(user=user, tournament_id=on_daily.pk)
-        noon = dt.datetime.combine(date, dt.time(12), tzinfo=dt.timezone.utc)
+        noon = dt.datetime.combine(date, dt.time(12), tzinfo=dt.UTC)
         with clock_at(noon) if offset else contextlib.nullcontext():  # a past day's games, played on that day
             for index, player in enumerate(users):
                 daily_play(daily, player, index)
@@ -164,7 +164,7 @@ def fill(*, days: int, players: int, seed: int) -> dict:
         ranked_day_recheck(date=daily.date)  # the daily fair-play job, as it ran each past day
 
     # a match on two secret deals (settled in this process), played by the members
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     match = leaderboard_services.tournament_create(
         actor=owner, club_id=club.pk, name="Drill match", rules=preset, format=Tournament.Format.MATCH,
         starts_at=now, ends_at=now + dt.timedelta(days=2), deal_count=2)

@@ -60,6 +60,7 @@ def clock_at(moment: dt.datetime):
         def now(tz=None):
             return now().astimezone(tz)
 
-    moved = types.SimpleNamespace(datetime=Datetime, time=dt.time, timedelta=dt.timedelta, timezone=dt.timezone)
+    moved = types.SimpleNamespace(datetime=Datetime, time=dt.time, timedelta=dt.timedelta, timezone=dt.timezone,
+                                  UTC=dt.UTC)
     with mock.patch("django.utils.timezone.now", now), mock.patch("pyramid_site.clock.dt", moved):
         yield

@@ -60,7 +60,7 @@ def main() -> None:
         deal, moves = hundred_move_game(rules)
         log = " ".join(moves)
         assert replay(deal, rules, log).ok
-        replay_time = median_seconds(lambda: replay(deal, rules, log), args.runs, 5)
+        replay_time = median_seconds(lambda deal=deal, rules=rules, log=log: replay(deal, rules, log), args.runs, 5)
 
         # the server's path: stored text -> position -> checked move -> stored text
         checks = []
@@ -69,7 +69,7 @@ def main() -> None:
             checks.append((position.dumps(), move))
             position.apply(move)
 
-        def check_all():
+        def check_all(checks=checks, deal=deal, rules=rules):
             for stored, move in checks:
                 Position.loads(stored, deal, rules).apply(move).dumps()
 

@@ -101,12 +101,14 @@ async def play(args, base_url: str, dsn: str, server) -> int:
                  "games_differ_from_sent", "games_not_replaying_to_state"):
         print(f"{name}: {figures[name]}")
     # the restart must land mid-play, or nothing was tested
-    ok = (0 < answered_before[0] < len(latencies) and not failed and figures["moves_stored"] == moves_acknowledged and moves_acknowledged == moves_planned
+    ok = (0 < answered_before[0] < len(latencies) and not failed
+          and figures["moves_stored"] == moves_acknowledged and moves_acknowledged == moves_planned
           and not any(figures[name] for name in figures if name.startswith("games_")))
     print("PASS" if ok else "FAIL", "(every acknowledged move stored once, every game replays to its state)")
     print("FIGURES", json.dumps(dict(figures) | {
         "moves_sent": len(latencies), "moves_acknowledged": moves_acknowledged, "resent": retries["resent"],
-        "moves_before_restart": answered_before[0], "errors_seen": len(errors) - len(failed), "given_up": len(failed), "seconds_to_recover": round(recovery, 2),
+        "moves_before_restart": answered_before[0], "errors_seen": len(errors) - len(failed), "given_up": len(failed),
+        "seconds_to_recover": round(recovery, 2),
         "ok": ok}))
     return 0 if ok else 1
 
@@ -125,7 +127,9 @@ def main() -> int:
         return 2
     with private_postgres() as server:
         dsn = server.create_database("pyramid_faults")
-        env = os.environ | {"DATABASE_URL": dsn, "DJANGO_DEBUG": "false", "PYRAMID_DAILY_SECRET": "pyramid-fault-secret", "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
+        env = os.environ | {"DATABASE_URL": dsn, "DJANGO_DEBUG": "false",
+                            "PYRAMID_DAILY_SECRET": "pyramid-fault-secret",
+                            "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
                             "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"} | UNTHROTTLED_PLAY
         env.pop("REDIS_URL", None)
         migrate(dsn, env)

@@ -46,7 +46,7 @@ def make_today_daily() -> int:
 
     deal = deal_get_or_create(number=DAILY_NUMBER, rules=engine.preset(PRESET))
     salt = new_salt()
-    daily = DailyDeal.objects.create(date=dt.datetime.now(dt.timezone.utc).date(), preset=PRESET, deal=deal,
+    daily = DailyDeal.objects.create(date=dt.datetime.now(dt.UTC).date(), preset=PRESET, deal=deal,
                                      attempt=0, salt=salt, commitment=commitment(deal.text, salt))
     return daily.pk
 
@@ -86,7 +86,7 @@ class Players:
         self.read_board(phase, headers)
 
     def read_board(self, phase: str, headers: dict | None = None) -> dict | None:
-        today = dt.datetime.now(dt.timezone.utc).date().isoformat()
+        today = dt.datetime.now(dt.UTC).date().isoformat()
         response = self.client.get(f"/api/boards/daily/{today}/{PRESET}/", headers=headers or self.headers)
         if self.answered(phase, "board", response, 200):
             board = response.json()
@@ -118,7 +118,9 @@ def boards_agree(daily_id: int) -> bool:
 def run(args, database_url: str, redis_server) -> dict:
     env = os.environ | {
         "DATABASE_URL": database_url, "REDIS_URL": redis_server.url, "DJANGO_SETTINGS_MODULE": "pyramid_site.settings",
-        "DJANGO_DEBUG": "false", "PYRAMID_DAILY_SECRET": "pyramid-fault-secret", "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "LOG_LEVEL": "ERROR",
+        "DJANGO_DEBUG": "false", "PYRAMID_DAILY_SECRET": "pyramid-fault-secret",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "LOG_LEVEL": "ERROR",
         "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
     } | UNTHROTTLED_PLAY
     migrate(database_url, env)

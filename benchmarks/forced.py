@@ -7,7 +7,9 @@ to their end; at every ply ``engine.forced_line`` is timed on the position, its 
 so each figure is the work of a view the server has not seen yet. The times are the process's CPU
 time (``time.process_time``), so that other jobs on a shared machine do not inflate them. Prints, per
 preset, the plies timed, how many were forced, the mean, the 99th percentile and the worst time,
-the slowest position timed again (least of five runs), the mean of the rest of the player's view (``player_view(position, forced=False)``) beside it, with a SHA-256 of 64 bytes timed in the same run as a yardstick.
+the slowest position timed again (least of five runs), the mean of the rest of the player's view
+(``player_view(position, forced=False)``) beside it, with a SHA-256 of 64 bytes timed in the same run as a
+yardstick.
 """
 
 from __future__ import annotations
@@ -79,7 +81,8 @@ def main() -> None:
     args = parser.parse_args()
     console = Console(width=120)
     table = Table(title=f"forced_line at every ply of {args.games} random games a preset")
-    for column in ("preset", "plies", "forced", "mean µs", "p99 ms", "worst ms", "worst again ms", "view without it, mean µs"):
+    for column in ("preset", "plies", "forced", "mean µs", "p99 ms", "worst ms", "worst again ms",
+                   "view without it, mean µs"):
         table.add_column(column, justify="left" if column == "preset" else "right")
     everything, all_views, again = [], [], []
     with Progress(console=console, transient=True) as progress:

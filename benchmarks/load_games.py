@@ -3,9 +3,9 @@
 Each client signs up, then plays games move by move: it starts a practice game, and sends each move of
 a line as ``{ply, move}``, waiting for the answer before the next. Lines are the solver's (a
 fewest-moves win, or the line to the best reachable result; solved before the clock starts), or with
-``--lines engine`` a seeded player's that prefers removals; the server checks every move all the same. Afterwards every move sent is looked up in the database: each
-must be there exactly once, at its ply. The same clients then hammer a trivial endpoint (``/health/live/``)
-on the same stack for the ratio.
+``--lines engine`` a seeded player's that prefers removals; the server checks every move all the same.
+Afterwards every move sent is looked up in the database: each must be there exactly once, at its ply. The
+same clients then hammer a trivial endpoint (``/health/live/``) on the same stack for the ratio.
 
     .venv/bin/python benchmarks/load_games.py --clients 24 --games 240
     .venv/bin/python benchmarks/load_games.py --processes 2 --workers 1 --lines engine   # two web processes
@@ -179,7 +179,8 @@ async def run(args, base_url: str, dsn: str, ports: list[int] | None = None) -> 
         jobs = job_queue(lines)
         latencies, errors, sent = [], [], {}
         started = time.perf_counter()
-        await asyncio.gather(*(play_games(client, token, jobs, latencies, errors, sent, args.rules) for token in tokens))
+        await asyncio.gather(*(play_games(client, token, jobs, latencies, errors, sent, args.rules)
+                               for token in tokens))
         moves = report("validated moves", len(latencies), time.perf_counter() - started, latencies, errors)
         for error in errors[:5]:
             print("  ", error)
@@ -236,7 +237,9 @@ def main() -> int:
     with psycopg.connect(f"{args.pg}/postgres", autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{args.db}" WITH (FORCE)')
         connection.execute(f'CREATE DATABASE "{args.db}"')
-    env = os.environ | {"DATABASE_URL": dsn, "DJANGO_DEBUG": "false", "PYRAMID_DAILY_SECRET": "pyramid-benchmark-secret", "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
+    env = os.environ | {"DATABASE_URL": dsn, "DJANGO_DEBUG": "false",
+                        "PYRAMID_DAILY_SECRET": "pyramid-benchmark-secret",
+                        "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
                         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"} | UNTHROTTLED_PLAY
     # Redis as deployed: the cache, throttles and token revocations shared by the web processes, and the jobs
     # a game's end queues (its analysis) sent to a broker, as in production, where workers take them (none here)

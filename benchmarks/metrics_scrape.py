@@ -131,7 +131,7 @@ def measure(args) -> None:
         return time.perf_counter() - wall, time.process_time() - cpu
 
     scrape()  # warm: connections, imports, the confusables map
-    walls, cpus = zip(*(scrape() for _ in range(args.scrapes)))
+    walls, cpus = zip(*(scrape() for _ in range(args.scrapes)), strict=True)
     collectors = {}
     for collector in DATABASE_COLLECTORS:
         started = time.perf_counter()

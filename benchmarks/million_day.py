@@ -84,7 +84,7 @@ def pool_games(deal, count: int, rng: random.Random) -> list[tuple]:
     from games.engine_glue import start_position
     from games.move_log import log_encode
 
-    start = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+    start = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     games = []
     for index in range(count):
         position = start_position(deal)
@@ -179,7 +179,8 @@ def fill(args) -> dict:
                 SELECT g.id, g.player_id, g.deal_id, g.daily_id, %(date)s, 'classic', g.cards_left, p.pyramid_left,
                        g.moves, p.duration_ms, p.pyramid_left = 0, g.status = 'won', p.match_score, %(par)s,
                        g.started_at, g.finished_at, false
-                FROM games_game g JOIN bench_pool p ON p.daily_id = g.daily_id AND p.k = {pick.replace("u.id", "g.player_id")}
+                FROM games_game g
+                JOIN bench_pool p ON p.daily_id = g.daily_id AND p.k = {pick.replace("u.id", "g.player_id")}
                 WHERE g.daily_id = %(daily)s""", params)
     with steps("daily boards' counts, weekly and all-time standings (the services' rebuilds)"):
         board_counts_rebuild()
@@ -199,7 +200,7 @@ def fill(args) -> dict:
                        {"first": first_user, "players": args.players})
     with steps(f"{args.tournaments} club cups on today's deal, their entries"):
         today_daily = dailies[-1]
-        start = dt.datetime.combine(today, dt.time(), tzinfo=dt.timezone.utc)
+        start = dt.datetime.combine(today, dt.time(), tzinfo=dt.UTC)
         cursor.execute("""
             INSERT INTO leaderboards_tournament (club_id, name, rules, preset, format, scoring, source, deal_count,
                                                  starts_at, ends_at, status, created_by_id, created_at)

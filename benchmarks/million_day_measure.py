@@ -111,7 +111,7 @@ def measure_reads(args, daily, players, clubs_of, tournaments, jobs, rng, only_p
                  username=user.username)
             read("player calendar", calendar_view, f"/api/players/{user.username}/calendar/", user,
                  username=user.username)
-        for user in players[:50] if tournaments else []:
+        for _ in players[:50] if tournaments else []:
             tournament = rng.choice(tournaments)
             owner = Membership.objects.filter(club__tournaments=tournament, role="owner").values_list(
                 "user", flat=True).first()

@@ -4,8 +4,9 @@ Makes a fresh database (``pyramid_log_bench``) on the PostgreSQL of ``--pg``, mi
 whole practice games (classic, random deals) through the game service, move by move, by a seeded player that
 removes a pair whenever it can, to a win or a stuck end. The service's clock runs at a player's
 pace: each move comes a lognormal interval after the one before (median 2.5 s, a few over a minute), so the
-server's time stamps are as varied as people's. Then ``VACUUM FULL ANALYZE`` (the live rows alone, as a finished day settles) and the sizes of the game table and
-the move table (where there is one) with their indexes and TOAST, divided by games and by moves.
+server's time stamps are as varied as people's. Then ``VACUUM FULL ANALYZE`` (the live rows alone, as a finished
+day settles) and the sizes of the game table and the move table (where there is one) with their indexes and
+TOAST, divided by games and by moves.
 
     .venv/bin/python benchmarks/move_log_bytes.py
     .venv/bin/python benchmarks/move_log_bytes.py --games 100   # a quick look
@@ -34,7 +35,7 @@ class PlayersClock:
 
     def __init__(self, rng: random.Random):
         self.rng = rng
-        self.now = dt.datetime(2026, 11, 1, 9, tzinfo=dt.timezone.utc)
+        self.now = dt.datetime(2026, 11, 1, 9, tzinfo=dt.UTC)
 
     def think(self) -> None:
         self.now += dt.timedelta(seconds=min(self.rng.lognormvariate(0.92, 0.8), 600))

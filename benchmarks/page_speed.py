@@ -85,8 +85,10 @@ def deal(page) -> None:
     page.wait_for_selector("input[name=number], input[name=username]")
     if not field.count():
         page.evaluate("""async () => {
-            const r = await fetch('/api/accounts/signup/', {method: 'POST', headers: {'Content-Type': 'application/json'},
-                body: JSON.stringify({username: 'p' + Math.random().toString(36).slice(2, 12), password: 'a-long-pass-phrase'})});
+            const r = await fetch('/api/accounts/signup/', {
+                method: 'POST', headers: {'Content-Type': 'application/json'},
+                body: JSON.stringify({username: 'p' + Math.random().toString(36).slice(2, 12),
+                                      password: 'a-long-pass-phrase'})});
             const {token, ...user} = await r.json();
             localStorage.setItem('pyramid.token', token);
             localStorage.setItem('pyramid.user', JSON.stringify(user));

@@ -79,9 +79,10 @@ def main() -> None:
     # server times: a tenth of the games at a steady 2 s a move, the rest 6 s a move give or take up to
     # 4.5 s, as a person plays
     for game in games:
-        stamps = [start + dt.timedelta(seconds=2 * ply if game.pk % 10 == 0 else 6 * ply + (ply * 7 + game.pk) % 4 * 1.5)
+        stamps = [start + dt.timedelta(seconds=2 * ply if game.pk % 10 == 0
+                                       else 6 * ply + (ply * 7 + game.pk) % 4 * 1.5)
                   for ply in range(1, len(LINE) + 1)]
-        game.move_log = log_encode(list(zip(LINE, stamps)), started_at=start)
+        game.move_log = log_encode(list(zip(LINE, stamps, strict=True)), started_at=start)
         game.finished_at = stamps[-1]
     Game.objects.bulk_update(games, ["move_log", "finished_at"], batch_size=1000)
     for game in Game.objects.all():

@@ -231,7 +231,8 @@ async def soak(args, base_url: str, dsn: str, postgres, env: dict, gunicorn_pid:
         while pending and time.monotonic() < deadline:
             with psycopg.connect(dsn) as connection:
                 pending = {n for (n,) in connection.execute(
-                    "SELECT number + 9223372036854775808 FROM games_deal WHERE status = 'pending' AND preset = 'relaxed'")} & asked
+                    "SELECT number + 9223372036854775808 FROM games_deal"
+                    " WHERE status = 'pending' AND preset = 'relaxed'")} & asked
             await asyncio.sleep(2)
     worker.terminate()
     worker.wait(timeout=30)
@@ -253,7 +254,8 @@ async def soak(args, base_url: str, dsn: str, postgres, env: dict, gunicorn_pid:
           and growth < 0.10 and not any(figures[name] for name in figures if name.startswith("games_")))
     print("PASS" if ok else "FAIL")
     print("FIGURES", json.dumps(dict(figures) | events | {
-        "moves_sent": len(latencies), "moves_acknowledged": moves_acknowledged, "other_answers": sum(tally.status.values()),
+        "moves_sent": len(latencies), "moves_acknowledged": moves_acknowledged,
+        "other_answers": sum(tally.status.values()),
         "bad_answers": len(tally.bad) + len(server_errors), "solves_asked": len(asked), "solves_pending": len(pending),
         "rss_first_minute_mib": round(rss["first_minute_kib"] / 1024), "rss_end_mib": round(rss["end_kib"] / 1024),
         "rss_growth_pct": round(100 * growth, 1), "ok": ok}))
@@ -277,7 +279,8 @@ def main() -> int:
     with private_postgres() as postgres, private_redis() as redis_server:
         dsn = postgres.create_database("pyramid_soak")
         env = os.environ | {"DATABASE_URL": dsn, "REDIS_URL": redis_server.url, "DJANGO_DEBUG": "false",
-                            "PYRAMID_DAILY_SECRET": "pyramid-soak-secret", "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+                            "PYRAMID_DAILY_SECRET": "pyramid-soak-secret",
+                            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
                             "PYRAMID_THROTTLE_SIGNUP": "100000/hour", "PYRAMID_THROTTLE_LOGIN": "100000/hour",
                             "PYRAMID_THROTTLE_SOLVE": "100000/hour", "PYRAMID_SOLVE_BUDGET_SECONDS": "20",
                             "CELERY_TASK_ALWAYS_EAGER": "false", "LOG_LEVEL": "ERROR",

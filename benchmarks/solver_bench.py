@@ -6,7 +6,7 @@ Prints, per rule set: verdicts (an unknown counts against the floor of exact ver
 deal), time per deal (mean, median, worst, with the deal number), the search tables' peak per
 deal, and the peak resident memory of the worker processes over the whole run.
 
-    python benchmarks/solver_bench.py --deals 200 --rules relaxed classic --against OLD/_core.cpython-311-x86_64-linux-gnu.so
+    python benchmarks/solver_bench.py --deals 200 --rules relaxed classic --against OLD/_core.cpython-311-*.so
 
 compares instead two builds of the core (say, before and after a change to _core.c) in this one
 process: each deal solved by both, alternately, in CPU time, with the same answer and node count
@@ -77,7 +77,8 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--budget-seconds", type=float, default=120.0)
-    parser.add_argument("--against", metavar="CORE_SO", help="another build of the core to compare with, in one process")
+    parser.add_argument("--against", metavar="CORE_SO",
+                        help="another build of the core to compare with, in one process")
     args = parser.parse_args()
     if args.against:
         return against(args.against, args.rules, args.first, args.deals)

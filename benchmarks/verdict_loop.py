@@ -159,7 +159,8 @@ def main() -> int:
            "PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT": "0", "PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS": "0"}
     on = {name: value for name, value in (("PYRAMID_SOLVER_SECONDS_PER_ACCOUNT", args.account_seconds),
                                           ("PYRAMID_SOLVER_SECONDS_PER_ADDRESS", args.address_seconds)) if value}
-    phases = [(Phase("quiet"), off, False), (Phase("loop, budget off"), off, True), (Phase("loop, budget on"), on, True)]
+    phases = [(Phase("quiet"), off, False), (Phase("loop, budget off"), off, True),
+              (Phase("loop, budget on"), on, True)]
     try:
         for phase, budget, looping in phases:
             redis.Redis.from_url(args.redis).flushdb()

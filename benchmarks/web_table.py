@@ -165,7 +165,7 @@ def main() -> None:
     names, servers, urls = [], [], []
     folders = [tempfile.TemporaryDirectory() for _ in roots]
     try:
-        for root, folder in zip(roots, folders):
+        for root, folder in zip(roots, folders, strict=True):
             commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
                                     text=True).stdout.strip()
             dirty = subprocess.run(["git", "status", "--porcelain", "--", "pyramid_site"], cwd=root,
@@ -178,7 +178,7 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             games = [game_address(browser, url) for url in urls]
-            for url, (address, storage) in zip(urls, games):  # the servers' first requests, not counted
+            for url, (address, storage) in zip(urls, games, strict=True):  # the servers' first requests, not counted
                 first_load(browser, url, address, storage)
             # the checkouts take turns, a game's draws and a first load each, so that the shared machine's
             # load falls on all of them alike
@@ -199,11 +199,13 @@ def main() -> None:
             server.wait(timeout=20)
         for folder in folders:
             folder.cleanup()
-    results = [(name, [a for a, _ in c], [b for _, b in c], rounds, x) for name, c, x in zip(names, clicks, loads)]
+    results = [(name, [a for a, _ in c], [b for _, b in c], rounds, x)
+               for name, c, x in zip(names, clicks, loads, strict=True)]
     table = Table(title=f"the game table: {args.draws} draws by mouse, {args.loads} first loads")
-    for column in ("checkout", "click → DOM p50", "p99", "click → next frame p50", "p99", "first load → card, median", "max"):
+    for column in ("checkout", "click → DOM p50", "p99", "click → next frame p50", "p99", "first load → card, median",
+                   "max"):
         table.add_column(column, justify="right" if column != "checkout" else "left")
-    for name, to_dom, to_frame, games, loads in results:
+    for name, to_dom, to_frame, _rounds, loads in results:
         table.add_row(name, f"{statistics.median(to_dom):.1f} ms", f"{percentile(to_dom, 99):.1f} ms",
                       f"{statistics.median(to_frame):.1f} ms", f"{percentile(to_frame, 99):.1f} ms",
                       f"{statistics.median(loads):.0f} ms", f"{max(loads):.0f} ms")

@@ -18,6 +18,6 @@ from .view import player_view
 __all__ = [
     "Deal", "DealError", "EngineError", "IllegalMove", "Move", "NotationError", "PLAYING", "PRESETS",
     "Position", "Replay", "Rules", "RulesError", "STUCK", "Score", "StateError", "WON", "card_pretty",
-    "card_text", "card_value", "deal_from_number", "forced_line", "match_score", "parse_card", "parse_deal", "parse_move",
-    "parse_moves", "player_view", "preset", "replay", "score",
+    "card_text", "card_value", "deal_from_number", "forced_line", "match_score", "parse_card", "parse_deal",
+    "parse_move", "parse_moves", "player_view", "preset", "replay", "score",
 ]

@@ -12,7 +12,6 @@ from .errors import DealError
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
-RANK_NAMES = ("ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king")
 KING = 13
 TARGET = 13
 
@@ -32,10 +31,6 @@ def card_pretty(card: int) -> str:
     """The card with a suit symbol, for people: ``10♥``, ``K♠``."""
     rank = "10" if card >> 2 == 9 else RANKS[card >> 2]
     return rank + SUIT_SYMBOLS[SUITS[card & 3]]
-
-
-def is_red(card: int) -> bool:
-    return SUITS[card & 3] in "DH"
 
 
 _BY_TEXT = {card_text(c): c for c in DECK}

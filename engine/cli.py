@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 
 from .deals import Deal, deal_from_number, parse_deal
 from .errors import EngineError
@@ -30,7 +31,7 @@ def number_arg(text: str) -> int:
     return number
 
 
-def deal_source(args, stdin_fallback: bool = False) -> Deal:
+def deal_source(args: argparse.Namespace, stdin_fallback: bool = False) -> Deal:
     """The deal named by --deal or --number (or deal text on standard input)."""
     if getattr(args, "deal", None):
         return parse_deal(args.deal)
@@ -72,16 +73,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def cmd_deal(args) -> int:
+def cmd_deal(args: argparse.Namespace) -> int:
     print(deal_from_number(args.number).layout_text(args.rules.reserve))
     return 0
 
 
-def cmd_replay(args) -> int:
+def cmd_replay(args: argparse.Namespace) -> int:
     deal = deal_source(args)
     log = args.moves if args.moves else sys.stdin.read().split()
     result = replay(deal, args.rules, log)
-    if not result.ok:
+    if result.failed_at is not None:
         print(json.dumps({
             "error": {"index": result.failed_at, "move": log[result.failed_at], "reason": result.reason},
             "position": result.position.dumps(),
@@ -97,7 +98,7 @@ def cmd_replay(args) -> int:
     return 0
 
 
-def cmd_play(args) -> int:
+def cmd_play(args: argparse.Namespace) -> int:
     from .play import play_terminal
 
     return play_terminal(args.rules, args.number)
@@ -107,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.handler(args)
+        handler: Callable[[argparse.Namespace], int] = args.handler
+        return handler(args)
     except EngineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

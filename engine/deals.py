@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -86,7 +87,7 @@ def parse_deal(text: str) -> Deal:
     return Deal(tuple(cards))
 
 
-def _words(number: int):
+def _words(number: int) -> Iterator[int]:
     block = 0
     prefix = _DEAL_DOMAIN + number.to_bytes(8, "big")
     while True:

@@ -1,5 +1,7 @@
 """Every refusal the engine makes is one of these, with a message a player can read."""
 
+from typing import Any
+
 
 class EngineError(ValueError):
     """Base of all engine refusals."""
@@ -25,7 +27,7 @@ class IllegalMove(EngineError):
     """A well-formed move that the rules do not allow in this position."""
 
     def __init__(self, reason: str, move: str | None = None, *, kind: str | None = None,
-                 params: dict | None = None):
+                 params: dict[str, Any] | None = None):
         super().__init__(reason)
         self.reason = reason
         self.move = move

@@ -34,12 +34,13 @@ which is always a safe answer.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from math import factorial
 
 from .cards import KING, TARGET, card_value
 from .deals import Deal
 from .layout import PYRAMID_SIZE
-from .moves import DRAW
+from .moves import DRAW, Move
 from .position import PLAYING, Board, Position
 
 MAX_ARRANGEMENTS = 24  # distinct orders of the face-down stock's values
@@ -58,9 +59,8 @@ def forced_line(position: Position) -> list[str] | None:
     if key in _CACHE:
         found = _CACHE[key]
     else:
-        found = _forced(position)
-        if found is not None:
-            found = tuple(found)
+        line = _forced(position)
+        found = None if line is None else tuple(line)
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.clear()
         _CACHE[key] = found
@@ -188,8 +188,8 @@ def _arrangements(position: Position) -> list[Position] | None:
     orders = []
     for sequence in _distinct_orders(counts, len(cards)):
         dealt = fixed[:]
-        taken = {s: 0 for s in counts}
-        for slot, s in zip(slots, sequence):
+        taken = dict.fromkeys(counts, 0)
+        for slot, s in zip(slots, sequence, strict=True):
             dealt[base + slot] = by_symbol[s][taken[s]]
             taken[s] += 1
         other = _private(board, Deal(tuple(dealt)))
@@ -198,11 +198,11 @@ def _arrangements(position: Position) -> list[Position] | None:
     return orders
 
 
-def _distinct_orders(counts: dict[int, int], length: int):
+def _distinct_orders(counts: dict[int, int], length: int) -> Iterator[tuple[int, ...]]:
     """Every sequence of the symbols with these counts, each once, in lexicographic order."""
     sequence: list[int] = []
 
-    def extend():
+    def extend() -> Iterator[tuple[int, ...]]:
         if len(sequence) == length:
             yield tuple(sequence)
             return
@@ -224,7 +224,7 @@ def _state(position: Position) -> tuple[int, int, int, int, int]:
     return (position.pyramid, position.reserve, position.pile, position.pointer, pass_no)
 
 
-def _child(position: Position, move) -> Position:
+def _child(position: Position, move: Move) -> Position:
     child = position.copy()
     child._make(move)
     return child
@@ -281,7 +281,7 @@ def _common_line(orders: list[Position], budget: list[int]) -> list[str] | None:
     """The shortest list of moves legal in every order that ends the deal in all of them.
 
     The orders share every mask (moves name locations, never cards), so one state stands for all."""
-    frontier = [(orders, [])]
+    frontier: list[tuple[list[Position], list[str]]] = [(orders, [])]
     seen = {_state(orders[0])}
     while frontier:
         following = []

@@ -6,6 +6,8 @@ covered by (r+1, c) and (r+1, c+1). Masks let a position test "is this card free
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 PYRAMID_SIZE = 28
 ROWS = 7
 RESERVE_SIZE = 7
@@ -32,7 +34,7 @@ COVERS: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-def _closure(start: int, step) -> int:
+def _closure(start: int, step: Sequence[Iterable[int]]) -> int:
     mask, todo = 0, [start]
     while todo:
         for q in step[todo.pop()]:

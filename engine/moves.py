@@ -44,7 +44,8 @@ def parse_location(token: str) -> int:
             return RESERVE_BASE + value
         raise NotationError(f"{token!r} is not a reserve card: they run from R0 to R6")
     raise NotationError(
-        f"{token!r} is not a location: use 0-27 for the pyramid, R0-R6 for the reserve, S for the stock top, W for the waste top"
+        f"{token!r} is not a location: use 0-27 for the pyramid, R0-R6 for the reserve, S for the stock top, "
+        "W for the waste top"
     )
 
 

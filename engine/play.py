@@ -46,7 +46,9 @@ def render(position: Position) -> str:
         lines.append("Reserve: " + "  ".join(reserve))
     stock_top = position.card_at(35) if rules.stock_live else None
     passes = "unlimited" if rules.unlimited_passes else str(rules.passes)
-    stock = f"Stock: {position.stock_count} cards" + (f", top S[{card_pretty(stock_top)}]" if stock_top is not None else "")
+    stock = f"Stock: {position.stock_count} cards"
+    if stock_top is not None:
+        stock += f", top S[{card_pretty(stock_top)}]"
     waste = [card_pretty(c) for c in position.waste_cards()]
     waste_text = " ".join(waste[-6:]) if waste else "empty"
     if waste and rules.waste_live:

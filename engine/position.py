@@ -114,7 +114,7 @@ class Position:
         """What decides the future of the game (not the move count): the solver's hash key."""
         return (self.pyramid, self.reserve, self.pile, self.pointer, self.pass_no)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Position)
             and self.board.deal == other.board.deal
@@ -272,6 +272,7 @@ class Position:
         if reason:
             return reason
         card = self.card_at(first)
+        assert card is not None  # an available card is face up
         if second < 0:
             if card_value(card) != KING:
                 return Said(f"{self.card_words(first)} is not a king: only a king goes alone", "not_a_king",
@@ -281,6 +282,7 @@ class Position:
         if reason:
             return reason
         other = self.card_at(second)
+        assert other is not None
         total = card_value(card) + card_value(other)
         if total != TARGET:
             return Said(f"{card_pretty(card)} + {card_pretty(other)} make {total}, not 13", "not_thirteen",
@@ -445,7 +447,7 @@ class Position:
                 values = board.pile_values
                 present = [values[i] for i in range(0 if again else max(pointer - 1, 0), board.pile_size)
                            if pile >> i & 1]
-                return any(a + b == TARGET for a, b in zip(present, present[1:]))
+                return any(a + b == TARGET for a, b in zip(present, present[1:], strict=False))
             return False
         values = board.pile_values
         present = [values[i] for i in range(board.pile_size) if pile >> i & 1]
@@ -524,7 +526,8 @@ class Position:
             pyramid, reserve, pile = (int(p, 16) for p in parts[:3])
             pointer, pass_no, moves, cleared_pass = (int(p, 10) for p in parts[3:])
         except ValueError:
-            raise StateError(f"a serialised position holds hexadecimal masks and decimal counts; got {text!r}") from None
+            raise StateError(
+                f"a serialised position holds hexadecimal masks and decimal counts; got {text!r}") from None
         if any(p.strip() != p or p.startswith(("-", "+")) or "_" in p for p in parts):
             raise StateError(f"a serialised position holds plain numbers; got {text!r}")
         if not is_valid_shape(pyramid):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from collections.abc import Iterable
 
 from .deals import Deal
 from .errors import EngineError
@@ -27,7 +27,7 @@ class Replay:
 def replay(deal: Deal, rules: Rules, log: str | Iterable[str | Move], start: Position | None = None) -> Replay:
     """Play a log through the engine; stop at the first move that is malformed or illegal."""
     position = start.copy() if start is not None else Position.start(deal, rules)
-    tokens = log.split() if isinstance(log, str) else list(log)
+    tokens: list[str | Move] = list(log.split()) if isinstance(log, str) else list(log)
     played: list[Move] = []
     for index, token in enumerate(tokens):
         try:

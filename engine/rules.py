@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .errors import RulesError
 
@@ -31,13 +33,13 @@ ALLOWED = {
 _NUMBER = re.compile(r"[+-]?[0-9]{1,20}")  # ASCII digits only (int() would take "1_0" and other scripts' digits)
 
 
-def _shown(value) -> str:
+def _shown(value: object) -> str:
     """A refused value as the message quotes it: its repr, cut short."""
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _refuse(key: str, value) -> RulesError:
+def _refuse(key: str, value: object) -> RulesError:
     return RulesError(f"{key} must be {ALLOWED[key]}; got {_shown(value)}")
 
 
@@ -83,10 +85,6 @@ class Rules:
     def waste_live(self) -> bool:
         return self.waste_top == "live"
 
-    @property
-    def stock_size(self) -> int:
-        return 52 - 28 - self.reserve
-
     def pass_left(self, pass_no: int) -> bool:
         return self.passes == UNLIMITED or pass_no < self.passes
 
@@ -96,7 +94,7 @@ class Rules:
         return PRESET_NAMES.get(self, "custom")
 
     # --- text and JSON forms --------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         # every field is a plain value: asdict's deep copy of each (per game response) buys nothing
         data = {name: getattr(self, name) for name in self.__slots__}
         data["passes"] = "unlimited" if self.passes == UNLIMITED else self.passes
@@ -123,7 +121,7 @@ class Rules:
         return ", ".join([f"draw {self.draw}", passes, *tops, goal, *extras])
 
     @classmethod
-    def from_options(cls, options: dict, base: Rules | None = None) -> Rules:
+    def from_options(cls, options: Mapping[Any, Any], base: Rules | None = None) -> Rules:
         """Build rules from option values as text or Python values; unknown names are refused."""
         values = {}
         for key, raw in options.items():
@@ -134,11 +132,11 @@ class Rules:
         return replace(base or cls(), **values)
 
     @classmethod
-    def parse(cls, text: str | dict | Rules) -> Rules:
+    def parse(cls, text: str | Mapping[Any, Any] | Rules) -> Rules:
         """A preset name, canonical text, ``preset;key=value`` overrides, JSON, or a dict."""
         if isinstance(text, Rules):
             return text
-        if isinstance(text, dict):
+        if isinstance(text, Mapping):
             return cls.from_options(text)
         if not isinstance(text, str) or not text.strip():
             raise RulesError("empty rule set: give a preset name or options such as passes=3;draw=1")
@@ -154,7 +152,7 @@ class Rules:
                 raise RulesError("rule set JSON must be an object of options")
             return cls.from_options(data)
         base = None
-        options = {}
+        options: dict[str, str] = {}
         for part in text.replace(",", ";").split(";"):
             part = part.strip()
             if not part:
@@ -169,7 +167,7 @@ class Rules:
         return cls.from_options(options, base=base)
 
 
-def _option_value(key: str, raw):
+def _option_value(key: str, raw: object) -> Any:
     """One option's value from text or a Python/JSON value; out of its bounds is refused here, with
     the bounds in the message (``Rules`` checks them again, for rules built directly)."""
     if key == "covered_pairs":

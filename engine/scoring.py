@@ -21,7 +21,7 @@ class Score:
     cleared_pass: int | None  # the pass in which the pyramid was cleared, None if it was not
     match_score: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, int | None]:
         # every field is a plain number: asdict's deep copy of each (per game response) buys nothing
         return {name: getattr(self, name) for name in self.__slots__}
 
@@ -43,8 +43,3 @@ def score(position: Position) -> Score:
         cleared_pass=position.cleared_pass or None,
         match_score=match_score(position),
     )
-
-
-def result_key(cards_left: int, moves: int, seconds: float) -> tuple:
-    """Sort key of a result on one deal: fewer cards left, then fewer moves, then less time."""
-    return (cards_left, moves, seconds)

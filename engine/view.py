@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import card_text
 from .forced import forced_line
 from .layout import PYRAMID_SIZE
 from .position import Position
 
 
-def player_view(position: Position, forced: bool = True) -> dict:
+def player_view(position: Position, forced: bool = True) -> dict[str, Any]:
     """A JSON-ready view for clients. The stock appears as a count, and as its top card only
     where the rules turn that card face up. ``forced`` is the rest of the game when every move left
     is forced, judged on these face-up cards alone (engine/forced.py), else None; ``forced=False``

@@ -9,7 +9,8 @@ names them as a player sees them and can never name a face-down stock card.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from .cards import card_pretty
 
@@ -24,6 +25,7 @@ class Seen(NamedTuple):
 
     def english(self) -> str:
         if self.place == PYRAMID:
+            assert self.card is not None  # a pyramid card is always face up
             return card_pretty(self.card)
         if self.place == RESERVE:
             return "a reserve card" if self.card is None else f"the reserve's {card_pretty(self.card)}"
@@ -35,20 +37,20 @@ class Said(str):
     """An English sentence with the ``kind`` and ``params`` it was made from."""
 
     kind: str
-    params: dict
+    params: dict[str, Any]
 
-    def __new__(cls, text: str, kind: str, **params):
+    def __new__(cls, text: str, kind: str, **params: Any) -> Said:
         said = super().__new__(cls, text)
         said.kind = kind
         said.params = params
         return said
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str, str, dict[str, Any]], Said], tuple[str, str, dict[str, Any]]]:
         # copies and pickles (a hint sent between processes) keep the kind and params
         return _said, (str(self), self.kind, self.params)
 
 
-def _said(text: str, kind: str, params: dict) -> Said:
+def _said(text: str, kind: str, params: dict[str, Any]) -> Said:
     return Said(text, kind, **params)
 
 

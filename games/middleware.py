@@ -34,7 +34,7 @@ class DailyDealsReadyMiddleware:
             try:
                 daily_deals_ensure(today=today, budget_seconds=settings.PYRAMID_DAILY_AUTO_BUDGET_SECONDS)
                 self.ready_for = today
-            except Exception:  # noqa: BLE001 - the page still answers; the next request tries again
+            except Exception:  # the page still answers; the next request tries again
                 log.exception("today's daily deals could not be prepared")
         return self.get_response(request)
 
@@ -68,7 +68,7 @@ class ExpiredGamesClosedMiddleware:
                 for _ in range(CLOSING_ROUNDS):  # a backlog (a process asleep for hours) in bounded rounds
                     if games_close_expired(batch_size=CLOSING_BATCH) < CLOSING_BATCH:
                         break
-        except Exception:  # noqa: BLE001 - the page still answers; the next period tries again
+        except Exception:  # the page still answers; the next period tries again
             log.exception("expired ranked games could not be closed")
         finally:
             self.lock.release()

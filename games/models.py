@@ -43,9 +43,11 @@ class Deal(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["number", "rules"], name="deal_number_rules_unique"),
-            models.CheckConstraint(condition=Q(status__in=["pending", "winnable", "unwinnable", "unknown"]), name="deal_status_valid"),
+            models.CheckConstraint(condition=Q(status__in=["pending", "winnable", "unwinnable", "unknown"]),
+                                   name="deal_status_valid"),
             models.CheckConstraint(
-                condition=Q(status="pending", solved_at__isnull=True) | (~Q(status="pending") & Q(solved_at__isnull=False)),
+                condition=(Q(status="pending", solved_at__isnull=True)
+                           | (~Q(status="pending") & Q(solved_at__isnull=False))),
                 name="deal_solved_at_iff_solved",
             ),
             models.CheckConstraint(

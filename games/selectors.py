@@ -96,7 +96,8 @@ _JOINED = ((Game, "g"), (Deal, "d"), (DailyDeal, "y"))
 
 @cache
 def _game_of_player_sql() -> str:
-    columns = ", ".join(f'{alias}."{field.column}"' for model, alias in _JOINED for field in model._meta.concrete_fields)
+    columns = ", ".join(f'{alias}."{field.column}"'
+                        for model, alias in _JOINED for field in model._meta.concrete_fields)
     return (f"SELECT {columns} FROM {Game._meta.db_table} g"
             f" JOIN {Deal._meta.db_table} d ON d.id = g.deal_id"
             f" LEFT JOIN {DailyDeal._meta.db_table} y ON y.id = g.daily_id"

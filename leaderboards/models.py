@@ -49,7 +49,8 @@ class Result(models.Model):
             models.CheckConstraint(condition=Q(duration_ms__gte=0), name="result_duration_positive"),
             models.CheckConstraint(condition=Q(cleared=True) | Q(pyramid_left__gt=0), name="result_cleared_iff_empty"),
             models.CheckConstraint(condition=Q(won=False) | Q(cards_left=0), name="result_won_has_no_cards_left"),
-            models.CheckConstraint(condition=Q(daily__isnull=True, date__isnull=True) | Q(daily__isnull=False, date__isnull=False),
+            models.CheckConstraint(condition=(Q(daily__isnull=True, date__isnull=True)
+                                              | Q(daily__isnull=False, date__isnull=False)),
                                    name="result_daily_has_date"),
         ]
         indexes = [

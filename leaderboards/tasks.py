@@ -10,12 +10,8 @@ from .fair_play.tasks import recheck_ranked_day  # noqa: F401  (found where Cele
 
 @shared_task
 def rebuild_board_cache(days: int | None = 7) -> int:
-    """Beat job: score any finished ranked game left without a result (a move is committed before its
-    result is written), then write the recent daily boards to Redis again from PostgreSQL."""
+    """Beat job: score any finished ranked game left without a result (a repair: the move that ends a ranked
+    game and its result are written in one transaction), then write the recent daily boards to Redis again
+    from PostgreSQL."""
     services.results_rebuild()
     return services.boards_cache_rebuild(days=days)
-
-
-@shared_task
-def rebuild_standings(tournament_id: int) -> int:
-    return services.standings_rebuild(tournament_id=tournament_id)

@@ -89,7 +89,7 @@ def make_daily(*, date: dt.date | None = None, preset: str = "one-look", number:
 
 def during(date: dt.date) -> dt.datetime:
     """Noon UTC of ``date``: a moment in the middle of that daily deal's day."""
-    return dt.datetime.combine(date, dt.time(12), tzinfo=dt.timezone.utc)
+    return dt.datetime.combine(date, dt.time(12), tzinfo=dt.UTC)
 
 
 def play(game: Game, moves: list[str], *, resign: bool = True, seconds: float | None = None) -> Game:
@@ -113,7 +113,7 @@ def daily_game(player, daily: DailyDeal, moves: int | None = None, *, seconds: f
     it, a win, by default), then resigned. Started as the game service starts it on the daily deal's
     own day, whatever the day is now: a past day's game is played at noon of its day (``clock_at``), so
     its times are that day's and its window is over now, as it would be."""
-    over = day_end(daily.date) <= dt.datetime.now(dt.timezone.utc)
+    over = day_end(daily.date) <= dt.datetime.now(dt.UTC)
     with clock_at(during(daily.date)) if over else contextlib.nullcontext():
         game = game_services.ranked_game_start(player=player, deal=daily.deal, daily=daily,
                                                closes_at=day_end(daily.date))
@@ -168,7 +168,8 @@ def check_board_counts() -> None:
     buckets: dict = {}
     for kind, starts, preset, key in PeriodStanding.objects.values_list("kind", "starts", "preset", "rank_key"):
         buckets[(kind, starts, preset, key >> 13)] = buckets.get((kind, starts, preset, key >> 13), 0) + 1
-    assert {(c.kind, c.starts, c.preset, c.bucket): c.players for c in PeriodCount.objects.all() if c.players} == buckets
+    counted = {(c.kind, c.starts, c.preset, c.bucket): c.players for c in PeriodCount.objects.all() if c.players}
+    assert counted == buckets
 
 
 def standings_stored() -> dict:

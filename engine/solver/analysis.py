@@ -107,11 +107,13 @@ def accuracy(plies: list[PlyAnswer], seen_at: int) -> Accuracy:
         if before.verdict != WINNABLE or after.verdict == UNKNOWN:
             continue
         counted += 1
-        best += after.verdict == WINNABLE and after.moves_to_win == before.moves_to_win - 1
+        best += (after.verdict == WINNABLE and before.moves_to_win is not None  # known when winnable
+                 and after.moves_to_win == before.moves_to_win - 1)
     seen = plies[seen_at] if seen_at < len(plies) else None
     winnable_when_seen = seen is not None and seen.verdict == WINNABLE
     won = plies[-1].verdict == WINNABLE and plies[-1].moves_to_win == 0
-    par_after_seen = winnable_when_seen and won and len(plies) - 1 - seen_at == seen.moves_to_win
+    par_after_seen = (seen is not None and winnable_when_seen and won
+                      and len(plies) - 1 - seen_at == seen.moves_to_win)
     return Accuracy(best, counted, winnable_when_seen, par_after_seen)
 
 

@@ -55,7 +55,7 @@ def choose(position: Position) -> Move | None:
     return max(removals, key=lambda move: _merit(position, move))
 
 
-def _merit(position: Position, move: Move) -> tuple:
+def _merit(position: Position, move: Move) -> tuple[int, ...]:
     pyramid_cards = [loc for loc in move.locations if loc < PYRAMID_SIZE]
     king = move.second < 0 and move.first < PYRAMID_SIZE
     uses_pile = any(loc >= PYRAMID_SIZE for loc in move.locations)

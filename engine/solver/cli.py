@@ -10,6 +10,7 @@ import statistics
 import sys
 import time
 from multiprocessing import Pool
+from typing import Any
 
 from ..deals import deal_from_number, parse_deal
 from ..errors import EngineError
@@ -21,10 +22,11 @@ from .fast import available as fast_available, solve_measured
 from .result import UNKNOWN, WINNABLE
 
 
-def add_subcommands(subparsers) -> None:
+def add_subcommands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     solve_parser = subparsers.add_parser("solve", help="solve a deal: verdict, par and a best line, as JSON")
     solve_parser.add_argument("--rules", default=DEFAULT_PRESET, help="a preset name or options (default: classic)")
-    solve_parser.add_argument("--number", type=int, help="a deal number; without it the deal text is read from standard input")
+    solve_parser.add_argument("--number", type=int,
+                              help="a deal number; without it the deal text is read from standard input")
     solve_parser.add_argument("--budget-seconds", type=float, default=None, help="answer unknown after this long")
     solve_parser.add_argument("moves", nargs="*", help="moves already played, to solve the position after them")
     solve_parser.set_defaults(handler=run_solve)
@@ -36,7 +38,8 @@ def add_subcommands(subparsers) -> None:
     hint_parser.add_argument("moves", nargs="*", help="the moves played so far")
     hint_parser.set_defaults(handler=run_hint)
 
-    stats_parser = subparsers.add_parser("stats", help="solve numbered deals on all cores and report the winnable share")
+    stats_parser = subparsers.add_parser("stats",
+                                         help="solve numbered deals on all cores and report the winnable share")
     stats_parser.add_argument("--rules", default=DEFAULT_PRESET)
     stats_parser.add_argument("--deals", type=int, default=1000, help="how many deals, numbered from --first")
     stats_parser.add_argument("--first", type=int, default=1)
@@ -53,11 +56,13 @@ def _fail(message: str) -> int:
 
 def _position(rules_text: str, deal_text: str | None, number: int | None, moves: list[str]) -> Position:
     rules = Rules.parse(rules_text)
-    if number is None and deal_text.strip().isdigit():
-        number = int(deal_text)
-    deal = deal_from_number(number) if number is not None else parse_deal(deal_text)
+    if number is None:
+        assert deal_text is not None  # the callers give one or the other
+        deal = deal_from_number(int(deal_text)) if deal_text.strip().isdigit() else parse_deal(deal_text)
+    else:
+        deal = deal_from_number(number)
     played = replay(deal, rules, moves)
-    if not played.ok:
+    if played.failed_at is not None:
         raise EngineError(f"move {played.failed_at + 1} ({moves[played.failed_at]}) is illegal: {played.reason}")
     return played.position
 
@@ -105,7 +110,8 @@ def _solve_numbered(job: tuple[str, int, float]) -> tuple[int, str, float, int]:
     return number, solution.verdict, solution.seconds, peak_bytes
 
 
-def collect(rules: Rules, first: int, count: int, budget: float, workers: int, progress: bool = True) -> dict:
+def collect(rules: Rules, first: int, count: int, budget: float, workers: int,
+            progress: bool = True) -> dict[str, Any]:
     """Solve deals first .. first+count-1 and gather the figures ``stats`` prints."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -144,7 +150,8 @@ def run_stats(args: argparse.Namespace) -> int:
         return _fail("--deals must be at least 1")
     if not fast_available:
         return _fail("the solver's compiled core is not built: run pip install -e .")
-    figures = collect(rules, args.first, args.deals, args.budget_seconds, max(1, args.workers), progress=sys.stderr.isatty())
+    figures = collect(rules, args.first, args.deals, args.budget_seconds, max(1, args.workers),
+                      progress=sys.stderr.isatty())
     if args.json:
         print(json.dumps(figures))
         return 0
@@ -152,9 +159,12 @@ def run_stats(args: argparse.Namespace) -> int:
     s, m = figures["seconds"], figures["memory_mb"]
     print(f"rules      {figures['preset']} ({figures['rules']})")
     print(f"deals      {figures['deals']} (numbers {args.first} to {args.first + args.deals - 1})")
-    print(f"winnable   {figures['winnable']}  {100 * figures['share']:.2f} %  95 % interval {100 * low:.2f} to {100 * high:.2f} %")
+    print(f"winnable   {figures['winnable']}  {100 * figures['share']:.2f} %  "
+          f"95 % interval {100 * low:.2f} to {100 * high:.2f} %")
     print(f"unknown    {figures['unknown']}")
-    print(f"time/deal  mean {1000 * s['mean']:.1f} ms  median {1000 * s['median']:.1f} ms  max {1000 * s['max']:.0f} ms (deal {s['slowest_deal']})")
-    print(f"memory     mean {m['mean']:.1f} MB  median {m['median']:.1f} MB  max {m['max']:.1f} MB (search tables per deal)")
+    print(f"time/deal  mean {1000 * s['mean']:.1f} ms  median {1000 * s['median']:.1f} ms  "
+          f"max {1000 * s['max']:.0f} ms (deal {s['slowest_deal']})")
+    print(f"memory     mean {m['mean']:.1f} MB  median {m['median']:.1f} MB  "
+          f"max {m['max']:.1f} MB (search tables per deal)")
     print(f"wall       {figures['wall_seconds']:.1f} s on {figures['workers']} workers")
     return 0

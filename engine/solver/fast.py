@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Sequence
+from typing import Protocol, cast
 
 from ..cards import card_value
 from ..layout import ABOVE_MASK, BELOW_MASK, COVER_MASK, COVERS
@@ -25,10 +27,27 @@ from .result import UNKNOWN, UNWINNABLE, WINNABLE, Solution
 # what ``_core.configure`` takes: the cover, covers, below and above masks of engine/layout.py
 GEOMETRY = (COVER_MASK, tuple(sum(1 << q for q in qs) for qs in COVERS), BELOW_MASK, ABOVE_MASK)
 
+# the arguments of ``_core.solve``: card values, options, the position's masks and counters, the bounds
+CoreArgs = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, bool, bool, bool, bool,
+                 int, int, int, int, int, int, float]
+
+
+class Core(Protocol):
+    """The compiled module's functions, as the type checker knows them (their order and bounds: ``_core.c``)."""
+
+    def configure(self, cover: Sequence[int], covers: Sequence[int], below: Sequence[int], above: Sequence[int],
+                  /) -> None: ...
+
+    def solve(self, *args: *CoreArgs) -> tuple[int, int, int, list[int], int, int]:
+        """(0, else out of budget; won; best cards left; the line as move codes; nodes; peak bytes)"""
+        ...
+
+
+_core: Core | None
 try:
     # by name: static import graphs (the layering check) cannot see a compiled module, and would read
     # ``from . import _core`` as an import of the package around it
-    _core = importlib.import_module(f"{__package__}._core")
+    _core = cast(Core, importlib.import_module(f"{__package__}._core"))
 except ImportError:  # not built: ``solve`` falls back to the reference search
     _core = None
 else:
@@ -49,7 +68,7 @@ def solve_fast(position: Position, *, max_nodes: int | None = None, budget_secon
     return solve_measured(position, max_nodes=max_nodes, budget_seconds=budget_seconds)[0]
 
 
-def core_args(position: Position, *, max_nodes: int | None = None, budget_seconds: float | None = None) -> tuple:
+def core_args(position: Position, *, max_nodes: int | None = None, budget_seconds: float | None = None) -> CoreArgs:
     """The arguments of ``_core.solve`` for a position (their order and bounds: ``_core.c``)."""
     board, rules = position.board, position.rules
     return (

@@ -12,6 +12,7 @@ never names a face-down stock card.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from ..cards import card_pretty, card_value
 from ..layout import COVER_MASK, PYRAMID_SIZE
@@ -36,12 +37,13 @@ class Hint:
     # the explanation's sentences as data (engine/words.py: kind and params), for players of other languages
     parts: list[Said] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {key: value for key, value in asdict(self).items() if key != "parts"}
 
 
-def _hint(move, parts: list[Said], *rest) -> Hint:
-    return Hint(move, " ".join(parts), *rest, parts=parts)
+def _hint(move: str | None, parts: list[Said], locations: list[str], verdict: str, moves_to_win: int | None = None,
+          best_cards_left: int | None = None) -> Hint:
+    return Hint(move, " ".join(parts), locations, verdict, moves_to_win, best_cards_left, parts=parts)
 
 
 def hint(position: Position, *, budget_seconds: float | None = 5.0) -> Hint:
@@ -58,6 +60,7 @@ def hint(position: Position, *, budget_seconds: float | None = 5.0) -> Hint:
             return _hint(None, [why], [], solution.verdict, solution.par_moves, solution.best_cards_left)
         # out of time: fall back on the rules of thumb, and say so
         move = choose(position)
+        assert move is not None  # neither won nor stuck: there is a legal move
         note = Said("(The solver ran out of time here, so this move follows the rules of thumb rather than a proved "
                     "best line.)", "out_of_time")
         return _hint(str(move), [explain(position, move), note], [location_text(loc) for loc in move.locations],
@@ -131,10 +134,12 @@ def explain(position: Position, move: Move) -> Said:
             break
     if WASTE in pile_cards:
         card = position.card_at(WASTE)
+        assert card is not None  # a move names it
         reasons.append(Said(f"take the {card_pretty(card)} now, before the next draw covers it", "take_waste_now",
                             card=Seen(PYRAMID, card)))
     elif STOCK in pile_cards and position.rules.stock_live:
         card = position.card_at(STOCK)
+        assert card is not None
         reasons.append(Said(f"use the {card_pretty(card)} while it is live, before it goes to the waste",
                             "use_stock_now", card=Seen(PYRAMID, card)))
     elif len(pyramid_cards) == 2 and not frees:

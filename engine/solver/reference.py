@@ -12,12 +12,14 @@ import time
 from ..position import Position
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Solution
 
+Key = tuple[int, int, int, int, int]  # Position.key()
+
 
 def solve_reference(position: Position, *, max_nodes: int = 2_000_000, budget_seconds: float | None = None) -> Solution:
     started = time.perf_counter()
     root = position.copy()
     root.moves = 0
-    parents: dict[tuple, tuple | None] = {root.key(): None}
+    parents: dict[Key, tuple[Key, str] | None] = {root.key(): None}
     frontier = [root]
     best_left, best_key, best_depth = root.cards_left, root.key(), 0
     nodes = 0
@@ -47,11 +49,14 @@ def solve_reference(position: Position, *, max_nodes: int = 2_000_000, budget_se
     return _finish(UNWINNABLE, parents, best_key, best_depth, best_left, nodes, started)
 
 
-def _finish(verdict, parents, key, depth, best_left, nodes, started) -> Solution:
+def _finish(verdict: str, parents: dict[Key, tuple[Key, str] | None], key: Key, depth: int, best_left: int,
+            nodes: int, started: float) -> Solution:
     line = []
-    while parents[key] is not None:
-        key, move = parents[key]
+    step = parents[key]
+    while step is not None:
+        key, move = step
         line.append(move)
+        step = parents[key]
     line.reverse()
     assert len(line) == depth
     par = depth if verdict == WINNABLE else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
 
@@ -18,5 +19,5 @@ class Solution:
     seconds: float = 0.0
     difficulty: int | None = None  # 1 (easy) to 5 (hard) for a winnable deal; see the grading notes
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -21,7 +21,7 @@ def solve(position: Position, *, budget_seconds: float | None = None, max_nodes:
     search = solve_fast if fast_available else solve_reference
     options = {} if max_nodes is None else {"max_nodes": max_nodes}
     solution = search(position, budget_seconds=budget_seconds, **options)
-    if grade and solution.verdict == WINNABLE:
+    if grade and solution.verdict == WINNABLE and solution.par_moves is not None:  # a winnable one has its par
         solution.difficulty = grade_position(position, solution.par_moves)
     return solution
 

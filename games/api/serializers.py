@@ -31,7 +31,8 @@ class MoveInput(serializers.Serializer):
     MOVE_MAX_LENGTH = 20
 
     ply = serializers.IntegerField(min_value=1, help_text="1 for the first move of the game")
-    move = serializers.CharField(max_length=MOVE_MAX_LENGTH, help_text="draw, redeal, L or L+M (docs/rules.md notation)")
+    move = serializers.CharField(max_length=MOVE_MAX_LENGTH,
+                                 help_text="draw, redeal, L or L+M (docs/rules.md notation)")
 
 
 def move_input(data: dict) -> dict:
@@ -68,7 +69,8 @@ class GameStartInput(serializers.Serializer):
                                 or "difficulty" in data):
             raise serializers.ValidationError(gettext("give either daily, or number and rules, not both"))
         if "number" in data and (data.get("winnable") or "difficulty" in data):
-            raise serializers.ValidationError(gettext("give a number, or ask for a winnable deal (or a difficulty), not both"))
+            raise serializers.ValidationError(
+                gettext("give a number, or ask for a winnable deal (or a difficulty), not both"))
         return data
 
 
@@ -547,7 +549,8 @@ def analysis_output(game: Game, analysis, moves: list[str]) -> dict:
 def replay_output(game: Game, moves: list[str], positions: list, best) -> dict:
     return {
         "game": game.pk,
-        "plies": [{"ply": ply, "move": moves[ply - 1] if ply else None, "position": engine.player_view(position, forced=False)}
+        "plies": [{"ply": ply, "move": moves[ply - 1] if ply else None,
+                   "position": engine.player_view(position, forced=False)}
                   for ply, position in enumerate(positions)],
         "best_line": None if best is None else {
             "ply": best.ply, "verdict": best.verdict, "moves": best.moves,

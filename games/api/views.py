@@ -28,6 +28,7 @@ from .. import selectors, services
 from ..daily import commitment
 from ..engine_glue import game_position
 from ..models import Deal
+from ..secrecy import daily_is_revealed
 from ..tasks import analyse_game_soon, solve_deal_soon
 from ..words import hint_words
 from .serializers import (DailyCommitmentOutput, DailyOutput, DailyVerifyOutput, DealOutput, GameAnalysisOutput,
@@ -97,7 +98,7 @@ class DailyVerifyView(APIView):
     def get(self, request, date: str, preset: str):
         daily = selectors.daily_deal(date=date_value(date), preset=preset)
         body = {"date": daily.date.isoformat(), "preset": daily.preset, "commitment": daily.commitment,
-                "revealed": selectors.daily_is_revealed(daily)}
+                "revealed": daily_is_revealed(daily)}
         if not body["revealed"]:
             return Response(body | {"message": "the salt and the deal are shown when the day is over (UTC)"})
         deal_text = daily.deal.text
@@ -209,7 +210,8 @@ class GameHintView(APIView):
         advice = services.game_hint(game_id=game_id, player=request.user, payer=SolverPayer.of_request(request))
         can_win = {"winnable": True, "unwinnable": False}.get(advice.verdict)
         return Response({
-            "move": advice.move, "explanation": hint_words(advice.parts, advice.explanation), "locations": advice.locations,
+            "move": advice.move, "explanation": hint_words(advice.parts, advice.explanation),
+            "locations": advice.locations,
             "verdict": advice.verdict, "can_win": can_win, "moves_to_win": advice.moves_to_win,
             "best_cards_left": advice.best_cards_left,
         })

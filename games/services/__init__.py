@@ -11,7 +11,8 @@ from .sequences import (Proven, candidate_number, proven_deal, sequence_candidat
 
 __all__ = [
     "MoveOutcome", "Proven", "candidate_number", "daily_deal_prepare", "daily_deal_settle", "daily_slots_open",
-    "deal_get_or_create", "deal_keep_secret", "deal_numbers_keep_secret", "deal_solve", "deal_solve_request", "game_analyse", "game_close",
-    "game_hint", "game_resign", "game_start", "game_undo", "games_close_expired", "move_submit", "practice_pool_fill", "practice_pools_fill", "proven_deal", "proven_deal_draw",
+    "deal_get_or_create", "deal_keep_secret", "deal_numbers_keep_secret", "deal_solve", "deal_solve_request",
+    "game_analyse", "game_close", "game_hint", "game_resign", "game_start", "game_undo", "games_close_expired",
+    "move_submit", "practice_pool_fill", "practice_pools_fill", "proven_deal", "proven_deal_draw",
     "ranked_game_start", "sequence_candidates", "sequence_register", "sequence_settle", "sequence_step",
 ]

@@ -80,7 +80,7 @@ def deal_numbers_keep_secret(*, numbers: list[int], until: dt.datetime) -> int:
 def _solution(deal: Deal, budget: float) -> tuple[Solution, str]:
     try:
         return solve(start_position(deal), budget_seconds=budget), ""
-    except Exception as exc:  # noqa: BLE001 - recorded on the deal: a deal never stays pending for ever
+    except Exception as exc:  # recorded on the deal: a deal never stays pending for ever
         log.exception("solving deal %s failed", deal.pk)
         return Solution(UNKNOWN, None, None, None), f"{type(exc).__name__}: {exc}"[:2000]
 

@@ -77,7 +77,8 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
             if deal_is_secret(daily.deal):  # another window still uses its number: the number is not given
                 raise Conflict(gettext("the daily deal's day is over"), code="daily_over")
             raise Conflict(
-                gettext("the daily deal of %(date)s is over; practise it as deal %(number)s with rules %(preset)s") % {"date": daily.date, "number": daily.deal.number, "preset": daily.preset},
+                gettext("the daily deal of %(date)s is over; practise it as deal %(number)s with rules %(preset)s")
+                % {"date": daily.date, "number": daily.deal.number, "preset": daily.preset},
                 code="daily_over",
             )
         return ranked_game_start(player=player, deal=daily.deal, daily=daily, closes_at=day_end(daily.date),
@@ -148,8 +149,8 @@ def _finished(game: Game, position: engine.Position | None = None, payer: Solver
 
 def window_over(game: Game) -> Conflict:
     if game.daily_id:
-        return Conflict(gettext("the daily deal of %(date)s is over: the game was closed as it stood at the end of its day")
-                        % {"date": game.daily.date},
+        return Conflict(gettext("the daily deal of %(date)s is over: the game was closed as it stood at the end of "
+                                "its day") % {"date": game.daily.date},
                         code="daily_over", status=Game.Status.CLOSED)
     return Conflict(gettext("the tournament is over: the game was closed as it stood at its end"),
                     code="tournament_over",

@@ -79,8 +79,9 @@ class WeeklyBoardView(VisitorReadable, APIView):
     """Players ranked over the daily deals of one ISO week (Monday to Sunday, UTC), by the formulas of the
     docs/leaderboards.md ("Board formulas"), in pages."""
 
-    @extend_schema(parameters=[PRESET, CLUB, AROUND, *page_parameters(), OpenApiParameter("week", str, description="any day "
-                   "of the ISO week, YYYY-MM-DD (this week)")],
+    @extend_schema(parameters=[PRESET, CLUB, AROUND, *page_parameters(),
+                               OpenApiParameter("week", str,
+                                                description="any day of the ISO week, YYYY-MM-DD (this week)")],
                    responses={200: PERIOD_PAGE, 400: ERROR, 404: ERROR},
                    summary="Weekly board over the daily deals of one ISO week (Monday to Sunday, UTC)")
     def get(self, request):
@@ -93,7 +94,8 @@ class AllTimeBoardView(VisitorReadable, APIView):
     """Players ranked over every daily deal so far, by the formulas of the docs/leaderboards.md ("Board formulas"), in
     pages."""
 
-    @extend_schema(parameters=[PRESET, CLUB, AROUND, *page_parameters()], responses={200: PERIOD_PAGE, 400: ERROR, 404: ERROR},
+    @extend_schema(parameters=[PRESET, CLUB, AROUND, *page_parameters()],
+                   responses={200: PERIOD_PAGE, 400: ERROR, 404: ERROR},
                    summary="All-time board over every daily deal")
     def get(self, request):
         return _period_response(request, None, None, request.query_params.get("preset", "classic"))

@@ -156,7 +156,8 @@ def entry_output(row: dict, *, scored: bool = True) -> dict:
     """A standing; ``score`` is null under plain scoring, where the ranking is by cards, moves and time."""
     return {
         "rank": row["rank"], "player": {"id": row["player_id"], "username": row["player__username"]},
-        "score": row["score"] if scored else None, "games": row["games"], "cleared": row["cleared"], "cards_left": row["cards_left"],
+        "score": row["score"] if scored else None, "games": row["games"], "cleared": row["cleared"],
+        "cards_left": row["cards_left"],
         "moves": row["moves"], "seconds": row["duration_ms"] / 1000, "streak": row["streak"],
         "joined_at": row["joined_at"],
     }

@@ -46,12 +46,14 @@ class ClubTournamentsView(VisitorReadable, APIView):
     @extend_schema(request=TournamentInput, responses={201: TOURNAMENT, 400: ERROR, 403: ERROR, 404: ERROR},
                    summary="Create a tournament (owner and admins); secret deals are prepared by the solver jobs",
                    description="Create a match (one ranked game per deal) or an arena (a sequence of deals played "
-                               "one after another) over a window (docs/leaderboards.md, \"Tournament standings\"). Secret deals "
-                               "are found and proved winnable by the solver jobs: the tournament is `preparing` "
-                               "until they are ready. Guest accounts sign up first (403 `guest_not_allowed`).")
+                               "one after another) over a window (docs/leaderboards.md, \"Tournament standings\"). "
+                               "Secret deals are found and proved winnable by the solver jobs: the tournament is "
+                               "`preparing` until they are ready. Guest accounts sign up first "
+                               "(403 `guest_not_allowed`).")
     def post(self, request, club_id: int):
         club_for_viewer(club_id=club_id, viewer=request.user)
-        tournament = services.tournament_create(actor=request.user, club_id=club_id, **valid_input(TournamentInput, request))
+        tournament = services.tournament_create(actor=request.user, club_id=club_id,
+                                                **valid_input(TournamentInput, request))
         return Response(tournament_output(*tournament_for_viewer(tournament_id=tournament.pk, viewer=request.user)),
                         status=status.HTTP_201_CREATED, headers={"Location": f"/api/tournaments/{tournament.pk}/"})
 

@@ -24,7 +24,8 @@ class Void(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(game__isnull=True, player__isnull=False) | Q(game__isnull=False, player__isnull=True),
+            models.CheckConstraint(condition=(Q(game__isnull=True, player__isnull=False)
+                                              | Q(game__isnull=False, player__isnull=True)),
                                    name="void_game_xor_player"),
             models.CheckConstraint(condition=~Q(reason=""), name="void_has_reason"),
             models.UniqueConstraint(fields=["game"], condition=Q(lifted_at__isnull=True, game__isnull=False),

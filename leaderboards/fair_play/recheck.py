@@ -44,7 +44,7 @@ class RecheckReport:
 def _ranked_games_of(date: dt.date):
     """The finished ranked games of a UTC day: its daily games, and tournament games finished that day (each
     side an index range: ``daily_id``'s, and ``game_tournament_finished``)."""
-    start = dt.datetime.combine(date, dt.time(), tzinfo=dt.timezone.utc)
+    start = dt.datetime.combine(date, dt.time(), tzinfo=dt.UTC)
     return (Game.objects.filter(mode=Game.Mode.RANKED).exclude(status=Game.Status.PLAYING)
             .filter(Q(daily_id__in=DailyDeal.objects.filter(date=date).values("pk"))
                     | Q(daily__isnull=True, finished_at__gte=start, finished_at__lt=start + dt.timedelta(days=1)))
@@ -85,7 +85,7 @@ def _par_moves(game: Game) -> int | None:
 def move_intervals(game: Game, stamps: list[dt.datetime]) -> list[float]:
     """Seconds before each move, by the server's clock: from the start of the game, then from the move before."""
     times = [game.started_at, *stamps]
-    return [(later - earlier).total_seconds() for earlier, later in zip(times, times[1:])]
+    return [(later - earlier).total_seconds() for earlier, later in zip(times, times[1:], strict=False)]
 
 
 def suspicion(game: Game, stamps: list[dt.datetime]) -> str | None:

@@ -74,8 +74,8 @@ def game_void(*, game_id: int, reason: str, by=None) -> Void:
             raise NotFound(gettext("there is no game %(game_id)s") % {"game_id": game_id}, code="game_not_found")
         player_id, mode = found
         if mode != Game.Mode.RANKED:
-            raise Conflict(gettext("game %(game_id)s is a practice game: it is on no board, so there is nothing to void")
-                           % {"game_id": game_id},
+            raise Conflict(gettext("game %(game_id)s is a practice game: it is on no board, so there is nothing "
+                                   "to void") % {"game_id": game_id},
                            code="not_ranked")
         # result_record takes the player's row lock before it looks for voids, so the game's
         # result is either already written (and voided here) or written later and sees this void

@@ -131,7 +131,8 @@ def _club_daily_board(*, daily: DailyDeal, club_id: int, player, limit: int, aro
     window = [] if mine is None else list(range(max(mine - around, 0), min(mine + around + 1, len(keyed))))
     shown = {keyed[i][3] for i in [*range(min(limit, len(keyed))), *window]}
     by_id = {r.pk: r for r in _in_order(Result.objects.filter(pk__in=shown))}
-    board = DailyBoard(daily, len(keyed), [BoardRow(ranks[i], by_id[keyed[i][3]]) for i in range(min(limit, len(keyed)))])
+    rows = [BoardRow(ranks[i], by_id[keyed[i][3]]) for i in range(min(limit, len(keyed)))]
+    board = DailyBoard(daily, len(keyed), rows)
     board.around = [BoardRow(ranks[i], by_id[keyed[i][3]]) for i in window]
     board.me = None if mine is None else board.around[mine - window[0]]
     return board

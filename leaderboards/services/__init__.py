@@ -14,8 +14,8 @@ from .tournaments import (tournament_create, tournament_deals_prepare, tournamen
 
 __all__ = [
     "board_cache_rebuild", "board_counts_rebuild", "boards_cache_rebuild", "club_create", "club_join", "club_leave",
-    "club_update", "entry_refresh", "invite_renew", "member_remove", "member_role_set", "period_standings_rebuild", "result_on_game_finished",
-    "result_record", "results_rebuild", "standings_rebuild", "tournament_create", "tournament_deals_prepare",
-    "tournament_deals_settle", "tournament_delete", "tournament_game_start", "tournament_join", "tournament_leave",
-    "tournament_sequence_step", "tournament_update",
+    "club_update", "entry_refresh", "invite_renew", "member_remove", "member_role_set", "period_standings_rebuild",
+    "result_on_game_finished", "result_record", "results_rebuild", "standings_rebuild", "tournament_create",
+    "tournament_deals_prepare", "tournament_deals_settle", "tournament_delete", "tournament_game_start",
+    "tournament_join", "tournament_leave", "tournament_sequence_step", "tournament_update",
 ]

@@ -79,7 +79,7 @@ def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str
                           % {"name": parsed.name, "date": starts_at.date()},
                           code="no_daily_deal")
         if ends_at.date() != starts_at.date() and ends_at != dt.datetime.combine(
-                starts_at.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.timezone.utc):
+                starts_at.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC):
             raise Invalid(gettext("a tournament on the daily deal stays within its UTC day"), code="bad_window")
         deal_count = 1
     elif source != Tournament.Source.SECRET:
@@ -180,8 +180,8 @@ def tournament_update(*, actor, tournament_id: int, name: str | None = None, sta
             raise Conflict(gettext("the tournament is over; its window is final"), code="tournament_over")
         if starts_at is not None and starts_at != tournament.starts_at:
             if tournament.starts_at <= now or starts_at < now:
-                raise Conflict(gettext("the start can only move before the tournament has started, and not into the past"),
-                               code="tournament_started")
+                raise Conflict(gettext("the start can only move before the tournament has started, and not into "
+                                       "the past"), code="tournament_started")
             if tournament.source == Tournament.Source.DAILY:
                 raise Conflict(gettext("a tournament on the daily deal keeps its day"), code="daily_window_fixed")
             tournament.starts_at = starts_at

@@ -1,5 +1,5 @@
-"""Who is at the other end of a ranked game, as far as fair play needs to know (docs/fair-play.md, "Fair play"): a salted
-hash of the client address and the device id the web page keeps. Fair play links games of one deal played by
+"""Who is at the other end of a ranked game, as far as fair play needs to know (docs/fair-play.md, "Fair play"): a
+salted hash of the client address and the device id the web page keeps. Fair play links games of one deal played by
 different accounts from one address or one browser (a scouting account); the raw address is never stored.
 
 The address is the one the throttles and the solver budget count (``client_address``): the socket's, or behind

@@ -63,13 +63,14 @@ def _answer(exc, context):
                          "message": gettext("the database is not answering; send the same request again in a moment")},
                         status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "1"})
     if isinstance(exc, RequestDataTooBig):
-        return Response({"code": "body_too_large", "message": str(exc)}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        return Response({"code": "body_too_large", "message": str(exc)},
+                        status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, Http404):  # raised by Django's helpers, and DRF's own negotiation: a 404 like the others
         exc = exceptions.NotFound()
     response = drf_exception_handler(exc, context)
     if response is None:
         set_rollback()
-        log.exception("unhandled error in %s", context.get("view").__class__.__name__)
+        log.error("unhandled error in %s", context.get("view").__class__.__name__, exc_info=exc)
         return Response({"code": "server_error", "request_id": current_request_id(),
                          "message": gettext("something went wrong on our side; it is logged under this request id")},
                         status=status.HTTP_500_INTERNAL_SERVER_ERROR)

@@ -23,7 +23,8 @@ from django.utils.translation import gettext, gettext_lazy
 from .errors import Invalid
 
 _SPACES = re.compile(r"\s+")
-_REFUSED_CATEGORIES = {"Cc": gettext_lazy("a control character"), "Cf": gettext_lazy("an invisible formatting character"),
+_REFUSED_CATEGORIES = {"Cc": gettext_lazy("a control character"),
+                       "Cf": gettext_lazy("an invisible formatting character"),
                        "Co": gettext_lazy("a private-use character"), "Cs": gettext_lazy("a lone surrogate"),
                        "Cn": gettext_lazy("an unassigned character")}
 # Characters that are letters or symbols to Unicode but show as nothing: the default-ignorable code points that

@@ -37,7 +37,8 @@ def date_value(raw: str, name: str = "date") -> dt.date:
                       code="bad_date") from None
     if not FIRST_DATE <= value <= LAST_DATE:
         raise Invalid(gettext("%(name)s %(raw)s is out of range: %(first)s to %(last)s")
-                      % {"name": name, "raw": repr(raw), "first": FIRST_DATE.isoformat(), "last": LAST_DATE.isoformat()},
+                      % {"name": name, "raw": repr(raw), "first": FIRST_DATE.isoformat(),
+                         "last": LAST_DATE.isoformat()},
                       code="bad_date")
     return value
 

@@ -76,7 +76,7 @@ _HEADERS = {
 
 
 def error_response(status: int) -> dict:
-    name, what = ERROR_RESPONSES[status]
+    _name, what = ERROR_RESPONSES[status]
     codes = ", ".join(f"`{code}`" for code, (code_status, _) in ERROR_CODES.items() if code_status == status)
     response = {"description": f"{what} Codes: {codes}.",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}

@@ -18,7 +18,7 @@ class _LiveRates:
     """The rates as the settings say now (DRF's own class reads them once, at import)."""
 
     @property
-    def THROTTLE_RATES(self):  # noqa: N802 - DRF's name
+    def THROTTLE_RATES(self):  # DRF's name
         return api_settings.DEFAULT_THROTTLE_RATES
 
 

@@ -76,5 +76,5 @@ def on_task_failure(sender=None, task_id=None, exception=None, args=None, kwargs
             exception_type=exception_type_name(exception) if exception is not None else "unknown",
             exception_message=message, traceback=trace, retries=retries,
             worker=getattr(request, "hostname", None) or socket.gethostname())
-    except Exception:  # noqa: BLE001 - recording a failure must never fail the worker
+    except Exception:  # recording a failure must never fail the worker
         log.exception("could not record the failure of task %s[%s]", name, task_id)

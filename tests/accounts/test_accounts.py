@@ -41,7 +41,8 @@ def test_signup_refusals():
 def test_token_login():
     client = APIClient()
     token = signup(client).json()["token"]
-    response = client.post("/api/accounts/login/", {"username": "alice", "password": "a-long-pass-phrase"}, format="json")
+    response = client.post("/api/accounts/login/", {"username": "alice", "password": "a-long-pass-phrase"},
+                           format="json")
     assert response.status_code == 200 and response.json()["token"] == token
     wrong = client.post("/api/accounts/login/", {"username": "alice", "password": "nope"}, format="json")
     assert wrong.status_code == 401 and wrong.json()["code"] == "bad_credentials"

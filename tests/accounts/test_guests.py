@@ -109,7 +109,7 @@ def test_nobody_logs_in_to_a_guest_account_with_a_password():
 
 
 def test_someone_logged_in_is_not_made_a_guest():
-    client, guest = new_guest()
+    client, _guest = new_guest()
     again = client.post("/api/accounts/guest/")
     assert again.status_code == 409 and again.json()["code"] == "already_logged_in"
     named = client_for(UserFactory()).post("/api/accounts/guest/")
@@ -275,7 +275,7 @@ def test_a_named_account_signing_up_makes_another_account_and_a_guest_signs_up_o
 
 
 def test_a_sign_up_with_a_forged_or_revoked_token_is_refused_and_makes_nothing():
-    client, guest = new_guest()
+    _client, guest = new_guest()
     # a guest cannot revoke its own token (sign_up_first); the admin deleting it is the way left
     Token.objects.filter(user_id=guest["id"]).delete()
     revocation_announce()
@@ -341,7 +341,7 @@ def test_guests_show_on_the_boards_under_their_guest_name():
 
 def test_my_games_are_mine_alone_and_hide_a_ranked_deal_in_its_day():
     daily = make_daily()
-    client, guest = new_guest()
+    client, _guest = new_guest()
     play_daily(client, daily)
     other = client_for(UserFactory())
     other.post("/api/games/", {"number": 5, "rules": "classic"}, format="json")

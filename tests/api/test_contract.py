@@ -40,7 +40,8 @@ THROTTLED = {("/api/accounts/signup/", "post"), ("/api/accounts/guest/", "post")
              ("/api/games/{game_id}/verdict/", "get"),
              ("/api/deals/{number}/solve/", "post"),
              # games started and moves played (per account and address), a practice analysis (the solver budget)
-             ("/api/games/", "post"), ("/api/games/{game_id}/moves/", "post"), ("/api/games/{game_id}/analysis/", "get"),
+             ("/api/games/", "post"), ("/api/games/{game_id}/moves/", "post"),
+             ("/api/games/{game_id}/analysis/", "get"),
              *VISITOR_READS}
 
 

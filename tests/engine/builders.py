@@ -7,8 +7,7 @@ from engine.cards import DECK
 from engine.position import board_for
 
 
-def build_deal(pyramid: dict[int, str] | None = None, stock: list[str] = (), reserve: list[str] = (),
-               filler_stock_first: bool = False) -> Deal:
+def build_deal(pyramid: dict[int, str] | None = None, stock: list[str] = (), reserve: list[str] = ()) -> Deal:
     """A deal with the given cards at pyramid positions, reserve slots and stock top; the other
     cards fill the free places in deck order (after the named stock cards)."""
     pyramid = {p: parse_card(c) for p, c in (pyramid or {}).items()}

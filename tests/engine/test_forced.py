@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -49,7 +49,7 @@ def every_order(position: Position) -> list[Position]:
     found = {}
     for order in itertools.permutations([cards[base + i] for i in slots]):
         dealt = cards[:]
-        for slot, card in zip(slots, order):
+        for slot, card in zip(slots, order, strict=True):
             dealt[base + slot] = card
         deal = Deal(tuple(dealt))
         found[deal] = Position(board_for(deal, position.rules), position.pyramid, position.reserve, position.pile,
@@ -59,7 +59,7 @@ def every_order(position: Position) -> list[Position]:
 
 def every_result(position: Position) -> set[tuple[str, int]]:
     """The results (status, cards left) of every line of play from here (finite passes only)."""
-    @lru_cache(maxsize=None)
+    @cache
     def results(key) -> frozenset:
         here = Position(position.board, *key)
         moves = here.legal_moves()
@@ -73,7 +73,7 @@ def every_result(position: Position) -> set[tuple[str, int]]:
 def shortest_common_line(orders: list[Position]) -> int | None:
     """The length of the shortest list of moves legal in every order that ends the deal in every
     order, or None when no such list exists."""
-    @lru_cache(maxsize=None)
+    @cache
     def shortest(key) -> float:
         here = [Position(o.board, *key) for o in orders]
         legal = [{str(m) for m in p.legal_moves()} for p in here]
@@ -292,7 +292,7 @@ def test_a_ranked_daily_deal_answers_alike_for_deals_that_differ_only_face_down(
             base = 28 + rules.reserve
             hidden = [cards[base + i] for i in slots]
             rng.shuffle(hidden)
-            for slot, card in zip(slots, hidden):
+            for slot, card in zip(slots, hidden, strict=True):
                 cards[base + slot] = card
             other_deal = Deal(tuple(cards))
             other = Position(board_for(other_deal, rules), position.pyramid, position.reserve, position.pile,

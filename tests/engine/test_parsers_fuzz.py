@@ -72,8 +72,8 @@ def test_tampered_serialised_positions(game, field, delta):
     except EngineError as exc:
         assert str(exc)
     else:
-        loaded.legal_moves()
-        loaded.status
+        loaded.legal_moves()  # any loadable position answers, without an error
+        assert loaded.status in ("playing", "won", "stuck")
 
 
 def test_rules_text_round_trips_for_every_preset():

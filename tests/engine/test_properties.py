@@ -17,7 +17,7 @@ def test_every_card_is_somewhere_exactly_once(game):
     start, positions, moves = game
     removed = []
     previous = start
-    for position, move in zip(positions, moves):
+    for position, move in zip(positions, moves, strict=True):
         removed.extend(previous.card_at(loc) for loc in move.locations)
         previous = position
         board = position.board

@@ -32,9 +32,9 @@ def _mostly(common, rare, one_in: int = 4):
 
 
 KEYS = _mostly(st.sampled_from([*OPTION_ORDER, "Passes", "covered-pairs", " draw "]), st.just("colour"), one_in=20)
-FITTING = {"passes": ["1", "2", "3", "9", "unlimited", "UNLIMITED"], "draw": ["1", "3"], "stock_top": ["hidden", "live"],
-           "waste_top": ["live", "dead"], "goal": ["pyramid", "all"], "covered_pairs": ["yes", "no", "true"],
-           "reserve": ["0", "7"]}
+FITTING = {"passes": ["1", "2", "3", "9", "unlimited", "UNLIMITED"], "draw": ["1", "3"],
+           "stock_top": ["hidden", "live"], "waste_top": ["live", "dead"], "goal": ["pyramid", "all"],
+           "covered_pairs": ["yes", "no", "true"], "reserve": ["0", "7"]}
 
 
 def _value(key: str):

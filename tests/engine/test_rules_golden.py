@@ -56,7 +56,8 @@ def test_a_six_lying_on_its_own_seven(rules_name):
         assert not position.pyramid >> 15 & 1 and not position.pyramid >> 21 & 1
     else:
         assert "15+21" not in removal_strings(position)
-        with pytest.raises(IllegalMove, match="^7♥ is covered by 6♠: a card never pairs with a card it covers under these rules$"):
+        with pytest.raises(IllegalMove,
+                           match="^7♥ is covered by 6♠: a card never pairs with a card it covers under these rules$"):
             position.check("21+15")
 
 
@@ -132,7 +133,7 @@ def test_draw_three_under_tuts_tomb():
     deal = build_deal({21: "6S"}, stock=["2C", "7D", "KH", "AC", "AD", "AH"])
     position = Position.start(deal, preset("tuts-tomb"))
     position.apply("draw")
-    assert [c for c in position.waste_cards()] == [parse_card(c) for c in ("2C", "7D", "KH")]
+    assert list(position.waste_cards()) == [parse_card(c) for c in ("2C", "7D", "KH")]
     assert position.card_at(WASTE) == parse_card("KH")  # only the last one lands on top
     assert position.stock_count == 21
     position.apply("W")

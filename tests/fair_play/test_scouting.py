@@ -237,8 +237,8 @@ def test_a_win_faster_than_a_person_can_move_is_flagged(winning_line, player, ot
 
 
 def test_a_flag_holds_the_result_off_every_board_until_reviewed(winning_line, users, settings):
-    """Daily, weekly, all-time and club boards (tournaments below); a review that clears puts it back, one that voids keeps it
-    off; the boards' counts add up all along (board_counts_check after the test)."""
+    """Daily, weekly, all-time and club boards (tournaments below); a review that clears puts it back, one that voids
+    keeps it off; the boards' counts add up all along (board_counts_check after the test)."""
     staff = UserFactory(is_staff=True)
     daily = make_daily()
     game = daily_game(users[0], daily)

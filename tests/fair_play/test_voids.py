@@ -138,7 +138,7 @@ def test_void_of_a_game_racing_its_resignation_neither_deadlocks_nor_leaves_it_o
     for _ in range(5):
         cheat = UserFactory()
         game = game_services.game_start(player=cheat, daily_id=daily.pk)
-        errors = at_once(lambda: game_services.game_resign(game_id=game.pk, player=cheat),
-                         lambda: services.game_void(game_id=game.pk, reason="race"))
+        errors = at_once(lambda game=game, cheat=cheat: game_services.game_resign(game_id=game.pk, player=cheat),
+                         lambda game=game: services.game_void(game_id=game.pk, reason="race"))
         assert errors == []
         assert Result.objects.filter(game=game, voided=True).count() == 1

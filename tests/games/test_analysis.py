@@ -132,7 +132,7 @@ def test_the_job_is_safe_twice_and_a_failed_run_stores_nothing(service_settings,
     game_id = start_practice(api)
     play(api, game_id, winning_line[:6])
     GameAnalysis.objects.all().delete()
-    Game.objects.filter(pk=game_id).update(status=Game.Status.RESIGNED, finished_at=dt.datetime.now(dt.timezone.utc))
+    Game.objects.filter(pk=game_id).update(status=Game.Status.RESIGNED, finished_at=dt.datetime.now(dt.UTC))
 
     def killed(*args, **kwargs):
         raise SystemExit("worker killed")

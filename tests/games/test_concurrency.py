@@ -49,8 +49,8 @@ def test_same_ply_different_moves_exactly_one_applies(player, round_):
     assert codes == [201, 409]
     loser = next(r for r in responses if r.status_code == 409).json()
     assert loser["code"] == "wrong_ply" and loser["expected_ply"] == 2
-    winner = next((body for r, body in zip(responses, [{"ply": 1, "move": "draw"}, {"ply": 1, "move": removal}])
-                   if r.status_code == 201))
+    bodies = [{"ply": 1, "move": "draw"}, {"ply": 1, "move": removal}]
+    winner = next(body for r, body in zip(responses, bodies, strict=True) if r.status_code == 201)
     assert [move.notation for move in logged(game["id"])] == [winner["move"]]
     stored = Game.objects.get(pk=game["id"])
     assert stored.moves == 1 and stored.version == 1

@@ -35,8 +35,8 @@ def daily_number(secret: str, date: dt.date, preset: str, attempt: int) -> int:
 
 
 def test_candidate_numbers_are_the_documented_hmac():
-    """Worked outside Python, by the formula of docs/games.md ("Deal numbers and daily deals") and ``games.services.sequences``
-    (the first 8 bytes of HMAC-SHA256, big-endian), e.g.:
+    """Worked outside Python, by the formula of docs/games.md ("Deal numbers and daily deals") and
+    ``games.services.sequences`` (the first 8 bytes of HMAC-SHA256, big-endian), e.g.:
     printf '%s' 'pyramid-daily|2030-04-29|classic|0' | openssl dgst -sha256 -hmac s   ->  8911fd8abda8ce0a...
     The daily numbers are the ones the daily deals had before the sequences were shared with tournaments."""
     assert daily_number("s", DAY, "classic", 0) == 0x8911FD8ABDA8CE0A == 9876954230129479178
@@ -86,7 +86,7 @@ def test_candidates_the_solver_cannot_prove_are_skipped(settings, monkeypatch):
     settle_sequence.delay("daily", f"{DAY.isoformat()}|classic")
     numbers = [daily_number(settings.PYRAMID_DAILY_SECRET, DAY, "classic", a) for a in range(3)]
     deals = {d.number: d.status for d in Deal.objects.all()}
-    assert deals == {n: "unknown" for n in numbers}
+    assert deals == dict.fromkeys(numbers, "unknown")
     assert not DailyDeal.objects.exists()
     # run again: nothing new, still no daily deal
     settle_sequence.delay("daily", f"{DAY.isoformat()}|classic")

@@ -296,7 +296,8 @@ def test_closed_and_future_daily_deals_cannot_be_played(api):
     past = make_daily(date=today - dt.timedelta(days=1), number=11)
     future = make_daily(date=today + dt.timedelta(days=1), number=12)
     response = api.post("/api/games/", {"daily": past.pk}, format="json")
-    assert response.status_code == 409 and response.json()["code"] == "daily_over" and "11" in response.json()["message"]
+    assert response.status_code == 409 and response.json()["code"] == "daily_over"
+    assert "11" in response.json()["message"]
     response = api.post("/api/games/", {"daily": future.pk}, format="json")
     assert response.status_code == 404 and response.json()["code"] == "daily_not_found"
 

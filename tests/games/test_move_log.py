@@ -12,7 +12,7 @@ from engine.moves import DRAW_MOVE, REDEAL_MOVE, king_move, pair_move
 from games.move_log import log_append, log_encode, log_moves, log_notations, log_without_last
 from tests.support import WINNING_LINE
 
-START = dt.datetime(2026, 11, 1, 9, 0, 0, 123456, tzinfo=dt.timezone.utc)
+START = dt.datetime(2026, 11, 1, 9, 0, 0, 123456, tzinfo=dt.UTC)
 LOCATIONS = st.integers(min_value=0, max_value=36)
 MOVES = st.one_of(st.just(DRAW_MOVE), st.just(REDEAL_MOVE), LOCATIONS.map(king_move),
                   st.tuples(LOCATIONS, LOCATIONS).filter(lambda p: p[0] != p[1]).map(lambda p: pair_move(*p)))
@@ -25,12 +25,12 @@ def test_every_move_and_stamp_reads_back_to_the_centisecond_without_drift(played
     for _, pause in played:
         at += dt.timedelta(seconds=pause)
         stamps.append(at)
-    log = log_encode([(move, stamp) for (move, _), stamp in zip(played, stamps)], started_at=START)
+    log = log_encode([(move, stamp) for (move, _), stamp in zip(played, stamps, strict=True)], started_at=START)
     read = log_moves(log, started_at=START)
     assert [m.ply for m in read] == list(range(1, len(played) + 1))
     assert [m.notation for m in read] == [str(move) for move, _ in played]
     assert log_notations(log) == [str(move) for move, _ in played]
-    for stamp, move in zip(stamps, read):
+    for stamp, move in zip(stamps, read, strict=True):
         assert abs((move.created_at - stamp).total_seconds()) <= 0.005  # each rounded once, from the start
 
 

@@ -40,7 +40,7 @@ def ranks(board):
 def busy_board(users, winning_line):
     daily = make_daily()
     plan = [(None, 90), (None, 90), (20, 30), (20, 30), (20, 45), (12, 10), (5, 10), (0, 10)]
-    for user, (moves, seconds) in zip(users, plan):
+    for user, (moves, seconds) in zip(users, plan, strict=True):
         daily_game(user, daily, moves, seconds=seconds)
     return daily
 
@@ -77,7 +77,8 @@ def test_command_and_job_rebuild_boards_that_agree_with_postgresql(busy_board, u
     assert ranks(daily_board(daily=daily)) == ranks(daily_board(daily=daily, use_cache=False))
 
 
-def test_finished_games_and_voids_reach_the_cached_board(users, redis_board, winning_line, django_capture_on_commit_callbacks):
+def test_finished_games_and_voids_reach_the_cached_board(users, redis_board, winning_line,
+                                                         django_capture_on_commit_callbacks):
     daily = make_daily()
     daily_game(users[0], daily, 10)
     services.board_cache_rebuild(daily_id=daily.pk)

@@ -159,7 +159,7 @@ def test_private_club_is_hidden_from_outsiders(club, users, winning_line):
 
 def test_club_boards_show_only_members(club, users, winning_line):
     daily = make_daily()
-    for moves, user in zip([None, 10, 12, 14, 16], [users[5], users[0], users[2], users[6], users[3]]):
+    for moves, user in zip([None, 10, 12, 14, 16], [users[5], users[0], users[2], users[6], users[3]], strict=True):
         daily_game(user, daily, moves)
     body = client_for(users[2]).get(f"/api/boards/daily/{daily.date}/{daily.preset}/?club={club.pk}").json()
     assert body["total"] == 3 and {r["player"]["id"] for r in body["top"]} == {users[0].pk, users[2].pk, users[3].pk}

@@ -26,11 +26,12 @@ def board_games(users, winning_line):
     """Eight results: two wins (one faster), two equal resignations (a tie), and shorter games."""
     daily = make_daily()
     plan = [(None, 100), (None, 60), (20, 30), (20, 30), (20, 45), (12, 10), (5, 10), (0, 10)]
-    return daily, [daily_game(user, daily, moves, seconds=seconds) for user, (moves, seconds) in zip(users, plan)]
+    return daily, [daily_game(user, daily, moves, seconds=seconds)
+                   for user, (moves, seconds) in zip(users, plan, strict=True)]
 
 
 def test_ranks_follow_cards_then_moves_then_time_and_ties_share(board_games, users):
-    daily, games = board_games
+    daily, _games = board_games
     board = daily_board(daily=daily, player=None, use_cache=False)
     got = {row.result.player_id: row.rank for row in board.top}
     assert got == expected_ranks(Result.objects.filter(daily=daily))

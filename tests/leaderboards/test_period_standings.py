@@ -1,6 +1,6 @@
 """The weekly and all-time boards read from standings kept as results land: after any mix of results and voids,
-every standing is what the results sum to (docs/leaderboards.md, "Board formulas"), and every rank on the API's pages, my row
-and the rows around it is one more than the players strictly ahead, counted here player by player."""
+every standing is what the results sum to (docs/leaderboards.md, "Board formulas"), and every rank on the API's
+pages, my row and the rows around it is one more than the players strictly ahead, counted here player by player."""
 
 from __future__ import annotations
 

@@ -254,7 +254,7 @@ def test_the_calendar_has_every_day_and_each_daily_deal_with_its_result(season):
     assert list(by_date[day(7).isoformat()]) == ["classic", "one-look"]  # presets in the rule book's order
     # a result's figures are its game's
     games = {g.daily_id: g for g in Game.objects.filter(player=ann, mode=Game.Mode.RANKED)}
-    for n, presets in expected.items():
+    for n in expected:
         for preset, deal in by_date[day(n).isoformat()].items():
             daily = next(d for d in dailies[n] if d.preset == preset)
             game = games.get(daily.pk)

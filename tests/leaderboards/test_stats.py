@@ -58,7 +58,7 @@ def week(db, winning_line):
 
 
 def test_all_time_board_formulas(week):
-    dailies, (ann, bob, cid) = week
+    _dailies, (ann, _bob, _cid) = week
     total, rows = period_board(preset="one-look", first=None)
     assert total == 3
     by_name = {row["username"]: row for row in rows}
@@ -75,7 +75,7 @@ def test_all_time_board_formulas(week):
 
 
 def test_weekly_board_api_and_its_window(week):
-    dailies, (ann, bob, cid) = week
+    dailies, (_ann, _bob, cid) = week
     today = utc_today()
     body = client_for(cid).get("/api/boards/weekly/?preset=one-look").json()
     first, last = week_of(today)
@@ -94,7 +94,7 @@ def test_weekly_board_api_and_its_window(week):
 
 
 def test_player_page(week):
-    dailies, (ann, bob, cid) = week
+    dailies, (_ann, bob, _cid) = week
     body = client_for(bob).get("/api/players/ann/").json()
     assert body["stats"]["played"] == 3 and body["stats"]["cleared"] == 1 and body["stats"]["at_par"] == 1
     assert body["streak"] == {"current": 3, "longest": 3}

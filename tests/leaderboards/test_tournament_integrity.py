@@ -171,7 +171,7 @@ def test_a_daily_tournament_counts_only_games_started_after_joining(users, winni
     for user in users[1:4]:
         services.club_join(user=user, invite_code=club.invite_code)
     daily = make_daily()
-    midnight = dt.datetime.combine(daily.date, dt.time(), tzinfo=dt.timezone.utc)
+    midnight = dt.datetime.combine(daily.date, dt.time(), tzinfo=dt.UTC)
     cup = create(users[0], club, source="daily", starts_at=midnight, ends_at=midnight + dt.timedelta(days=1))
     early = play(game_services.game_start(player=users[1], daily_id=daily.pk), winning_line)
     still_playing = play(game_services.game_start(player=users[2], daily_id=daily.pk), winning_line[:4],

@@ -213,7 +213,7 @@ def test_window_and_membership_rules(club, users):
 
 def test_tournament_on_the_daily_deal_counts_the_daily_game(club, users, winning_line):
     daily = make_daily()
-    midnight = dt.datetime.combine(daily.date, dt.time(), tzinfo=dt.timezone.utc)
+    midnight = dt.datetime.combine(daily.date, dt.time(), tzinfo=dt.UTC)
     cup = create(users[0], club, source="daily", starts_at=midnight, ends_at=midnight + dt.timedelta(days=1))
     assert cup.status == "ready" and cup.deal_count == 1 and cup.deals.get().deal == daily.deal
     services.tournament_join(user=users[2], tournament_id=cup.pk)
@@ -402,7 +402,7 @@ def test_a_tournament_not_started_yet_may_move_both_ways_and_each_move_is_kept(c
 def test_a_tournament_on_the_daily_deal_ends_within_its_day(club, users):
     """Old hole: its end could be moved past its UTC day, when the daily deal (and its solution) is public."""
     daily = make_daily()
-    midnight = dt.datetime.combine(daily.date, dt.time(), tzinfo=dt.timezone.utc)
+    midnight = dt.datetime.combine(daily.date, dt.time(), tzinfo=dt.UTC)
     cup = create(users[0], club, source="daily", starts_at=midnight, ends_at=midnight + dt.timedelta(days=1))
     refused = patch(users[0], cup, ends_at=midnight + dt.timedelta(days=1, hours=1))
     assert refused.status_code == 409 and refused.json()["code"] == "daily_window_fixed"

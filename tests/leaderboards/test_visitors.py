@@ -83,7 +83,8 @@ def test_a_visitor_reads_what_a_signed_in_outsider_reads(world):
 def test_private_clubs_and_their_tournaments_stay_hidden_from_visitors(world):
     visitor = APIClient()
     private, secret = world["private"].pk, world["secret_cup"].pk
-    for path, code in ((f"/api/clubs/{private}/", "club_not_found"), (f"/api/clubs/{private}/members/", "club_not_found"),
+    for path, code in ((f"/api/clubs/{private}/", "club_not_found"),
+                       (f"/api/clubs/{private}/members/", "club_not_found"),
                        (f"/api/clubs/{private}/tournaments/", "club_not_found"),
                        (f"/api/boards/daily/{world['daily'].date}/one-look/?club={private}", "club_not_found"),
                        (f"/api/tournaments/{secret}/", "tournament_not_found"),
@@ -109,7 +110,8 @@ def test_a_visitor_writes_nothing(world):
               ("get", f"/api/games/{game.pk}/share/", None), ("get", "/api/games/", None),
               ("get", f"/api/clubs/{public}/changes/", None)]
     for method, path, body in writes:
-        answer = getattr(visitor, method)(path, body, format="json") if body is not None else getattr(visitor, method)(path)
+        send = getattr(visitor, method)
+        answer = send(path, body, format="json") if body is not None else send(path)
         assert answer.status_code == 401, (method, path)
         assert answer.json()["code"] == "not_authenticated" and answer.json()["message"], (method, path)
     world["cup"].refresh_from_db()

@@ -11,7 +11,7 @@ import time
 import uuid
 
 import pytest
-from celery.exceptions import TimeLimitExceeded
+from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded
 from django.conf import settings
 from django.db import connection
 
@@ -97,7 +97,7 @@ def test_a_task_that_gives_up_retrying_is_recorded_once(queue):
 
 def test_a_task_past_its_soft_time_limit_is_recorded(queue):
     result = worker_tasks.stop_at_the_soft_limit.apply_async((30,), queue=queue, soft_time_limit=1, time_limit=20)
-    with pytest.raises(Exception):
+    with pytest.raises(SoftTimeLimitExceeded):
         result.get(timeout=60)
     failure = recorded(result.id)
     assert failure.kind == "soft_time_limit"

@@ -137,8 +137,9 @@ def test_one_move_sent_to_both_processes_at_once_is_played_once(two_processes):
     game = client("POST", "/api/games/", {"number": str(number), "rules": "one-look"}).json()
     for ply, move in enumerate(line[:10], start=1):
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
-            answers = list(pool.map(lambda to: client("POST", f"/api/games/{game['id']}/moves/",
-                                                      {"ply": ply, "move": move}, to=to), (0, 1)))
+            answers = list(pool.map(lambda to, ply=ply, move=move: client("POST", f"/api/games/{game['id']}/moves/",
+                                                                          {"ply": ply, "move": move}, to=to),
+                                    (0, 1)))
         assert sorted(a.status_code for a in answers) in ([200, 201], [201, 201], [201, 409]), [a.text for a in answers]
         assert sum(a.status_code == 201 and a.json().get("applied", True) for a in answers) == 1
     log = client("GET", f"/api/games/{game['id']}/log/").json()
@@ -156,8 +157,8 @@ def test_a_token_revoked_on_one_process_is_refused_at_once_by_the_other(two_proc
 def test_a_throttle_counts_the_requests_of_both_processes(two_processes):
     signed_up(two_processes, "throttled")
     client = Switching(two_processes)
-    codes = [client("POST", "/api/accounts/login/", {"username": "throttled", "password": "wrong-pass-phrase"}).status_code
-             for _ in range(12)]
+    wrong = {"username": "throttled", "password": "wrong-pass-phrase"}
+    codes = [client("POST", "/api/accounts/login/", wrong).status_code for _ in range(12)]
     assert codes[:10] == [401] * 10 and codes[10:] == [429, 429], codes  # 10 a minute across both
 
 
@@ -173,10 +174,12 @@ def test_the_daily_board_is_the_same_from_both_processes(two_processes):
             current = client("GET", f"/api/games/{game['id']}/").json()
             if current["status"] != "playing":
                 break
-            client("POST", f"/api/games/{game['id']}/moves/", {"ply": ply, "move": current["position"]["legal_moves"][0]})
+            client("POST", f"/api/games/{game['id']}/moves/",
+                   {"ply": ply, "move": current["position"]["legal_moves"][0]})
         client("POST", f"/api/games/{game['id']}/resign/")
     path = f"/api/boards/daily/{daily['date']}/{daily['preset']}/"
     boards = [players[0]("GET", path, to=i).json() for i in (0, 1)]
-    assert [(b["total"], b["top"], b["me"]) for b in boards] == [(boards[0]["total"], boards[0]["top"], boards[0]["me"])] * 2
+    assert [(b["total"], b["top"], b["me"]) for b in boards] == [(boards[0]["total"], boards[0]["top"],
+                                                                  boards[0]["me"])] * 2
     assert boards[0]["total"] == 3
     assert {row["player"]["username"] for row in boards[0]["top"]} == {"daily0", "daily1", "daily2"}

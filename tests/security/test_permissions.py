@@ -91,7 +91,7 @@ def test_a_private_club_is_invisible_from_outside(users, private_club):
         "weekly": outsider.get(f"/api/boards/weekly/?club={club}"),
         "changes": outsider.get(f"/api/clubs/{club}/changes/"),
     }
-    assert {name: code_of(a) for name, a in answers.items()} == {name: (404, "club_not_found") for name in answers}
+    assert {name: code_of(a) for name, a in answers.items()} == dict.fromkeys(answers, (404, "club_not_found"))
     cup_answers = {
         "cup": outsider.get(f"/api/tournaments/{cup}/"),
         "join": outsider.post(f"/api/tournaments/{cup}/join/"),
@@ -100,7 +100,7 @@ def test_a_private_club_is_invisible_from_outside(users, private_club):
         "change": outsider.patch(f"/api/tournaments/{cup}/", {"name": "X"}, format="json"),
         "delete": outsider.delete(f"/api/tournaments/{cup}/"),
     }
-    assert {n: code_of(a)[0] for n, a in cup_answers.items()} == {n: 404 for n in cup_answers}
+    assert {n: code_of(a)[0] for n, a in cup_answers.items()} == dict.fromkeys(cup_answers, 404)
     assert private_club.pk not in [c["id"] for c in outsider.get("/api/clubs/").json()["results"]]
     assert Membership.objects.filter(club_id=club).count() == 3 and Tournament.objects.get(pk=cup).name == "Cup"
     assert client_for(users[2]).get(f"/api/tournaments/{cup}/").status_code == 200
@@ -126,7 +126,7 @@ def test_only_the_owner_and_admins_run_the_club_and_its_tournaments(users, priva
         "demote owner": admin.patch(f"/api/clubs/{club}/members/{users[0].pk}/", {"role": "member"}, format="json"),
         "remove owner": admin.delete(f"/api/clubs/{club}/members/{users[0].pk}/"),
     }
-    assert {n: code_of(a)[0] for n, a in refused.items()} == {n: 403 for n in refused}
+    assert {n: code_of(a)[0] for n, a in refused.items()} == dict.fromkeys(refused, 403)
     roles = dict(Membership.objects.filter(club_id=club).values_list("user_id", "role"))
     assert roles == {users[0].pk: "owner", users[1].pk: "admin", users[2].pk: "member"}
     assert Tournament.objects.filter(club_id=club).count() == 1 and Tournament.objects.get(pk=cup).name == "Cup"
@@ -155,7 +155,7 @@ def test_an_entrant_removed_from_a_private_club_keeps_its_tournament_and_nothing
         "tournaments": removed.get(f"/api/clubs/{club}/tournaments/"),
         "other": removed.get(f"/api/tournaments/{other.pk}/"),
     }
-    assert {n: code_of(a)[0] for n, a in closed.items()} == {n: 404 for n in closed}
+    assert {n: code_of(a)[0] for n, a in closed.items()} == dict.fromkeys(closed, 404)
     refused = {
         "change": removed.patch(f"/api/tournaments/{cup}/", {"name": "Mine"}, format="json"),
         "delete": removed.delete(f"/api/tournaments/{cup}/"),

@@ -34,7 +34,8 @@ def error_is_registered_json(ctx, response, case):
         return None
     body = response.json()
     assert isinstance(body, dict) and isinstance(body.get("message"), str), body
-    assert body.get("code") in ERROR_CODES, f"{case.method} {case.formatted_path}: unregistered code {body.get('code')!r}"
+    assert body.get("code") in ERROR_CODES, (f"{case.method} {case.formatted_path}: "
+                                             f"unregistered code {body.get('code')!r}")
     return None
 
 

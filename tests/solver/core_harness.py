@@ -244,7 +244,7 @@ def sweep(count: int, seed: int, solve=None) -> dict[str, int]:
     solve = solve or fast.solve_fast
     rng = random.Random(seed)
     verdicts: dict[str, int] = {}
-    for name, rules in all_rules():
+    for _name, rules in all_rules():
         for _ in range(count):
             number = rng.getrandbits(64)
             position = random_position(number, rules, rng.randrange(0, 30), seed=rng.getrandbits(32))

@@ -55,7 +55,7 @@ def test_every_ply_agrees_with_the_reference_search(rules_name):
             continue
         analysis = analyse(start, moves)
         assert len(analysis.plies) == len(moves) + 1
-        for ply, (position, reference, answer) in enumerate(zip(positions, references, analysis.plies)):
+        for ply, (position, reference, answer) in enumerate(zip(positions, references, analysis.plies, strict=True)):
             assert (answer.verdict, answer.best_cards_left, answer.moves_to_win) == (
                 reference.verdict, reference.best_cards_left, reference.par_moves), f"ply {ply} of {position.dumps()}"
             if answer.best_move is None:

@@ -91,7 +91,7 @@ def test_refusals_and_memory_errors_lose_no_python_object(core):
     assert sys.getallocatedblocks() - before < 50  # a lost object a call would be thousands
     # and no reference to an argument is kept (or given back twice), refused or not; small ints and
     # bools are left out: shared by everything, their counts move with the lists that hold the counts
-    for what, bad, error, _ in [*cases, ("fine", args, None, "")]:
+    for what, bad, _error, _ in [*cases, ("fine", args, None, "")]:
         watched = [arg for arg in bad if not (isinstance(arg, int) and -5 <= arg <= 256)]
         counts = [sys.getrefcount(arg) for arg in watched]
         with contextlib.suppress(ValueError, TypeError):

@@ -10,7 +10,8 @@ from playwright.sync_api import expect
 from .conftest import DESKTOP
 
 RESIGN = """(id) => fetch(`/api/games/${id}/resign/`, {method: 'POST', headers: {
-    Authorization: `Token ${localStorage.getItem('pyramid.token')}`, Accept: 'application/json'}}).then((r) => r.status)"""
+    Authorization: `Token ${localStorage.getItem('pyramid.token')}`, Accept: 'application/json'}})
+    .then((r) => r.status)"""
 
 
 def test_home_leads_with_the_deal_and_continues_only_a_game_still_playing(browser, site, daily_line):

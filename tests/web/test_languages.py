@@ -145,7 +145,9 @@ def test_the_browsers_language_is_the_default(browser, site):
     expect(page.locator(".tag")).to_have_text("Öva")
     # at phone width nothing runs past the screen's edge
     wide = page.evaluate("""() => [...document.querySelectorAll('body *')].filter((el) =>
-        el.getBoundingClientRect().right > window.innerWidth + 1).map((el) => el.tagName + '#' + el.id + '.' + el.className + ' ' + Math.round(el.getBoundingClientRect().right))""")
+        el.getBoundingClientRect().right > window.innerWidth + 1)
+        .map((el) => el.tagName + '#' + el.id + '.' + el.className + ' '
+             + Math.round(el.getBoundingClientRect().right))""")
     assert not wide, wide
     screenshot(page, "table-sv-phone.jpg")
     context.close()
@@ -157,7 +159,8 @@ def test_no_english_is_left_on_the_pages_in_swedish_or_german(browser, site, dai
     english = context.new_page()
     english.goto("/#/rules/classic")
     expect(english.locator("#view h1")).to_have_text("Rules: classic")
-    assert {"The goal", "Which card pairs with a free jack?", "Practice"} <= set(english_left(english, english_of("sv")))
+    left = set(english_left(english, english_of("sv")))
+    assert {"The goal", "Which card pairs with a free jack?", "Practice"} <= left
     context.close()
     for language, locale in (("sv", "sv-SE"), ("de", "de-DE")):
         patterns = english_of(language)

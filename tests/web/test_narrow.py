@@ -16,8 +16,9 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, site, width):
     try:
         page.goto("/")
         answer = page.evaluate("""async () => {
-            const r = await fetch('/api/accounts/signup/', {method: 'POST', headers: {'Content-Type': 'application/json'},
-                                  body: JSON.stringify({username: 'narrow' + innerWidth, password: 'a-long-pass-phrase'})});
+            const r = await fetch('/api/accounts/signup/', {
+                method: 'POST', headers: {'Content-Type': 'application/json'},
+                body: JSON.stringify({username: 'narrow' + innerWidth, password: 'a-long-pass-phrase'})});
             return [r.status, await r.json()];
         }""")
         assert answer[0] == 201, answer

@@ -27,10 +27,10 @@ def let_go(page, routes: list) -> None:
         request = route.request
         ended = []
         for event in ("requestfinished", "requestfailed"):
-            page.on(event, lambda r, request=request: r == request and ended.append(r))
+            page.on(event, lambda r, request=request, ended=ended: r == request and ended.append(r))
         try:
             route.continue_()
-        except Exception:  # the page had aborted it already
+        except Exception:  # noqa: BLE001 - the page had aborted it already
             continue
         if not ended and request.failure is None:
             page.wait_for_event("requestfinished", predicate=lambda r, request=request: r == request, timeout=5_000)

@@ -102,9 +102,9 @@ def test_practice_with_hint_undo_refusals_and_reload(page):
     # illegal choices are refused with the engine's reason, and nothing is played
     card(page, "0").click()
     expect(page.locator("#message")).to_contain_text(position.why_illegal(engine.parse_move("0")))
+    values = [engine.card_value(card) for card in position.board.pyramid_cards]
     non_pair = next((a, b) for a in range(21, 28) for b in range(a + 1, 28)
-                    if engine.card_value(position.board.pyramid_cards[a]) + engine.card_value(position.board.pyramid_cards[b]) != 13
-                    and 13 not in (engine.card_value(position.board.pyramid_cards[a]), engine.card_value(position.board.pyramid_cards[b])))
+                    if values[a] + values[b] != 13 and 13 not in (values[a], values[b]))
     play_move(page, f"{non_pair[0]}+{non_pair[1]}")
     reason = position.why_illegal(engine.parse_move(f"{non_pair[0]}+{non_pair[1]}"))
     expect(page.locator("#message")).to_contain_text(reason)

@@ -49,7 +49,9 @@ def test_cards_move_unless_the_player_asks_for_reduced_motion(browser, site, mot
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=site, reduced_motion=motion)
     # count the Web Animations the page starts
     context.add_init_script("""window.animations = 0; const animate = Element.prototype.animate;
-        Element.prototype.animate = function (...args) { window.animations += 1; return animate.apply(this, args); };""")
+        Element.prototype.animate = function (...args) {
+            window.animations += 1; return animate.apply(this, args);
+        };""")
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:

@@ -62,7 +62,8 @@ def card_words(position: engine.Position, move: str) -> list[str]:
     found = []
     for location in move.split("+"):
         card = (view["stock"]["top"] if location == "S" else view["waste"][-1] if location == "W"
-                else view["reserve"][int(location[1:])] if location.startswith("R") else view["pyramid"][int(location)]["card"])
+                else view["reserve"][int(location[1:])] if location.startswith("R")
+                else view["pyramid"][int(location)]["card"])
         found.append(("10" if card[0] == "T" else card[0]) + SUITS[card[1]])
     return found
 
@@ -71,7 +72,8 @@ def thrown_away_game(username: str) -> tuple[int, list[str]]:
     """A practice game of the proved deal: PLAYED moves of its winning line, a move that loses the win,
     resigned. Its analysis is then forgotten, so the page finds it pending and asks again until it is in."""
     api = client_for(get_user_model().objects.get(username=username))
-    game_id = api.post("/api/games/", {"number": str(WINNABLE_ONE_LOOK), "rules": "one-look"}, format="json").json()["id"]
+    game_id = api.post("/api/games/", {"number": str(WINNABLE_ONE_LOOK), "rules": "one-look"},
+                       format="json").json()["id"]
     moves = [*WINNING_LINE[:PLAYED], losing_move()]
     for ply, move in enumerate(moves, start=1):
         assert api.post(f"/api/games/{game_id}/moves/", {"ply": ply, "move": move}, format="json").status_code == 201
@@ -182,18 +184,22 @@ def test_step_through_a_thrown_away_game_and_watch_the_best_line(page, browser, 
     # a phone: no sideways scroll, tap targets of 40 px, and the ghost jumps to its end for reduced motion
     context = browser.new_context(viewport={"width": 360, "height": 800}, base_url=site, reduced_motion="reduce")
     context.add_init_script("""window.animations = 0; const animate = Element.prototype.animate;
-        Element.prototype.animate = function (...args) { window.animations += 1; return animate.apply(this, args); };""")
+        Element.prototype.animate = function (...args) {
+            window.animations += 1; return animate.apply(this, args);
+        };""")
     phone = context.new_page()
     phone.set_default_timeout(15_000)
     try:
         phone.goto("/")
         phone.evaluate("([token, user]) => { localStorage.setItem('pyramid.token', token); "
                        "localStorage.setItem('pyramid.user', user); }",
-                       [page.evaluate("localStorage.getItem('pyramid.token')"), page.evaluate("localStorage.getItem('pyramid.user')")])
+                       [page.evaluate("localStorage.getItem('pyramid.token')"),
+                        page.evaluate("localStorage.getItem('pyramid.user')")])
         phone.goto(f"/#/game/{game_id}/replay/{PLAYED}")
         phone.reload()  # the page starts again logged in
         expect(phone.locator("#me")).to_have_text("replayer")
-        expect(phone.locator("#replay-verdict")).to_have_text(f"Still winnable: {PAR - PLAYED} moves to win", timeout=30_000)
+        expect(phone.locator("#replay-verdict")).to_have_text(f"Still winnable: {PAR - PLAYED} moves to win",
+                                                              timeout=30_000)
         phone.wait_for_load_state("networkidle")
         assert phone.evaluate("document.documentElement.scrollWidth") <= phone.evaluate("innerWidth")
         small = phone.evaluate("""() => [...document.querySelectorAll('.replay button, .replay input, .replay a')]

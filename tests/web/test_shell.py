@@ -171,7 +171,8 @@ def test_offline_after_one_visit_the_shell_shows_with_an_offline_banner(browser,
 def make_account(page, kind: str, name: str) -> None:
     """A guest or a signed-up player in this browser, as the page keeps them."""
     answer = page.evaluate("""async ([kind, name]) => {
-        const r = await fetch(kind === 'guest' ? '/api/accounts/guest/' : '/api/accounts/signup/', {method: 'POST', credentials: 'omit',
+        const r = await fetch(kind === 'guest' ? '/api/accounts/guest/' : '/api/accounts/signup/', {
+            method: 'POST', credentials: 'omit',
             headers: {'Content-Type': 'application/json'},
             body: kind === 'guest' ? '{}' : JSON.stringify({username: name, password: 'a-long-pass-phrase'})});
         const user = await r.json();

@@ -64,8 +64,9 @@ def test_taps_through_a_failing_network_reach_the_server_once_each_in_order(page
     assert [body["ply"] for body in sent[before:]] == [7, 7], sent[before:]
 
     # 503 with Retry-After, then a 500: each is tried again after its wait, the table resumes by itself
-    page.route(MOVES, lambda route: route.fulfill(status=503, headers={"Retry-After": "1"}, content_type="application/json",
-                                                  body='{"code": "database_unavailable", "message": "not answering"}'), times=1)
+    page.route(MOVES, lambda route: route.fulfill(
+        status=503, headers={"Retry-After": "1"}, content_type="application/json",
+        body='{"code": "database_unavailable", "message": "not answering"}'), times=1)
     play_move(page, "draw")
     expect(connection).to_have_text(re.compile(r"^Reconnecting…"))
     wait_for_moves(page, 8)
@@ -93,7 +94,8 @@ def test_taps_through_a_failing_network_reach_the_server_once_each_in_order(page
     assert move_submit(game_id=game_id, player=game.player, ply=10, move="draw").applied
     held[0].continue_()
     expect(page.locator("#message")).to_have_text(
-        "This table was behind the game: it now shows the game as the server has it. 1 move you asked for was not played.")
+        "This table was behind the game: it now shows the game as the server has it. "
+        "1 move you asked for was not played.")
     wait_for_moves(page, 10)
     play_move(page, "12")  # and the table goes on
     wait_for_moves(page, 11)
@@ -123,7 +125,7 @@ def test_a_table_left_while_its_game_loads_draws_nothing_and_plays_nothing(page)
     expect(page.locator("h1")).to_have_text("Rules: classic")
     try:
         held[0].continue_()
-    except Exception:  # the page aborted the request when it closed: nothing to answer
+    except Exception:  # noqa: BLE001 - the page aborted the request when it closed: nothing to answer
         pass
     page.keyboard.press("d")
     page.keyboard.press("u")

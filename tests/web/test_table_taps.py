@@ -36,14 +36,16 @@ def moves_become(page, count: int) -> None:
 @pytest.mark.parametrize("pointer", ["mouse", "touch"])
 def test_two_quick_taps_on_the_stock_are_two_draws(browser, site, pointer):
     touch = pointer == "touch"
-    context = browser.new_context(base_url=site, viewport=SMALL_PHONE if touch else DESKTOP, has_touch=touch, is_mobile=touch)
+    context = browser.new_context(base_url=site, viewport=SMALL_PHONE if touch else DESKTOP, has_touch=touch,
+                                  is_mobile=touch)
     page = context.new_page()
     page.set_default_timeout(15_000)
     deal(page)
     box = card(page, "stock").bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     # the stock and the cards stay the same elements through the draws (marked here, found marked after)
-    page.evaluate("document.querySelectorAll('.board [data-loc]').forEach((el) => { el.dataset.kept = el.dataset.loc; })")
+    page.evaluate("document.querySelectorAll('.board [data-loc]')"
+                  ".forEach((el) => { el.dataset.kept = el.dataset.loc; })")
 
     def tap():
         if touch:
@@ -142,7 +144,8 @@ def test_key_caps_match_the_translated_labels_and_work(page):
         page.keyboard.press(draw.lower())
         wait_for_moves(page, moves + 1)
         # a key of a Swedish keyboard (Å) that the test's US keyboard lacks: its keydown, as the browser sends it
-        page.evaluate("(key) => document.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}))", undo.lower())
+        page.evaluate("(key) => document.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}))",
+                      undo.lower())
         wait_for_moves(page, moves)
 
 

@@ -16,7 +16,8 @@ HOUR = dt.timedelta(hours=1)
 
 
 def visitor_world() -> dict:
-    owner, member, hidden = UserFactory(username="open-owner"), UserFactory(username="open-member"), UserFactory(username="hider")
+    owner, member = UserFactory(username="open-owner"), UserFactory(username="open-member")
+    hidden = UserFactory(username="hider")
     for user in (owner, member, hidden):
         user.save()  # the factory's password ("a-long-pass-phrase") too, for a test that logs in
     public = services.club_create(user=owner, name="Zebra Zone", description="Anyone may look")
@@ -26,13 +27,16 @@ def visitor_world() -> dict:
     daily_game(owner, daily)
     daily_game(member, daily, 5)
     for preset in ("classic", "tuts-tomb", "overlap"):  # practice of the member's own, on their page to them alone
-        game_services.game_resign(game_id=game_services.game_start(player=member, number=5, rules=preset).pk, player=member)
+        game = game_services.game_start(player=member, number=5, rules=preset)
+        game_services.game_resign(game_id=game.pk, player=member)
     now = timezone.now()
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     cups = {}
-    for name, club, actor in (("Zebra Trophy", public, owner), ("Past Trophy", public, owner), ("Yak Trophy", private, hidden)):
-        cups[name] = services.tournament_create(actor=actor, club_id=club.pk, name=name, rules="one-look", format="match",
-                                                source="daily", starts_at=midnight, ends_at=midnight + 24 * HOUR)
+    for name, club, actor in (("Zebra Trophy", public, owner), ("Past Trophy", public, owner),
+                              ("Yak Trophy", private, hidden)):
+        cups[name] = services.tournament_create(actor=actor, club_id=club.pk, name=name, rules="one-look",
+                                                format="match", source="daily", starts_at=midnight,
+                                                ends_at=midnight + 24 * HOUR)
         services.tournament_join(user=member if club == public else hidden, tournament_id=cups[name].pk)
     # the past cup is over: its standings are final, and everyone's to read
     Tournament.objects.filter(pk=cups["Past Trophy"].pk).update(ends_at=now - dt.timedelta(minutes=1))

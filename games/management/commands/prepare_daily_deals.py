@@ -15,7 +15,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--days", type=int, default=settings.PYRAMID_DAILY_DAYS_AHEAD)
         parser.add_argument("--preset", action="append", help="a featured preset (repeatable); default: settings")
-        parser.add_argument("--from", dest="start", type=dt.date.fromisoformat, help="first day (YYYY-MM-DD), default today")
+        parser.add_argument("--from", dest="start", type=dt.date.fromisoformat,
+                            help="first day (YYYY-MM-DD), default today")
         parser.add_argument("--budget", type=float, help="solver seconds per candidate")
         parser.add_argument("--accept-slow-solver", action="store_true",
                             help="run even without the solver's compiled core (hundreds of times slower)")

@@ -21,4 +21,5 @@ class Command(BaseCommand):
         deal = services.deal_get_or_create(number=number, rules=parsed)
         deal = services.deal_solve(deal_id=deal.pk, budget_seconds=budget, force=force)
         self.stdout.write(f"deal #{deal.number} {deal.preset}: {deal.status}, par {deal.par_moves}, "
-                          f"best cards left {deal.best_cards_left}, {deal.solve_nodes} nodes in {deal.solve_seconds:.2f}s")
+                          f"best cards left {deal.best_cards_left}, "
+                          f"{deal.solve_nodes} nodes in {deal.solve_seconds:.2f}s")

@@ -1,5 +1,6 @@
 """Rebuild the boards from PostgreSQL: results of finished ranked games that have none, the daily
-boards' counts, the weekly and all-time standings, every tournament's standings, and the Redis copies of the daily boards."""
+boards' counts, the weekly and all-time standings, every tournament's standings, and the Redis copies of the
+daily boards."""
 
 from django.core.management.base import BaseCommand
 
@@ -18,7 +19,9 @@ class Command(BaseCommand):
         written = services.results_rebuild()
         buckets = services.board_counts_rebuild()
         standings = services.period_standings_rebuild()
-        entries = sum(services.standings_rebuild(tournament_id=pk) for pk in Tournament.objects.values_list("pk", flat=True))
+        entries = sum(services.standings_rebuild(tournament_id=pk)
+                      for pk in Tournament.objects.values_list("pk", flat=True))
         boards = services.boards_cache_rebuild(days=days)
-        self.stdout.write(f"results written: {written}; board counts: {buckets}; weekly and all-time standings: {standings}; "
+        self.stdout.write(f"results written: {written}; board counts: {buckets}; "
+                          f"weekly and all-time standings: {standings}; "
                           f"tournament standings refreshed: {entries}; Redis boards: {boards}")
