@@ -208,7 +208,7 @@ SPECTACULAR_SETTINGS = {
                    "and `X-Request-ID`; changes that may break a client are listed in docs/api-changelog.md.",
     # the API's version, also the X-API-Version header (pyramid_site/api/version.py); the major part moves
     # with every change that may break a client (docs/api-changelog.md)
-    "VERSION": "3.1.0",
+    "VERSION": "3.1.1",
     # the description of the API (this schema) is open to anybody who builds a client from it; the service
     # itself is not licensed by it
     "LICENSE": {"name": "CC BY 4.0 (this API description)", "identifier": "CC-BY-4.0"},
@@ -237,7 +237,7 @@ SPECTACULAR_SETTINGS = {
     # game ids fit a 64-bit column (games/api/urls.py): a longer number is a 404, never an overflow
     "PATH_CONVERTER_OVERRIDES": {"game_id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
     "ENUM_NAME_OVERRIDES": {
-        "ErrorCodeEnum": "pyramid_site.api.codes.ERROR_CODE_NAMES",
+        "ErrorCodeEnum": "pyramid_site.errors.CODE_NAMES",
         "PresetEnum": "pyramid_site.api.output.PRESET_CHOICES",
         "GameStatusEnum": "games.api.serializers.GAME_STATUSES",
         "GameModeEnum": "games.api.serializers.GAME_MODES",
