@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 import engine
 import engine.solver
 from engine.solver import solve
-from pyramid_site.api.solver_budget import SolverPayer, refuse_when_spent, spending
+from pyramid_site.solver_budget import SolverPayer, refuse_when_spent, spending
 from pyramid_site.db import prepared_cursor
 from pyramid_site.errors import Code, DomainError
 

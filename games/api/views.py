@@ -12,14 +12,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import engine
-from pyramid_site.api.client import DEVICE_PARAMETER, client_mark
+from pyramid_site.api.client import DEVICE_PARAMETER
+from pyramid_site.client import client_mark
 from pyramid_site.api.inputs import json_object, valid_input
 from pyramid_site.api.output import DEAL_NUMBER_PATTERN, PRESET_CHOICES, deal_number_text
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.params import date_value, int_param
 from pyramid_site.api.play_throttles import AccountAndAddressThrottle
 from pyramid_site.api.schema import ERROR
-from pyramid_site.api.solver_budget import SolverPayer
+from pyramid_site.solver_budget import SolverPayer
 from pyramid_site.api.throttles import AccountThrottle
 from pyramid_site.clock import utc_today
 from pyramid_site.errors import Code, DomainError

@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 
 import engine
 from engine.solver import UNKNOWN, Solution, solve
-from pyramid_site.api.solver_budget import SolverPayer, refuse_when_spent, spending
+from pyramid_site.solver_budget import SolverPayer, refuse_when_spent, spending
 from pyramid_site.errors import Code, DomainError
 
 from ..engine_glue import start_position

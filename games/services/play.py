@@ -17,8 +17,8 @@ from django.utils.translation import gettext
 import engine
 from engine.solver import Hint
 from engine.solver import hint as solver_hint
-from pyramid_site.api.client import ClientMark
-from pyramid_site.api.solver_budget import SolverPayer, spending
+from pyramid_site.client import ClientMark
+from pyramid_site.solver_budget import SolverPayer, spending
 from pyramid_site.clock import day_end, utc_today
 from pyramid_site.db import prepared_cursor
 from pyramid_site.errors import Code, DomainError

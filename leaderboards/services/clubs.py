@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from pyramid_site.accounts.selectors import is_guest
-from pyramid_site.api.names import clean_name
+from pyramid_site.names import clean_name
 from pyramid_site.errors import Code, DomainError
 
 from ..models import Club, ClubChange, Membership, Tournament

@@ -16,8 +16,8 @@ from games import services as game_services
 from games.models import DailyDeal, Deal, Game
 from games.services import proven_deal
 from games.tasks import settle_sequence
-from pyramid_site.api.client import ClientMark
-from pyramid_site.api.names import clean_name
+from pyramid_site.client import ClientMark
+from pyramid_site.names import clean_name
 from pyramid_site.clock import day_end
 from pyramid_site.errors import Code, DomainError
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
 from pyramid_site.api.authentication import revocation_announce
-from pyramid_site.api.names import canonical_name
+from pyramid_site.names import canonical_name
 from pyramid_site.errors import Code, DomainError
 
 from .models import GUEST_PREFIX, AccountName, Guest, LanguageChoice

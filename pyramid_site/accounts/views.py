@@ -19,7 +19,7 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.views import APIView
 
 from pyramid_site.api.inputs import TextField, valid_input
-from pyramid_site.api.names import canonical_name, clean_name
+from pyramid_site.names import canonical_name, clean_name
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.throttles import AddressThrottle, UsernameThrottle
 from pyramid_site.errors import Code, DomainError
