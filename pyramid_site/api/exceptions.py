@@ -55,7 +55,9 @@ def exception_handler(exc, context):
 
 def _answer(exc, context):
     if isinstance(exc, DomainError):
-        return _respond(exc.code, message=exc.message, **exc.fields)
+        wait = exc.fields.get("retry_after_seconds")
+        return _respond(exc.code, message=exc.message, **exc.fields,
+                        headers={"Retry-After": str(wait)} if wait is not None else None)
     if isinstance(exc, (OperationalError, InterfaceError)):
         # The database is restarting or out of reach: say so, and that the same request can be sent
         # again. That is safe for every write: a move that did go through is answered as already
