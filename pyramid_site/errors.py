@@ -158,6 +158,13 @@ class DomainError(Exception):
     def __repr__(self) -> str:
         return f"DomainError({self.code.value!r}, {self.message!r})"
 
+    def __reduce__(self):  # pickled as a plain DomainError (a task's failure crosses the broker so)
+        return _domain_error, (self.code.value, self.message, self.fields)
+
+
+def _domain_error(code: str, message: str, fields: dict) -> DomainError:
+    return DomainError(code, message, **fields)
+
 
 def error_body(code: Code | str, /, **fields) -> dict:
     """The body of an error answer: ``{"code": ..., **fields}``, the fields in the order given (``message``

@@ -3,6 +3,7 @@ table is written from it, and a code outside it can be neither raised nor answer
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,12 @@ def test_a_code_outside_the_registry_is_refused_when_raised_and_when_answered():
     smuggled.code = "no_such_code"  # past the constructor: the handler still refuses to answer it
     with pytest.raises(ValueError):
         exceptions.exception_handler(smuggled, {})
+
+
+def test_a_domain_error_survives_pickling_with_its_code_and_fields():
+    copy = pickle.loads(pickle.dumps(DomainError(Code.WRONG_PLY, "not the next move", expected_ply=4)))
+    assert (copy.code, copy.message, copy.fields, copy.status) == (Code.WRONG_PLY, "not the next move",
+                                                                   {"expected_ply": 4}, 409)
 
 
 @pytest.mark.parametrize("code", list(Code), ids=CODE_NAMES)
