@@ -3,7 +3,7 @@
 A service refuses with ``DomainError(Code.X, message, **fields)``: it names what went wrong and knows nothing of
 HTTP. Each member of ``Code`` carries its HTTP status and its description; the API's exception handler
 (``pyramid_site.api.exceptions``) answers with that status, the OpenAPI schema lists the codes of each status from
-here, and the table of error codes in docs/api.md is written from here (``manage.py error_codes --write``).
+here, and the table of error codes in docs/api.md is written from here (``tools/error_codes``).
 
 Clients branch on the codes, so a code never changes once published.
 """
