@@ -1,17 +1,12 @@
-"""Refusals of the game service beyond the project's common ones (``pyramid_site.api.errors``)."""
+"""Refusals of the game service beyond a plain ``DomainError`` (``pyramid_site.errors``)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext
 
-from pyramid_site.api.errors import NotFound, ServiceError
+from pyramid_site.errors import Code, DomainError
 
 
-class IllegalMoveError(ServiceError):
-    status = 422
-    code = "illegal_move"
-
-
-def game_not_found(game_id: int) -> NotFound:
+def game_not_found(game_id: int) -> DomainError:
     """Someone else's game is answered as if it did not exist."""
-    return NotFound(gettext("there is no game %(game_id)s of yours") % {"game_id": game_id}, code="game_not_found")
+    return DomainError(Code.GAME_NOT_FOUND, gettext("there is no game %(game_id)s of yours") % {"game_id": game_id})

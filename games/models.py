@@ -127,7 +127,7 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="bumped by every write")
     move_log = models.BinaryField(default=bytes, editable=False,
                                   help_text="every move with its server time stamp, games.move_log's format")
-    # who played a ranked game, for fair play's scouting rule (pyramid_site.api.client): a salted hash of the
+    # who played a ranked game, for fair play's scouting rule (pyramid_site.client): a salted hash of the
     # client address, never the address, and the id the web page keeps; empty when not known
     client_hash = models.CharField(max_length=64, blank=True, default="")
     device_id = models.CharField(max_length=64, blank=True, default="")

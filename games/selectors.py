@@ -14,15 +14,15 @@ from django.utils.translation import gettext
 import engine
 import engine.solver
 from engine.solver import solve
-from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
-from pyramid_site.api.solver_budget import SolverPayer, refuse_when_spent, spending
+from pyramid_site.solver_budget import SolverPayer, refuse_when_spent, spending
 from pyramid_site.db import prepared_cursor
+from pyramid_site.errors import Code, DomainError
 
 from .engine_glue import game_position, start_position
 from .errors import game_not_found
 from .models import DailyDeal, Deal, Game, GameAnalysis
 from .move_log import LoggedMove, log_moves, log_notations
-from .secrecy import (daily_is_revealed, deal_number_is_secret, game_deal_is_public, game_hidden_from_its_player, game_is_visible,
+from .secrecy import (deal_number_is_secret, game_deal_is_public, game_hidden_from_its_player, game_is_visible,
                       game_opens_at, games_visible_to_their_player)
 
 
@@ -41,8 +41,8 @@ def daily_deal(*, date: dt.date, preset: str) -> DailyDeal:
     """The daily deal of a day and preset, with its deal; 404 when there is none."""
     daily = DailyDeal.objects.select_related("deal").filter(date=date, preset=preset).first()
     if daily is None:
-        raise NotFound(gettext("there is no %(preset)s daily deal on %(date)s") % {"preset": preset, "date": date},
-                       code="daily_not_found")
+        raise DomainError(Code.DAILY_NOT_FOUND,
+                          gettext("there is no %(preset)s daily deal on %(date)s") % {"preset": preset, "date": date})
     return daily
 
 
@@ -50,7 +50,7 @@ def practice_deal(*, number: int, rules: engine.Rules) -> Deal | None:
     """The stored deal of this number under these rules (None when nobody has asked for it to be solved);
     404 while the number is secret."""
     if deal_number_is_secret(number):
-        raise NotFound(gettext("there is no practice deal %(number)s") % {"number": number}, code="deal_not_found")
+        raise DomainError(Code.DEAL_NOT_FOUND, gettext("there is no practice deal %(number)s") % {"number": number})
     return Deal.objects.filter(number=number, rules=rules.to_text()).first()
 
 
@@ -71,12 +71,13 @@ def game_for_viewer(*, game_id: int, user) -> Game:
     if user is not None and user.is_authenticated:
         try:
             return game_of_player(game_id=game_id, player=user)
-        except NotFound:
-            pass
+        except DomainError as exc:
+            if exc.code is not Code.GAME_NOT_FOUND:
+                raise
     game = Game.objects.select_related("deal", "daily").filter(pk=game_id).first()
     if game is None or not game_is_visible(game, user):
-        raise NotFound(gettext("there is no game %(game_id)s that you may see") % {"game_id": game_id},
-                       code="game_not_found")
+        raise DomainError(Code.GAME_NOT_FOUND,
+                          gettext("there is no game %(game_id)s that you may see") % {"game_id": game_id})
     return game
 
 
@@ -158,10 +159,10 @@ def _analysis_open(game: Game) -> None:
         opens_at = game_opens_at(game)
         opens = (gettext("the analysis of a ranked game opens when its day is over, at %(time)s") if game.daily_id
                  else gettext("the analysis of a ranked game opens when its tournament is over, at %(time)s"))
-        raise Conflict(opens % {"time": opens_at.isoformat()}, code="not_yet", opens_at=opens_at.isoformat())
+        raise DomainError(Code.NOT_YET, opens % {"time": opens_at.isoformat()}, opens_at=opens_at.isoformat())
     if not game.is_over:
-        raise Conflict(gettext("the game is still being played: its analysis comes when it ends"), code="not_yet",
-                       opens_at=None)
+        raise DomainError(Code.NOT_YET, gettext("the game is still being played: its analysis comes when it ends"),
+                          opens_at=None)
 
 
 def game_analysis(*, game_id: int, user, payer: SolverPayer | None = None
@@ -201,9 +202,9 @@ def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seco
     if best_from is None:
         return game, moves, positions, None
     if not 0 <= best_from < len(positions):
-        raise Invalid(gettext("the game has plies 0 to %(moves)s; there is no ply %(best_from)s")
-                      % {"moves": len(moves), "best_from": best_from},
-                      code="bad_parameter")
+        raise DomainError(Code.BAD_PARAMETER,
+                          gettext("the game has plies 0 to %(moves)s; there is no ply %(best_from)s")
+                          % {"moves": len(moves), "best_from": best_from})
     with spending(payer):
         solution = solve(positions[best_from], budget_seconds=budget_seconds, grade=False)
     current, line = positions[best_from].copy(), []
@@ -220,8 +221,8 @@ def game_verdict(*, game_id: int, player, budget_seconds: float, payer: SolverPa
     solver budget."""
     game = game_of_player(game_id=game_id, player=player)
     if game.mode != Game.Mode.PRACTICE:
-        raise Forbidden(gettext("whether a position can still be won is shown in practice games only"),
-                        code="ranked_no_verdict")
+        raise DomainError(Code.RANKED_NO_VERDICT,
+                          gettext("whether a position can still be won is shown in practice games only"))
     with spending(payer):
         return game, solve(game_position(game), budget_seconds=budget_seconds, grade=False)
 # a game whose 28 pyramid cards are gone: its state's pyramid mask (the first field of Position.dumps, in

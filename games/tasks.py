@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
-from pyramid_site.api.solver_budget import SolverBudgetSpent, SolverPayer
+from pyramid_site.solver_budget import SolverBudgetSpent, SolverPayer
 from pyramid_site.clock import utc_today
 
 from . import services

@@ -14,7 +14,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Cast, Upper
 
-from pyramid_site.api.names import canonical_name
+from pyramid_site.names import canonical_name
 
 from .fair_play.models import Flag, Void  # noqa: F401  (models of this app, kept in their own room)
 
@@ -175,7 +175,7 @@ class PeriodCount(models.Model):
 
 class Club(models.Model):
     name = models.CharField(max_length=60, unique=True)
-    # the name's canonical key (pyramid_site.api.names.canonical_name: case folded, confusable skeleton), kept
+    # the name's canonical key (pyramid_site.names.canonical_name: case folded, confusable skeleton), kept
     # with the name by save(): "Owls", "OWLS" and "Оwls" with a Cyrillic О are one name
     name_key = models.TextField(unique=True, editable=False)
     description = models.TextField(blank=True, max_length=2000)
@@ -190,7 +190,7 @@ class Club(models.Model):
     class Meta:
         constraints = [
             models.CheckConstraint(condition=~Q(name=""), name="club_has_name"),
-            # names are kept NFKC-normalised (pyramid_site.api.names); "Owls" and "OWLS" are one name
+            # names are kept NFKC-normalised (pyramid_site.names); "Owls" and "OWLS" are one name
             models.UniqueConstraint(Upper("name"), name="club_name_unique_whatever_case"),
             models.CheckConstraint(condition=Q(archived_at__isnull=True) | Q(archived_at__gte=F("created_at")),
                                    name="club_archived_after_created"),

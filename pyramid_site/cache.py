@@ -47,7 +47,7 @@ class _ForgivingClient(RedisCacheClient):
     get = _or(lambda key, default: default)(RedisCacheClient.get)
     set = _or(None)(RedisCacheClient.set)
     touch = _or(False)(RedisCacheClient.touch)
-    incr = _or(None)(RedisCacheClient.incr)  # None: nothing counted (pyramid_site/api/sliding_window.py)
+    incr = _or(None)(RedisCacheClient.incr)  # None: nothing counted (pyramid_site/sliding_window.py)
     delete = _or(False)(RedisCacheClient.delete)
     get_many = _or(lambda keys: {})(RedisCacheClient.get_many)
     has_key = _or(False)(RedisCacheClient.has_key)

@@ -22,6 +22,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, 
 
 from engine.solver import fast
 
+from .errors import Code, error_json
 from .metrics import DATABASE_COLLECTORS, redis_probe
 
 log = logging.getLogger(__name__)
@@ -65,14 +66,13 @@ def _metrics_refusal(request) -> JsonResponse | None:
     if not token:
         if settings.DEBUG:
             return None
-        return JsonResponse({"code": "forbidden", "message": "/metrics is for operators: set PYRAMID_METRICS_TOKEN "
-                                                             "and send it as Authorization: Bearer TOKEN"}, status=403)
+        return error_json(Code.FORBIDDEN, message="/metrics is for operators: set PYRAMID_METRICS_TOKEN and send it as "
+                                                  "Authorization: Bearer TOKEN")
     scheme, _, sent = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
     if scheme.lower() == "bearer" and hmac.compare_digest(sent.strip().encode(), token.encode()):
         return None
-    return JsonResponse({"code": "not_authenticated", "message": "/metrics answers its bearer token "
-                                                                 "(PYRAMID_METRICS_TOKEN) only"},
-                        status=401, headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
+    return error_json(Code.NOT_AUTHENTICATED, message="/metrics answers its bearer token (PYRAMID_METRICS_TOKEN) only",
+                      headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
 
 
 def metrics(request):

@@ -8,7 +8,7 @@ import contextvars
 import logging
 import uuid
 
-from django.http import JsonResponse
+from pyramid_site.errors import Code, error_json
 
 _request_id = contextvars.ContextVar("request_id", default="-")
 log = logging.getLogger("pyramid_site.requests")
@@ -51,29 +51,27 @@ class UnreadableRequestMiddleware:
     def __call__(self, request):
         query = request.META.get("QUERY_STRING", "")
         if "\x00" in request.path or "\x00" in query or "%00" in query:
-            return JsonResponse({"code": "bad_request", "message": "a NUL byte in the address or its query"},
-                                status=400)
+            return error_json(Code.BAD_REQUEST, message="a NUL byte in the address or its query")
         return self.get_response(request)
 
 
 def bad_request(request, exception=None):
-    return JsonResponse({"code": "bad_request", "message": "the request could not be read"}, status=400)
+    return error_json(Code.BAD_REQUEST, message="the request could not be read")
 
 
 def forbidden(request, exception=None):
-    return JsonResponse({"code": "forbidden", "message": "you may not do this"}, status=403)
+    return error_json(Code.FORBIDDEN, message="you may not do this")
 
 
 def not_found(request, exception=None):
-    return JsonResponse({"code": "not_found", "message": f"there is nothing at {request.path}"}, status=404)
+    return error_json(Code.NOT_FOUND, message=f"there is nothing at {request.path}")
 
 
 def server_error(request):
-    return JsonResponse({"code": "server_error", "request_id": current_request_id(),
-                         "message": "something went wrong on our side; it is logged under this request id"},
-                        status=500)
+    return error_json(Code.SERVER_ERROR, request_id=current_request_id(),
+                      message="something went wrong on our side; it is logged under this request id")
 
 
 def csrf_failure(request, reason=""):
-    return JsonResponse({"code": "csrf_failed", "message": f"the CSRF check failed: {reason}; send the csrftoken "
-                                                            "cookie's value in the X-CSRFToken header"}, status=403)
+    return error_json(Code.CSRF_FAILED, message=f"the CSRF check failed: {reason}; send the csrftoken cookie's "
+                                                 "value in the X-CSRFToken header")

@@ -208,7 +208,7 @@ SPECTACULAR_SETTINGS = {
                    "and `X-Request-ID`; changes that may break a client are listed in docs/api-changelog.md.",
     # the API's version, also the X-API-Version header (pyramid_site/api/version.py); the major part moves
     # with every change that may break a client (docs/api-changelog.md)
-    "VERSION": "3.1.0",
+    "VERSION": "3.1.1",
     # the description of the API (this schema) is open to anybody who builds a client from it; the service
     # itself is not licensed by it
     "LICENSE": {"name": "CC BY 4.0 (this API description)", "identifier": "CC-BY-4.0"},
@@ -237,7 +237,7 @@ SPECTACULAR_SETTINGS = {
     # game ids fit a 64-bit column (games/api/urls.py): a longer number is a 404, never an overflow
     "PATH_CONVERTER_OVERRIDES": {"game_id": {"type": "integer", "minimum": 0, "maximum": 10**18 - 1}},
     "ENUM_NAME_OVERRIDES": {
-        "ErrorCodeEnum": "pyramid_site.api.codes.ERROR_CODE_NAMES",
+        "ErrorCodeEnum": "pyramid_site.errors.CODE_NAMES",
         "PresetEnum": "pyramid_site.api.output.PRESET_CHOICES",
         "GameStatusEnum": "games.api.serializers.GAME_STATUSES",
         "GameModeEnum": "games.api.serializers.GAME_MODES",
@@ -365,7 +365,7 @@ if PYRAMID_SOLVE_BUDGET_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
                                "or every long solve is stopped before its verdict")
 # Solver seconds (CPU) that one account, and one client address (all its accounts and guests together), may
 # spend over a sliding window on hints, verdicts, best lines, practice draws, solves and analyses; 0 turns one
-# off (pyramid_site/api/solver_budget.py)
+# off (pyramid_site/solver_budget.py)
 PYRAMID_SOLVER_SECONDS_PER_ACCOUNT = env_float("PYRAMID_SOLVER_SECONDS_PER_ACCOUNT", 60.0)
 PYRAMID_SOLVER_SECONDS_PER_ADDRESS = env_float("PYRAMID_SOLVER_SECONDS_PER_ADDRESS", 180.0)
 PYRAMID_SOLVER_WINDOW_SECONDS = env_float("PYRAMID_SOLVER_WINDOW_SECONDS", 600.0, low=1.0)
@@ -409,7 +409,7 @@ if not 0 < PYRAMID_FLAG_SCOUT_SHARE <= 1:
 # The speed rule (leaderboards/fair_play/speed.py): a win faster than this many milliseconds a move on average
 # (0 turns it off)
 PYRAMID_FLAG_FASTEST_MOVE_MS = env_int("PYRAMID_FLAG_FASTEST_MOVE_MS", 300, low=0, high=60000)
-# The salt of the client-address hashes kept with ranked games (pyramid_site/api/client.py): derived from the
+# The salt of the client-address hashes kept with ranked games (pyramid_site/client.py): derived from the
 # secret key unless set; changing it unlinks the games hashed before
 PYRAMID_CLIENT_HASH_SALT = env_str("PYRAMID_CLIENT_HASH_SALT") or hashlib.sha256(
     f"pyramid-client-address|{SECRET_KEY}".encode()).hexdigest()

@@ -12,17 +12,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import engine
-from pyramid_site.api.client import DEVICE_PARAMETER, client_mark
-from pyramid_site.api.errors import Invalid
+from pyramid_site.api.client import DEVICE_PARAMETER
+from pyramid_site.client import client_mark
 from pyramid_site.api.inputs import json_object, valid_input
 from pyramid_site.api.output import DEAL_NUMBER_PATTERN, PRESET_CHOICES, deal_number_text
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.params import date_value, int_param
 from pyramid_site.api.play_throttles import AccountAndAddressThrottle
 from pyramid_site.api.schema import ERROR
-from pyramid_site.api.solver_budget import SolverPayer
+from pyramid_site.solver_budget import SolverPayer
 from pyramid_site.api.throttles import AccountThrottle
 from pyramid_site.clock import utc_today
+from pyramid_site.errors import Code, DomainError
 
 from .. import selectors, services
 from ..daily import commitment
@@ -287,14 +288,14 @@ def _deal_request(request, number: str) -> tuple[int, engine.Rules]:
     try:
         value = int(number)
     except ValueError:
-        raise Invalid(gettext("%(number)s is not a deal number") % {"number": repr(number[:40])},
-                      code="bad_deal_number") from None
+        raise DomainError(Code.BAD_DEAL_NUMBER,
+                          gettext("%(number)s is not a deal number") % {"number": repr(number[:40])}) from None
     if not 0 <= value < 2**64:
-        raise Invalid(gettext("deal numbers run from 0 to 2**64 - 1"), code="bad_deal_number")
+        raise DomainError(Code.BAD_DEAL_NUMBER, gettext("deal numbers run from 0 to 2**64 - 1"))
     try:
         rules = engine.Rules.parse(request.query_params.get("rules", "classic"))
     except engine.RulesError as exc:
-        raise Invalid(str(exc), code="bad_rules") from None
+        raise DomainError(Code.BAD_RULES, str(exc)) from None
     return value, rules
 
 

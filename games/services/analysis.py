@@ -10,7 +10,7 @@ from django.db import transaction
 import engine
 from engine.solver import Solution
 from engine.solver.analysis import analyse, pack
-from pyramid_site.api.solver_budget import SolverPayer, spending
+from pyramid_site.solver_budget import SolverPayer, spending
 
 from ..engine_glue import start_position
 from ..models import Deal, Game, GameAnalysis

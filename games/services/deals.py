@@ -15,8 +15,8 @@ from django.utils.translation import gettext
 
 import engine
 from engine.solver import UNKNOWN, Solution, solve
-from pyramid_site.api.errors import NotFound
-from pyramid_site.api.solver_budget import SolverPayer, refuse_when_spent, spending
+from pyramid_site.solver_budget import SolverPayer, refuse_when_spent, spending
+from pyramid_site.errors import Code, DomainError
 
 from ..engine_glue import start_position
 from ..models import SOLVE_BUCKETS, Deal, SolveHour
@@ -56,7 +56,7 @@ def deal_solve_request(*, number: int, rules: engine.Rules, payer: SolverPayer |
     the solve, paid by ``payer``). Refused, as if it did not exist, while its number is secret; refused (429)
     while the payer's solver budget is spent, unless the deal needs no solve."""
     if deal_number_is_secret(number):
-        raise NotFound(gettext("there is no practice deal %(number)s") % {"number": number}, code="deal_not_found")
+        raise DomainError(Code.DEAL_NOT_FOUND, gettext("there is no practice deal %(number)s") % {"number": number})
     known = Deal.objects.filter(number=number, rules=rules.to_text()).first()
     if known is None or known.status == Deal.Status.PENDING:
         refuse_when_spent(payer)

@@ -17,15 +17,15 @@ from django.utils.translation import gettext
 import engine
 from engine.solver import Hint
 from engine.solver import hint as solver_hint
-from pyramid_site.api.client import ClientMark
-from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
-from pyramid_site.api.solver_budget import SolverPayer, spending
+from pyramid_site.client import ClientMark
+from pyramid_site.solver_budget import SolverPayer, spending
 from pyramid_site.clock import day_end, utc_today
 from pyramid_site.db import prepared_cursor
+from pyramid_site.errors import Code, DomainError
 from pyramid_site.metrics import MOVES
 
 from ..engine_glue import engine_deal, engine_rules, game_position, start_position
-from ..errors import IllegalMoveError, game_not_found
+from ..errors import game_not_found
 from ..models import DailyDeal, Deal, Game
 from ..move_log import log_append, log_notations, log_without_last
 from ..words import refusal
@@ -43,9 +43,9 @@ class MoveOutcome:
     applied: bool  # False when the request repeated a move already in the log (a safe retry)
 
 
-def game_over(game: Game) -> Conflict:
-    return Conflict(gettext("the game is over (%(status)s)") % {"status": game.status},
-                    code="game_over", status=game.status)
+def game_over(game: Game) -> DomainError:
+    return DomainError(Code.GAME_OVER, gettext("the game is over (%(status)s)") % {"status": game.status},
+                       status=game.status)
 
 
 def _new_game(*, player, deal: Deal, mode: str, daily: DailyDeal | None = None,
@@ -71,22 +71,21 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
     if daily_id is not None:
         daily = DailyDeal.objects.select_related("deal").filter(pk=daily_id).first()
         if daily is None or daily.date > utc_today():
-            raise NotFound(gettext("there is no daily deal %(daily_id)s open yet") % {"daily_id": daily_id},
-                           code="daily_not_found")
+            raise DomainError(Code.DAILY_NOT_FOUND,
+                              gettext("there is no daily deal %(daily_id)s open yet") % {"daily_id": daily_id})
         if daily.date < utc_today():
             if deal_is_secret(daily.deal):  # another window still uses its number: the number is not given
-                raise Conflict(gettext("the daily deal's day is over"), code="daily_over")
-            raise Conflict(
-                gettext("the daily deal of %(date)s is over; practise it as deal %(number)s with rules %(preset)s")
-                % {"date": daily.date, "number": daily.deal.number, "preset": daily.preset},
-                code="daily_over",
-            )
+                raise DomainError(Code.DAILY_OVER, gettext("the daily deal's day is over"))
+            raise DomainError(Code.DAILY_OVER,
+                              gettext("the daily deal of %(date)s is over; practise it as deal %(number)s with rules "
+                                      "%(preset)s")
+                              % {"date": daily.date, "number": daily.deal.number, "preset": daily.preset})
         return ranked_game_start(player=player, deal=daily.deal, daily=daily, closes_at=day_end(daily.date),
                                  client=client)
     try:
         parsed_rules = engine.Rules.parse(rules or "classic")
     except engine.RulesError as exc:
-        raise Invalid(str(exc), code="bad_rules") from None
+        raise DomainError(Code.BAD_RULES, str(exc)) from None
     if winnable or difficulty is not None:
         deal = _proven_practice_deal(parsed_rules, difficulty, payer)
         with transaction.atomic():
@@ -96,9 +95,9 @@ def game_start(*, player, daily_id: int | None = None, number: int | None = None
         while deal_number_is_secret(number):  # drawn again: a random deal is never a secret one
             number = secrets.randbelow(2**64)
     elif not 0 <= number < 2**64:
-        raise Invalid(gettext("deal numbers run from 0 to 2**64 - 1"), code="bad_deal_number")
+        raise DomainError(Code.BAD_DEAL_NUMBER, gettext("deal numbers run from 0 to 2**64 - 1"))
     elif deal_number_is_secret(number):  # a daily or tournament deal whose window is not over
-        raise NotFound(gettext("there is no practice deal %(number)s") % {"number": number}, code="deal_not_found")
+        raise DomainError(Code.DEAL_NOT_FOUND, gettext("there is no practice deal %(number)s") % {"number": number})
     with transaction.atomic():
         deal = deal_get_or_create(number=number, rules=parsed_rules)
         return _new_game(player=player, deal=deal, mode=Game.Mode.PRACTICE)
@@ -119,7 +118,7 @@ def _proven_practice_deal(rules: engine.Rules, difficulty: int | None, payer: So
         else:
             missing = gettext("no winnable deal of difficulty %(difficulty)s under these rules is proved yet: the "
                               "solver is looking for some, ask again in a minute") % {"difficulty": difficulty}
-        raise Conflict(missing, code="no_deal_ready")
+        raise DomainError(Code.NO_DEAL_READY, missing)
     return deal
 
 
@@ -128,17 +127,17 @@ def ranked_game_start(*, player, deal: Deal, closes_at: dt.datetime, daily: Dail
     """A ranked game of ``deal`` (a daily deal's, or a tournament's), once per player and deal, that
     the server closes as it stands at ``closes_at`` (the end of its day or tournament)."""
     if closes_at <= timezone.now():  # the window ended between the request's checks and now
-        raise (Conflict(gettext("the daily deal's day is over"), code="daily_over") if daily
-               else Conflict(gettext("the tournament is over"), code="tournament_over"))
+        raise (DomainError(Code.DAILY_OVER, gettext("the daily deal's day is over")) if daily
+               else DomainError(Code.TOURNAMENT_OVER, gettext("the tournament is over")))
     try:
         with transaction.atomic():
             return _new_game(player=player, deal=deal, daily=daily, mode=Game.Mode.RANKED, closes_at=closes_at,
                              client=client)
     except IntegrityError:
         game = Game.objects.filter(player=player, deal=deal, mode=Game.Mode.RANKED).first()
-        raise Conflict(gettext("you have already played this daily deal") if daily
-                       else gettext("you have already played this deal"), code="already_played",
-                       game=game.pk if game else None) from None
+        raise DomainError(Code.ALREADY_PLAYED, gettext("you have already played this daily deal") if daily
+                                               else gettext("you have already played this deal"),
+                          game=game.pk if game else None) from None
 
 
 def _finished(game: Game, position: engine.Position | None = None, payer: SolverPayer | None = None) -> None:
@@ -147,14 +146,15 @@ def _finished(game: Game, position: engine.Position | None = None, payer: Solver
     game_finished.send(sender=Game, game=game, position=position, payer=payer)
 
 
-def window_over(game: Game) -> Conflict:
+def window_over(game: Game) -> DomainError:
     if game.daily_id:
-        return Conflict(gettext("the daily deal of %(date)s is over: the game was closed as it stood at the end of "
-                                "its day") % {"date": game.daily.date},
-                        code="daily_over", status=Game.Status.CLOSED)
-    return Conflict(gettext("the tournament is over: the game was closed as it stood at its end"),
-                    code="tournament_over",
-                    status=Game.Status.CLOSED)
+        return DomainError(Code.DAILY_OVER,
+                           gettext("the daily deal of %(date)s is over: the game was closed as it stood at the end "
+                                   "of its day")
+                           % {"date": game.daily.date}, status=Game.Status.CLOSED)
+    return DomainError(Code.TOURNAMENT_OVER,
+                       gettext("the tournament is over: the game was closed as it stood at its end"),
+                       status=Game.Status.CLOSED)
 
 
 def game_close(*, game_id: int) -> Game | None:
@@ -214,7 +214,7 @@ def move_submit(*, game_id: int, player, ply: int, move: str, payer: SolverPayer
     try:
         parsed = engine.parse_move(move)
     except engine.NotationError as exc:
-        raise Invalid(str(exc), code="bad_notation") from None
+        raise DomainError(Code.BAD_NOTATION, str(exc)) from None
     notation = str(parsed)
     while True:
         game = game_of_player(game_id=game_id, player=player)
@@ -226,7 +226,7 @@ def move_submit(*, game_id: int, player, ply: int, move: str, payer: SolverPayer
         try:
             position.apply(parsed)
         except engine.IllegalMove as exc:
-            raise IllegalMoveError(refusal(exc.kind, exc.params, exc.reason), move=notation) from None
+            raise DomainError(Code.ILLEGAL_MOVE, refusal(exc.kind, exc.params, exc.reason), move=notation) from None
         read_version = game.version
         game.move_log = bytes(game.move_log) + log_append(game.move_log, started_at=game.started_at, move=parsed,
                                                           at=timezone.now())
@@ -253,10 +253,8 @@ def _already_played(game: Game, ply: int, notation: str) -> MoveOutcome | None:
         if log_notations(game.move_log)[ply - 1] == notation:
             return MoveOutcome(game, game_position(game), applied=False)
     if ply != expected:
-        raise Conflict(gettext("move %(ply)s is not the next one: the next move is %(expected)s")
-                       % {"ply": ply, "expected": expected},
-                       code="wrong_ply",
-                       expected_ply=expected)
+        raise DomainError(Code.WRONG_PLY, gettext("move %(ply)s is not the next one: the next move is %(expected)s")
+                                          % {"ply": ply, "expected": expected}, expected_ply=expected)
     if game.status == Game.Status.CLOSED:
         raise window_over(game)
     if game.is_over:
@@ -306,8 +304,7 @@ def _practice_only(game: Game, what: str) -> None:
     if game.mode != Game.Mode.PRACTICE:
         refusal = {"undo": gettext("undo is for practice games only; ranked games are played without it"),
                    "hint": gettext("hint is for practice games only; ranked games are played without it")}[what]
-        raise Forbidden(refusal,
-                        code=f"ranked_no_{what}")
+        raise DomainError({"undo": Code.RANKED_NO_UNDO, "hint": Code.RANKED_NO_HINT}[what], refusal)
 
 
 def game_undo(*, game_id: int, player) -> Game:
@@ -319,7 +316,7 @@ def game_undo(*, game_id: int, player) -> Game:
         if game.status in (Game.Status.WON, Game.Status.RESIGNED):
             raise game_over(game)
         if game.moves == 0:
-            raise Conflict(gettext("there is no move to take back"), code="nothing_to_undo")
+            raise DomainError(Code.NOTHING_TO_UNDO, gettext("there is no move to take back"))
         game.move_log = log_without_last(game.move_log)
         replayed = engine.replay(engine_deal(game.deal.text), engine_rules(game.deal.rules),
                                  log_notations(game.move_log))

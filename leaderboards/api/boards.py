@@ -12,13 +12,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.selectors import daily_deal, game_of_player
-from pyramid_site.api.errors import NotFound
 from pyramid_site.api.output import PRESET_CHOICES
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.params import date_value, int_param
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.visitors import VisitorReadable
 from pyramid_site.clock import utc_today
+from pyramid_site.errors import Code, DomainError
 
 from ..selectors import boards, stats, statistics
 from ..selectors.clubs import club_for_viewer
@@ -59,8 +59,9 @@ class DailyBoardView(VisitorReadable, APIView):
     def get(self, request, date: str, preset: str):
         day = date_value(date)
         if day > utc_today():
-            raise NotFound(gettext("there is no %(preset)s daily deal on %(date)s") % {"preset": preset, "date": date},
-                           code="daily_not_found")
+            raise DomainError(Code.DAILY_NOT_FOUND,
+                              gettext("there is no %(preset)s daily deal on %(date)s")
+                              % {"preset": preset, "date": date})
         daily = daily_deal(date=day, preset=preset)
         board = boards.daily_board(daily=daily, player=request.user, limit=int_param(request, "limit", 50, 1, 200),
                                    around=int_param(request, "around", 5, 0, 25), club_id=_club_id(request))

@@ -8,11 +8,11 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pyramid_site.api.errors import Forbidden
 from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.visitors import VisitorReadable
+from pyramid_site.errors import Code, DomainError
 
 from .. import services
 from ..selectors.clubs import club_changes, club_for_viewer, clubs_for_viewer, members_of
@@ -80,8 +80,10 @@ class ClubLeaveView(APIView):
     """Leave a club. Its owner hands it over first (make another member owner), unless they are its last
     member: then the club closes, or, if one of its tournaments has started, is archived with them."""
 
-    @extend_schema(request=None, responses={204: None, 404: ERROR, 409: ERROR}, summary="Leave a club",
-                   description="Leave a club; the tournaments you joined stay yours to play and read. The owner hands "
+    @extend_schema(request=None, responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR},
+                   summary="Leave a club",
+                   description="Leave a club; the tournaments you joined stay yours to play and read (403 `not_member` "
+                               "if you are not a member). The owner hands "
                                "the club over first (409 `owner_must_hand_over`) unless they are its last member: "
                                "then the club closes with its tournaments that never started, or, if one has "
                                "started, is archived (`archived_at`) with its tournaments and standings.")
@@ -111,8 +113,8 @@ class ClubMembersView(VisitorReadable, APIView):
     def get(self, request, club_id: int):
         club, membership = club_for_viewer(club_id=club_id, viewer=request.user)
         if membership is None:
-            raise Forbidden(gettext("only members of %(club)s see its members") % {"club": club.name},
-                            code="not_member")
+            raise DomainError(Code.NOT_MEMBER,
+                              gettext("only members of %(club)s see its members") % {"club": club.name})
         return paged(request, members_of(club), member_output)
 
 

@@ -9,7 +9,8 @@ from rest_framework.views import APIView
 
 from games.api.serializers import GameOutput, game_output
 from games.engine_glue import game_position
-from pyramid_site.api.client import DEVICE_PARAMETER, client_mark
+from pyramid_site.api.client import DEVICE_PARAMETER
+from pyramid_site.client import client_mark
 from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games.models import Game
-from pyramid_site.api.errors import Conflict, Invalid, NotFound
+from pyramid_site.errors import Code, DomainError
 
 from .. import cache
 from ..models import Result
@@ -28,7 +28,7 @@ from .models import Flag, Void
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise Invalid(gettext("say why: a void needs a reason, kept in the audit record"), code="reason_required")
+        raise DomainError(Code.REASON_REQUIRED, gettext("say why: a void needs a reason, kept in the audit record"))
     return reason
 
 
@@ -60,7 +60,7 @@ def _record(void: Void, already_void: str) -> Void:
         with transaction.atomic():
             void.save()
     except IntegrityError:
-        raise Conflict(already_void, code="already_void") from None
+        raise DomainError(Code.ALREADY_VOID, already_void) from None
     return void
 
 
@@ -71,12 +71,13 @@ def game_void(*, game_id: int, reason: str, by=None) -> Void:
         # it after the player's row, the inverse of a finishing move's order, and the two could deadlock
         found = Game.objects.select_for_update(of=("self",)).filter(pk=game_id).values_list("player_id", "mode").first()
         if found is None:
-            raise NotFound(gettext("there is no game %(game_id)s") % {"game_id": game_id}, code="game_not_found")
+            raise DomainError(Code.GAME_NOT_FOUND, gettext("there is no game %(game_id)s") % {"game_id": game_id})
         player_id, mode = found
         if mode != Game.Mode.RANKED:
-            raise Conflict(gettext("game %(game_id)s is a practice game: it is on no board, so there is nothing "
-                                   "to void") % {"game_id": game_id},
-                           code="not_ranked")
+            raise DomainError(Code.NOT_RANKED,
+                              gettext("game %(game_id)s is a practice game: it is on no board, so there is "
+                                      "nothing to void")
+                              % {"game_id": game_id})
         # result_record takes the player's row lock before it looks for voids, so the game's
         # result is either already written (and voided here) or written later and sees this void
         get_user_model().objects.select_for_update().filter(pk=player_id).exists()
@@ -91,8 +92,8 @@ def player_void(*, player_id: int, reason: str, by=None) -> Void:
     with transaction.atomic():
         # serialises with result_record, which takes the same lock before it looks for voids
         if not get_user_model().objects.select_for_update().filter(pk=player_id).exists():
-            raise NotFound(gettext("there is no player %(player_id)s") % {"player_id": player_id},
-                           code="player_not_found")
+            raise DomainError(Code.PLAYER_NOT_FOUND,
+                              gettext("there is no player %(player_id)s") % {"player_id": player_id})
         void = _record(Void(player_id=player_id, reason=reason, voided_by=by),
                        gettext("player %(id)s is already void") % {"id": player_id})
         _apply(Result.objects.filter(player_id=player_id), voided=True)
@@ -105,9 +106,10 @@ def void_lift(*, void_id: int, reason: str, by=None) -> Void:
     with transaction.atomic():
         void = Void.objects.select_for_update().filter(pk=void_id).first()
         if void is None:
-            raise NotFound(gettext("there is no void %(void_id)s") % {"void_id": void_id}, code="void_not_found")
+            raise DomainError(Code.VOID_NOT_FOUND, gettext("there is no void %(void_id)s") % {"void_id": void_id})
         if void.lifted_at is not None:
-            raise Conflict(gettext("void %(void_id)s was already lifted") % {"void_id": void_id}, code="already_lifted")
+            raise DomainError(Code.ALREADY_LIFTED,
+                              gettext("void %(void_id)s was already lifted") % {"void_id": void_id})
         void.lifted_at, void.lifted_by, void.lift_reason = timezone.now(), by, reason
         void.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
         covered = Result.objects.filter(game_id=void.game_id) if void.game_id else Result.objects.filter(
@@ -146,14 +148,14 @@ def flag_review(*, flag_id: int, note: str, by=None, void: bool = False) -> Flag
     flag or a void covers it); with ``void``, the game is voided in the same transaction and stays off."""
     note = (note or "").strip()
     if not note:
-        raise Invalid(gettext("say what the review found: a note is kept in the audit record"), code="note_required")
+        raise DomainError(Code.NOTE_REQUIRED, gettext("say what the review found: a note is kept in the audit record"))
     with transaction.atomic():
         flag = Flag.objects.select_for_update().filter(pk=flag_id).first()
         if flag is None:
-            raise NotFound(gettext("there is no flag %(flag_id)s") % {"flag_id": flag_id}, code="flag_not_found")
+            raise DomainError(Code.FLAG_NOT_FOUND, gettext("there is no flag %(flag_id)s") % {"flag_id": flag_id})
         if flag.reviewed_at is not None:
-            raise Conflict(gettext("flag %(flag_id)s was already reviewed") % {"flag_id": flag_id},
-                           code="already_reviewed")
+            raise DomainError(Code.ALREADY_REVIEWED,
+                              gettext("flag %(flag_id)s was already reviewed") % {"flag_id": flag_id})
         if void and not Void.objects.filter(game_id=flag.game_id, lifted_at__isnull=True).exists():
             game_void(game_id=flag.game_id, reason=note, by=by)
         _lock_player(flag.game.player_id)

@@ -1,4 +1,4 @@
-"""Club names unique by their canonical key (NFKC, case folded, confusable skeleton; pyramid_site/api/names.py),
+"""Club names unique by their canonical key (NFKC, case folded, confusable skeleton; pyramid_site/names.py),
 in the database. Clubs whose names already share a key keep their names: the oldest keeps the key itself and
 each later one gets ``KEY#ID``, which no name can have, so no new club can take any spelling of theirs. The
 clubs concerned are printed."""
@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 
 def keys_fill(apps, schema_editor):
-    from pyramid_site.api.names import canonical_name
+    from pyramid_site.names import canonical_name
 
     Club = apps.get_model("leaderboards", "Club")
     taken: dict[str, int] = {}

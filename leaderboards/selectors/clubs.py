@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games.models import Game
-from pyramid_site.api.errors import Forbidden, NotFound
+from pyramid_site.errors import Code, DomainError
 
 from ..counting import counting_results
 from ..models import Club, ClubChange, Entry, Membership, Tournament
@@ -19,8 +19,8 @@ def club_for_viewer(*, club_id: int, viewer) -> tuple[Club, Membership | None]:
     """The club and the viewer's membership; a private club is hidden from everyone else."""
     club = visible_clubs(viewer).annotate(member_count=Count("memberships")).filter(pk=club_id).first()
     if club is None:
-        raise NotFound(gettext("there is no club %(club_id)s that you can see") % {"club_id": club_id},
-                       code="club_not_found")
+        raise DomainError(Code.CLUB_NOT_FOUND,
+                          gettext("there is no club %(club_id)s that you can see") % {"club_id": club_id})
     return club, membership_of(club, viewer)
 
 
@@ -53,8 +53,8 @@ def club_changes(*, club_id: int, viewer):
     """Every change made to a club and its tournaments, oldest first: to its owner and admins."""
     club, membership = club_for_viewer(club_id=club_id, viewer=viewer)
     if membership is None or not membership.can_manage:
-        raise Forbidden(gettext("only the owner and admins of %(club)s may do this") % {"club": club.name},
-                        code="not_club_manager")
+        raise DomainError(Code.NOT_CLUB_MANAGER,
+                          gettext("only the owner and admins of %(club)s may do this") % {"club": club.name})
     return ClubChange.objects.filter(club=club).select_related("changed_by", "member").order_by("changed_at", "pk")
 
 
@@ -80,9 +80,8 @@ def tournament_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Me
         membership = membership_of(tournament.club, viewer)
         if not tournament.club.is_private or membership is not None or is_entrant(tournament, viewer):
             return tournament, membership
-    raise NotFound(gettext("there is no tournament %(tournament_id)s that you can see")
-                   % {"tournament_id": tournament_id},
-                   code="tournament_not_found")
+    raise DomainError(Code.TOURNAMENT_NOT_FOUND, gettext("there is no tournament %(tournament_id)s that you can see")
+                                                 % {"tournament_id": tournament_id})
 
 
 def is_entrant(tournament: Tournament, viewer) -> bool:
@@ -96,8 +95,8 @@ def standings_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Mem
     tournament, membership = tournament_for_viewer(tournament_id=tournament_id, viewer=viewer)
     final = standings_are_final(tournament)
     if membership is None and not final and not is_entrant(tournament, viewer):
-        raise Forbidden(gettext("live standings are for the club's members; everyone sees them after the end"),
-                        code="not_member")
+        raise DomainError(Code.NOT_MEMBER,
+                          gettext("live standings are for the club's members; everyone sees them after the end"))
     return tournament, membership, final
 
 

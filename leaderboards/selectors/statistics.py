@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from django.db.models import Count, FilteredRelation, Min, Q
 
+import engine
 from games.models import DailyDeal
 from games.selectors import practice_figures
-from pyramid_site.api.output import PRESET_CHOICES
 from pyramid_site.clock import utc_today
 
 from ..models import Result
@@ -34,7 +34,8 @@ MAX_MONTHS = 12
 
 def _preset_order(preset: str) -> tuple[int, str]:
     """Presets in the rule book's order (classic first), ``custom`` last."""
-    return (PRESET_CHOICES.index(preset) if preset in PRESET_CHOICES else len(PRESET_CHOICES), preset)
+    order = [*engine.PRESETS, "custom"]
+    return (order.index(preset) if preset in order else len(order), preset)
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, F, Min, Q, Sum
 from django.utils.translation import gettext, ngettext
 
-from pyramid_site.api.errors import Conflict, NotFound
 from pyramid_site.clock import utc_today
+from pyramid_site.errors import Code, DomainError
 
 from ..models import Club, Membership, PeriodCount, PeriodStanding, Result
 from ..streaks import Streak, streak_of
@@ -238,15 +238,15 @@ def share_of(*, game) -> str:
     """The share line of a finished daily game (the caller has checked the game is the viewer's)."""
     result = Result.objects.filter(game=game, daily__isnull=False).first()
     if result is None:
-        raise Conflict(gettext("only a finished daily game has a share line"), code="not_shareable")
+        raise DomainError(Code.NOT_SHAREABLE, gettext("only a finished daily game has a share line"))
     return share_line(result)
 
 
 def player_named(username: str):
     player = get_user_model().objects.filter(username=username).first()
     if player is None:
-        raise NotFound(gettext("there is no player %(username)s") % {"username": repr(username)},
-                       code="player_not_found")
+        raise DomainError(Code.PLAYER_NOT_FOUND,
+                          gettext("there is no player %(username)s") % {"username": repr(username)})
     return player
 
 

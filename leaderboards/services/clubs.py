@@ -13,8 +13,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from pyramid_site.accounts.selectors import is_guest
-from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
-from pyramid_site.api.names import clean_name
+from pyramid_site.names import clean_name
+from pyramid_site.errors import Code, DomainError
 
 from ..models import Club, ClubChange, Membership, Tournament
 
@@ -29,7 +29,7 @@ def new_invite_code() -> str:
 def _locked_club(club_id: int) -> Club:
     club = Club.objects.select_for_update().filter(pk=club_id).first()
     if club is None:
-        raise NotFound(gettext("there is no club %(club_id)s") % {"club_id": club_id}, code="club_not_found")
+        raise DomainError(Code.CLUB_NOT_FOUND, gettext("there is no club %(club_id)s") % {"club_id": club_id})
     return club
 
 
@@ -43,8 +43,9 @@ def club_shared_lock(club_id: int) -> Club | None:
 
 def not_archived(club: Club) -> None:
     if club.archived_at is not None:
-        raise Conflict(gettext("%(club)s is archived: it keeps its tournaments' standings and changes no more")
-                       % {"club": club.name}, code="club_archived")
+        raise DomainError(Code.CLUB_ARCHIVED,
+                          gettext("%(club)s is archived: it keeps its tournaments' standings and changes no more")
+                          % {"club": club.name})
 
 
 def membership_of(club: Club, user) -> Membership | None:
@@ -63,21 +64,21 @@ def manager_of(club: Club, user, *, owner_only: bool = False) -> Membership:
     if membership is None or not membership.can_manage or (owner_only and membership.role != Role.OWNER):
         refusal = (gettext("only the owner of %(club)s may do this") if owner_only
                    else gettext("only the owner and admins of %(club)s may do this"))
-        raise Forbidden(refusal % {"club": club.name}, code="not_club_manager")
+        raise DomainError(Code.NOT_CLUB_MANAGER, refusal % {"club": club.name})
     return membership
 
 
 def club_name(name: str) -> str:
-    return clean_name(name, what=gettext("a club name"), code="bad_club_name", max_length=60)
+    return clean_name(name, what=gettext("a club name"), code=Code.BAD_CLUB_NAME, max_length=60)
 
 
 def not_a_guest(user, doing: str) -> None:
     """Guests play, join clubs and tournaments, but found and run nothing: a club or a tournament would be left
     to an account whose only key is one browser's token."""
     if is_guest(user):
-        raise Forbidden(gettext("a guest account cannot %(doing)s: sign up first (your games stay yours)")
-                        % {"doing": doing},
-                        code="guest_not_allowed")
+        raise DomainError(Code.GUEST_NOT_ALLOWED,
+                          gettext("a guest account cannot %(doing)s: sign up first (your games stay yours)")
+                          % {"doing": doing})
 
 
 def club_create(*, user, name: str, description: str = "", is_private: bool = False) -> Club:
@@ -90,8 +91,8 @@ def club_create(*, user, name: str, description: str = "", is_private: bool = Fa
             Membership.objects.create(club=club, user=user, role=Role.OWNER)
             return club
     except IntegrityError:
-        raise Conflict(gettext("there is already a club named %(name)s") % {"name": repr(name)},
-                       code="club_name_taken") from None
+        raise DomainError(Code.CLUB_NAME_TAKEN,
+                          gettext("there is already a club named %(name)s") % {"name": repr(name)}) from None
 
 
 def club_update(*, actor, club_id: int, **changes) -> Club:
@@ -106,8 +107,8 @@ def club_update(*, actor, club_id: int, **changes) -> Club:
             with transaction.atomic():
                 club.save()
         except IntegrityError:
-            raise Conflict(gettext("there is already a club named %(club)s") % {"club": repr(club.name)},
-                           code="club_name_taken") from None
+            raise DomainError(Code.CLUB_NAME_TAKEN,
+                              gettext("there is already a club named %(club)s") % {"club": repr(club.name)}) from None
         for kind, after in _club_values(club).items():
             if after != before[kind]:
                 change_record(club=club, kind=kind, actor=actor, before=before[kind], after=after)
@@ -124,10 +125,11 @@ def club_join(*, user, invite_code: str) -> Membership:
     with transaction.atomic():
         club = Club.objects.select_for_update().filter(invite_code=invite_code.strip()).first()
         if club is None:
-            raise NotFound(gettext("no club has this invite code (it may have been renewed)"), code="bad_invite_code")
+            raise DomainError(Code.BAD_INVITE_CODE, gettext("no club has this invite code (it may have been renewed)"))
         not_archived(club)
         if membership_of(club, user):
-            raise Conflict(gettext("you are already a member of %(club)s") % {"club": club.name}, code="already_member")
+            raise DomainError(Code.ALREADY_MEMBER,
+                              gettext("you are already a member of %(club)s") % {"club": club.name})
         return Membership.objects.create(club=club, user=user, role=Role.MEMBER)
 
 
@@ -139,11 +141,11 @@ def club_leave(*, user, club_id: int) -> None:
         club = _locked_club(club_id)
         membership = membership_of(club, user)
         if membership is None:
-            raise NotFound(gettext("you are not a member of %(club)s") % {"club": club.name}, code="not_member")
+            raise DomainError(Code.NOT_MEMBER, gettext("you are not a member of %(club)s") % {"club": club.name})
         if membership.role == Role.OWNER:
             if Membership.objects.filter(club=club).exclude(pk=membership.pk).exists():
-                raise Conflict(gettext("the owner hands the club over (make another member owner) before leaving"),
-                               code="owner_must_hand_over")
+                raise DomainError(Code.OWNER_MUST_HAND_OVER,
+                                  gettext("the owner hands the club over (make another member owner) before leaving"))
             now = timezone.now()
             Tournament.objects.filter(club=club, starts_at__gt=now).delete()
             if not Tournament.objects.filter(club=club).exists():
@@ -164,15 +166,15 @@ def member_remove(*, actor, club_id: int, user_id: int) -> None:
         manager = manager_of(club, actor)
         target = Membership.objects.filter(club=club, user_id=user_id).first()
         if target is None:
-            raise NotFound(gettext("user %(user_id)s is not a member of %(club)s")
-                           % {"user_id": user_id, "club": club.name},
-                           code="member_not_found")
+            raise DomainError(Code.MEMBER_NOT_FOUND, gettext("user %(user_id)s is not a member of %(club)s")
+                                                     % {"user_id": user_id, "club": club.name})
         if target.user_id == actor.pk:
-            raise Invalid(gettext("to leave your club, use leave"), code="remove_self")
+            raise DomainError(Code.REMOVE_SELF, gettext("to leave your club, use leave"))
         if target.role == Role.OWNER or (target.role == Role.ADMIN and manager.role != Role.OWNER):
             # only an admin gets here: the owner removing themselves was refused above
-            raise Forbidden(gettext("an admin cannot remove the owner") if target.role == Role.OWNER
-                            else gettext("an admin cannot remove the admin"), code="rank_too_low")
+            raise DomainError(Code.RANK_TOO_LOW,
+                              gettext("an admin cannot remove the owner") if target.role == Role.OWNER
+                              else gettext("an admin cannot remove the admin"))
         target.delete()
         change_record(club=club, kind=Kind.MEMBER_REMOVED, actor=actor, member=target.user, before=target.role)
 
@@ -181,21 +183,20 @@ def member_role_set(*, actor, club_id: int, user_id: int, role: str) -> Membersh
     """The owner makes a member admin or member; making someone owner hands the club over, and the
     old owner stays as an admin."""
     if role not in Role.values:
-        raise Invalid(gettext("role must be one of %(roles)s") % {"roles": ', '.join(Role.values)}, code="bad_role")
+        raise DomainError(Code.BAD_ROLE, gettext("role must be one of %(roles)s") % {"roles": ', '.join(Role.values)})
     with transaction.atomic():
         club = _locked_club(club_id)
         owner = manager_of(club, actor, owner_only=True)
         target = Membership.objects.filter(club=club, user_id=user_id).first()
         if target is None:
-            raise NotFound(gettext("user %(user_id)s is not a member of %(club)s")
-                           % {"user_id": user_id, "club": club.name},
-                           code="member_not_found")
+            raise DomainError(Code.MEMBER_NOT_FOUND, gettext("user %(user_id)s is not a member of %(club)s")
+                                                     % {"user_id": user_id, "club": club.name})
         if target.pk == owner.pk:
-            raise Invalid(gettext("hand the club over by making another member owner"), code="owner_role_change")
+            raise DomainError(Code.OWNER_ROLE_CHANGE, gettext("hand the club over by making another member owner"))
         if role != Role.MEMBER and is_guest(target.user):
-            raise Forbidden(gettext("%(username)s is a guest account: it may be an owner or admin once it signs up")
-                            % {"username": target.user.username},
-                            code="guest_not_allowed")
+            raise DomainError(Code.GUEST_NOT_ALLOWED,
+                              gettext("%(username)s is a guest account: it may be an owner or admin once it signs up")
+                              % {"username": target.user.username})
         if role == Role.OWNER:
             owner.role = Role.ADMIN
             owner.save(update_fields=["role"])

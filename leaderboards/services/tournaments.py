@@ -16,10 +16,10 @@ from games import services as game_services
 from games.models import DailyDeal, Deal, Game
 from games.services import proven_deal
 from games.tasks import settle_sequence
-from pyramid_site.api.client import ClientMark
-from pyramid_site.api.errors import Conflict, Forbidden, Invalid, NotFound
-from pyramid_site.api.names import clean_name
+from pyramid_site.client import ClientMark
+from pyramid_site.names import clean_name
 from pyramid_site.clock import day_end
+from pyramid_site.errors import Code, DomainError
 
 from ..models import Club, ClubChange, Entry, Tournament, TournamentDeal, WindowChange
 from .clubs import change_record, club_shared_lock, manager_of, membership_of, not_a_guest, not_archived
@@ -33,7 +33,7 @@ PURPOSE = "tournament"
 
 
 def tournament_name(name: str) -> str:
-    return clean_name(name, what=gettext("a tournament name"), code="bad_tournament_name", max_length=80)
+    return clean_name(name, what=gettext("a tournament name"), code=Code.BAD_TOURNAMENT_NAME, max_length=80)
 
 
 MAX_LENGTH = dt.timedelta(days=366)
@@ -42,13 +42,13 @@ MAX_AHEAD = dt.timedelta(days=2 * 366)
 
 def _window(starts_at: dt.datetime, ends_at: dt.datetime) -> None:
     if timezone.is_naive(starts_at) or timezone.is_naive(ends_at):
-        raise Invalid(gettext("give start and end with a time zone (UTC)"), code="bad_window")
+        raise DomainError(Code.BAD_WINDOW, gettext("give start and end with a time zone (UTC)"))
     if ends_at <= starts_at:
-        raise Invalid(gettext("a tournament ends after it starts"), code="bad_window")
+        raise DomainError(Code.BAD_WINDOW, gettext("a tournament ends after it starts"))
     if ends_at - starts_at > MAX_LENGTH:
-        raise Invalid(gettext("a tournament lasts a year at most"), code="bad_window")
+        raise DomainError(Code.BAD_WINDOW, gettext("a tournament lasts a year at most"))
     if starts_at > timezone.now() + MAX_AHEAD:
-        raise Invalid(gettext("a tournament starts within two years"), code="bad_window")
+        raise DomainError(Code.BAD_WINDOW, gettext("a tournament starts within two years"))
 
 
 def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str, starts_at: dt.datetime,
@@ -58,40 +58,39 @@ def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str
     try:
         parsed = engine.Rules.parse(rules)
     except engine.RulesError as exc:
-        raise Invalid(str(exc), code="bad_rules") from None
+        raise DomainError(Code.BAD_RULES, str(exc)) from None
     if format not in Tournament.Format.values:
-        raise Invalid(gettext("format must be one of %(formats)s") % {"formats": ', '.join(Tournament.Format.values)},
-                      code="bad_format")
+        raise DomainError(Code.BAD_FORMAT,
+                          gettext("format must be one of %(formats)s")
+                          % {"formats": ', '.join(Tournament.Format.values)})
     if scoring not in Tournament.Scoring.values:
-        raise Invalid(gettext("scoring must be one of %(scorings)s")
-                      % {"scorings": ', '.join(Tournament.Scoring.values)},
-                      code="bad_scoring")
+        raise DomainError(Code.BAD_SCORING, gettext("scoring must be one of %(scorings)s")
+                                            % {"scorings": ', '.join(Tournament.Scoring.values)})
     if format == Tournament.Format.ARENA and scoring != Tournament.Scoring.PLAIN:
-        raise Invalid(gettext("an arena has its own points; Par Pyramid scoring is for matches"), code="bad_scoring")
+        raise DomainError(Code.BAD_SCORING, gettext("an arena has its own points; Par Pyramid scoring is for matches"))
     _window(starts_at, ends_at)
     if ends_at <= timezone.now():
-        raise Invalid(gettext("the tournament would be over before it is created"), code="bad_window")
+        raise DomainError(Code.BAD_WINDOW, gettext("the tournament would be over before it is created"))
     daily = None
     if source == Tournament.Source.DAILY:
         daily = DailyDeal.objects.select_related("deal").filter(date=starts_at.date(), preset=parsed.name).first()
         if daily is None:
-            raise Invalid(gettext("there is no %(name)s daily deal on %(date)s")
-                          % {"name": parsed.name, "date": starts_at.date()},
-                          code="no_daily_deal")
+            raise DomainError(Code.NO_DAILY_DEAL, gettext("there is no %(name)s daily deal on %(date)s")
+                                                  % {"name": parsed.name, "date": starts_at.date()})
         if ends_at.date() != starts_at.date() and ends_at != dt.datetime.combine(
                 starts_at.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC):
-            raise Invalid(gettext("a tournament on the daily deal stays within its UTC day"), code="bad_window")
+            raise DomainError(Code.BAD_WINDOW, gettext("a tournament on the daily deal stays within its UTC day"))
         deal_count = 1
     elif source != Tournament.Source.SECRET:
-        raise Invalid(gettext("source must be secret or daily"), code="bad_source")
+        raise DomainError(Code.BAD_SOURCE, gettext("source must be secret or daily"))
     if deal_count is None:
         deal_count = MATCH_DEALS if format == Tournament.Format.MATCH else ARENA_DEALS
     if not 1 <= deal_count <= 100:
-        raise Invalid(gettext("a tournament has 1 to 100 deals"), code="bad_deal_count")
+        raise DomainError(Code.BAD_DEAL_COUNT, gettext("a tournament has 1 to 100 deals"))
     with transaction.atomic():
         club = Club.objects.select_for_update().filter(pk=club_id).first()
         if club is None:
-            raise NotFound(gettext("there is no club %(club_id)s") % {"club_id": club_id}, code="club_not_found")
+            raise DomainError(Code.CLUB_NOT_FOUND, gettext("there is no club %(club_id)s") % {"club_id": club_id})
         manager_of(club, actor)
         tournament = Tournament.objects.create(
             club=club, name=tournament_name(name), rules=parsed.to_text(), preset=parsed.name, format=format,
@@ -159,8 +158,8 @@ def tournament_deals_settle(*, tournament_id: int, budget_seconds: float | None 
 def _tournament_formanager_of(actor, tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_for_update().select_related("club").filter(pk=tournament_id).first()
     if tournament is None:
-        raise NotFound(gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id},
-                       code="tournament_not_found")
+        raise DomainError(Code.TOURNAMENT_NOT_FOUND,
+                          gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id})
     manager_of(tournament.club, actor)
     return tournament
 
@@ -177,23 +176,24 @@ def tournament_update(*, actor, tournament_id: int, name: str | None = None, sta
         tournament = _tournament_formanager_of(actor, tournament_id)
         before = (tournament.starts_at, tournament.ends_at)
         if tournament.ends_at <= now and (starts_at or ends_at):
-            raise Conflict(gettext("the tournament is over; its window is final"), code="tournament_over")
+            raise DomainError(Code.TOURNAMENT_OVER, gettext("the tournament is over; its window is final"))
         if starts_at is not None and starts_at != tournament.starts_at:
             if tournament.starts_at <= now or starts_at < now:
-                raise Conflict(gettext("the start can only move before the tournament has started, and not into "
-                                       "the past"), code="tournament_started")
+                raise DomainError(Code.TOURNAMENT_STARTED,
+                                  gettext("the start can only move before the tournament has started, and not "
+                                          "into the past"))
             if tournament.source == Tournament.Source.DAILY:
-                raise Conflict(gettext("a tournament on the daily deal keeps its day"), code="daily_window_fixed")
+                raise DomainError(Code.DAILY_WINDOW_FIXED, gettext("a tournament on the daily deal keeps its day"))
             tournament.starts_at = starts_at
         if ends_at is not None and ends_at != tournament.ends_at:
             if ends_at <= now:
-                raise Invalid(gettext("the new end must be ahead"), code="bad_window")
+                raise DomainError(Code.BAD_WINDOW, gettext("the new end must be ahead"))
             if tournament.starts_at <= now and ends_at < tournament.ends_at:
-                raise Conflict(gettext("once a tournament has started its end only moves later"),
-                               code="tournament_started")
+                raise DomainError(Code.TOURNAMENT_STARTED,
+                                  gettext("once a tournament has started its end only moves later"))
             if tournament.source == Tournament.Source.DAILY and ends_at > day_end(tournament.starts_at.date()):
-                raise Conflict(gettext("a tournament on the daily deal ends within its UTC day"),
-                               code="daily_window_fixed")
+                raise DomainError(Code.DAILY_WINDOW_FIXED,
+                                  gettext("a tournament on the daily deal ends within its UTC day"))
             tournament.ends_at = ends_at
         _window(tournament.starts_at, tournament.ends_at)
         if name is not None and tournament_name(name) != tournament.name:
@@ -243,17 +243,18 @@ def tournament_join(*, user, tournament_id: int) -> Entry:
             # read after the lock: a tournament deleted meanwhile (before its start, or as its club closed) is gone
             tournament = club and Tournament.objects.filter(pk=tournament_id).first()
             if tournament is None:
-                raise NotFound(gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id},
-                               code="tournament_not_found")
+                raise DomainError(Code.TOURNAMENT_NOT_FOUND,
+                                  gettext("there is no tournament %(tournament_id)s")
+                                  % {"tournament_id": tournament_id})
             not_archived(club)
             if membership_of(club, user) is None:
-                raise Forbidden(gettext("only members of %(club)s may join its tournaments") % {"club": club.name},
-                                code="not_member")
+                raise DomainError(Code.NOT_MEMBER,
+                                  gettext("only members of %(club)s may join its tournaments") % {"club": club.name})
             if timezone.now() >= tournament.ends_at:
-                raise Conflict(gettext("the tournament is over"), code="tournament_over")
+                raise DomainError(Code.TOURNAMENT_OVER, gettext("the tournament is over"))
             entry = Entry.objects.create(tournament=tournament, player=user)
     except IntegrityError:
-        raise Conflict(gettext("you have already joined this tournament"), code="already_joined") from None
+        raise DomainError(Code.ALREADY_JOINED, gettext("you have already joined this tournament")) from None
     return entry_refresh(entry_id=entry.pk)  # a match's deals not played yet count all their cards
 
 
@@ -263,9 +264,9 @@ def _locked_entry(user, tournament_id: int, *, missing: str) -> Entry:
              .filter(tournament_id=tournament_id, player=user).first())
     if entry is None:
         if not Tournament.objects.filter(pk=tournament_id).exists():
-            raise NotFound(gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id},
-                           code="tournament_not_found")
-        raise Conflict(missing, code="not_joined")
+            raise DomainError(Code.TOURNAMENT_NOT_FOUND,
+                              gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id})
+        raise DomainError(Code.NOT_JOINED, missing)
     return entry
 
 
@@ -275,7 +276,7 @@ def tournament_leave(*, user, tournament_id: int) -> None:
     with transaction.atomic():
         entry = _locked_entry(user, tournament_id, missing=gettext("you have not joined this tournament"))
         if timezone.now() >= entry.tournament.starts_at:
-            raise Conflict(gettext("the tournament has started: entries stay to its end"), code="tournament_started")
+            raise DomainError(Code.TOURNAMENT_STARTED, gettext("the tournament has started: entries stay to its end"))
         entry.delete()
 
 
@@ -288,30 +289,32 @@ def tournament_game_start(*, user, tournament_id: int, index: int | None = None,
         entry = _locked_entry(user, tournament_id, missing=gettext("join the tournament first"))
         tournament = entry.tournament
         if tournament.status != Tournament.Status.READY:
-            raise Conflict(gettext("the tournament's deals are not ready (%(status)s)") % {"status": tournament.status},
-                           code="not_ready")
+            raise DomainError(Code.NOT_READY,
+                              gettext("the tournament's deals are not ready (%(status)s)")
+                              % {"status": tournament.status})
         if now < tournament.starts_at:
-            raise Conflict(gettext("the tournament starts at %(time)s") % {"time": tournament.starts_at.isoformat()},
-                           code="not_started")
+            raise DomainError(Code.NOT_STARTED,
+                              gettext("the tournament starts at %(time)s") % {"time": tournament.starts_at.isoformat()})
         if now >= tournament.ends_at:
-            raise Conflict(gettext("the tournament is over"), code="tournament_over")
+            raise DomainError(Code.TOURNAMENT_OVER, gettext("the tournament is over"))
         deals = list(tournament.deals.select_related("deal").order_by("index"))
         games = {g.deal_id: g for g in Game.objects.filter(player=user, mode=Game.Mode.RANKED,
                                                            deal_id__in=[d.deal_id for d in deals])}
         if tournament.format == Tournament.Format.ARENA:
             if index is not None:
-                raise Invalid(gettext("an arena's deals come in their order; leave out index"), code="bad_index")
+                raise DomainError(Code.BAD_INDEX, gettext("an arena's deals come in their order; leave out index"))
             playing = next((g for g in games.values() if g.status == Game.Status.PLAYING), None)
             if playing is not None:
-                raise Conflict(gettext("finish your current arena game first"),
-                               code="game_in_progress", game=playing.pk)
+                raise DomainError(Code.GAME_IN_PROGRESS, gettext("finish your current arena game first"),
+                                  game=playing.pk)
         open_deals = [d for d in deals if d.deal_id not in games and (index is None or d.index == index)]
         if not open_deals:
             if index is not None and not any(d.index == index for d in deals):
-                raise NotFound(gettext("the tournament has no deal %(index)s") % {"index": index},
-                               code="deal_not_found")
-            raise Conflict(gettext("you have played every deal of this tournament") if index is None
-                           else gettext("you have played deal %(index)s") % {"index": index}, code="already_played")
+                raise DomainError(Code.DEAL_NOT_FOUND,
+                                  gettext("the tournament has no deal %(index)s") % {"index": index})
+            raise DomainError(Code.ALREADY_PLAYED,
+                              gettext("you have played every deal of this tournament") if index is None
+                              else gettext("you have played deal %(index)s") % {"index": index})
         slot = open_deals[0]
         if tournament.source == Tournament.Source.DAILY:
             daily = DailyDeal.objects.get(deal=slot.deal, preset=tournament.preset)
@@ -324,6 +327,6 @@ def tournament_delete(*, actor, tournament_id: int) -> None:
     with transaction.atomic():
         tournament = _tournament_formanager_of(actor, tournament_id)
         if tournament.starts_at <= timezone.now():
-            raise Conflict(gettext("a tournament that has started stays on record"), code="tournament_started")
+            raise DomainError(Code.TOURNAMENT_STARTED, gettext("a tournament that has started stays on record"))
         tournament.delete()
 

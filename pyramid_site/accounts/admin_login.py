@@ -7,10 +7,10 @@ from __future__ import annotations
 import math
 
 from django.contrib import admin
-from django.http import JsonResponse
 from rest_framework.exceptions import Throttled
 
 from pyramid_site.api.throttles import AddressThrottle, UsernameThrottle
+from pyramid_site.errors import Code, error_json
 from pyramid_site.metrics import ERRORS
 
 
@@ -24,7 +24,7 @@ def admin_login(request, extra_context=None):
                  if not throttle.allow_request(request, _LoginScope)]
         if waits:
             wait = math.ceil(max(wait or 0 for wait in waits))
-            ERRORS.labels("throttled").inc()
-            return JsonResponse({"code": "throttled", "message": str(Throttled(wait).detail),
-                                 "retry_after_seconds": wait}, status=429, headers={"Retry-After": str(wait)})
+            ERRORS.labels(Code.THROTTLED.value).inc()
+            return error_json(Code.THROTTLED, message=str(Throttled(wait).detail), retry_after_seconds=wait,
+                              headers={"Retry-After": str(wait)})
     return admin.site.login(request, extra_context)

@@ -37,7 +37,7 @@ class Guest(models.Model):
 
 
 class AccountName(models.Model):
-    """An account's canonical name key (``pyramid_site.api.names.canonical_name``: NFKC, case folded, its
+    """An account's canonical name key (``pyramid_site.names.canonical_name``: NFKC, case folded, its
     confusable skeleton), unique: ``alice``, ``ALICE``, ``аlice`` with a Cyrillic ``а`` and ``a1ice`` are one name,
     so none of them can be taken beside another. Written with the user's row whatever writes it (a receiver of
     the user's saves), and looked up by log-in and its throttle. Accounts that shared a key when the rule came in

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from pyramid_site.api.names import canonical_name
+from pyramid_site.names import canonical_name
 
 from .models import AccountName
 

@@ -12,8 +12,8 @@ from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
 from pyramid_site.api.authentication import revocation_announce
-from pyramid_site.api.errors import Conflict, Unauthorized
-from pyramid_site.api.names import canonical_name
+from pyramid_site.names import canonical_name
+from pyramid_site.errors import Code, DomainError
 
 from .models import GUEST_PREFIX, AccountName, Guest, LanguageChoice
 from .selectors import is_guest, started_as_guest
@@ -41,8 +41,8 @@ def account_signup(*, username: str, password: str, email: str = "", signed_in=N
             user = User.objects.create_user(username, email, password)
             token = Token.objects.create(user=user)
     except IntegrityError:
-        raise Conflict(gettext("the username %(username)s is taken") % {"username": repr(username)},
-                       code="username_taken") from None
+        raise DomainError(Code.USERNAME_TAKEN,
+                          gettext("the username %(username)s is taken") % {"username": repr(username)}) from None
     return user, token, False
 
 
@@ -68,7 +68,7 @@ def guest_create():
             return user, token
         except IntegrityError:
             continue
-    raise Conflict(gettext("no free guest name was found; send the same request again"), code="conflict")
+    raise DomainError(Code.CONFLICT, gettext("no free guest name was found; send the same request again"))
 
 
 def guest_sign_up(*, user, username: str, password: str, email: str = ""):
@@ -82,8 +82,8 @@ def guest_sign_up(*, user, username: str, password: str, email: str = ""):
         with transaction.atomic():
             guest = Guest.objects.select_for_update().filter(user_id=user.pk).first()
             if guest is None or guest.signed_up_at is not None:
-                raise Conflict(gettext("this account has signed up already: log in with its username and password"),
-                               code="already_signed_up")
+                raise DomainError(Code.ALREADY_SIGNED_UP,
+                                  gettext("this account has signed up already: log in with its username and password"))
             if AccountName.objects.filter(key=canonical_name(username)).exclude(user_id=user.pk).exists():
                 raise IntegrityError
             account = User.objects.get(pk=user.pk)
@@ -94,8 +94,8 @@ def guest_sign_up(*, user, username: str, password: str, email: str = ""):
             guest.save(update_fields=["signed_up_at"])
             token, _ = Token.objects.get_or_create(user=account)
     except IntegrityError:
-        raise Conflict(gettext("the username %(username)s is taken") % {"username": repr(username)},
-                       code="username_taken") from None
+        raise DomainError(Code.USERNAME_TAKEN,
+                          gettext("the username %(username)s is taken") % {"username": repr(username)}) from None
     # after the commit: a process that remembers the token remembers the guest too, and looks again
     revocation_announce()
     return account, token
@@ -123,7 +123,7 @@ def account_login(*, request, username: str, password: str):
                or User.objects.filter(name_key__key=canonical_name(username)).only("username").first())
     user = authenticate(request, username=account.username if account else username, password=password)
     if user is None:
-        raise Unauthorized(gettext("the username or password is wrong"), code="bad_credentials")
+        raise DomainError(Code.BAD_CREDENTIALS, gettext("the username or password is wrong"))
     return user
 
 
@@ -138,8 +138,9 @@ def token_revoke(*, user) -> list[str]:
     that has not signed up: its token is its only key (it has no password to log in with), so revoking it would
     lose the account and its games for good."""
     if is_guest(user):
-        raise Conflict(gettext("a guest account's token is its only key: sign up first (your games stay yours), "
-                               "then log in again whenever you like"), code="sign_up_first")
+        raise DomainError(Code.SIGN_UP_FIRST,
+                          gettext("a guest account's token is its only key: sign up first (your games stay yours), "
+                                  "then log in again whenever you like"))
     with transaction.atomic():
         keys = list(Token.objects.select_for_update().filter(user=user).values_list("key", flat=True))
         Token.objects.filter(key__in=keys).delete()

@@ -18,11 +18,11 @@ from rest_framework.response import Response
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.views import APIView
 
-from pyramid_site.api.errors import Conflict, Invalid
 from pyramid_site.api.inputs import TextField, valid_input
-from pyramid_site.api.names import canonical_name, clean_name
+from pyramid_site.names import canonical_name, clean_name
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.throttles import AddressThrottle, UsernameThrottle
+from pyramid_site.errors import Code, DomainError
 
 from . import services
 from .language import LANGUAGE_CODES
@@ -43,8 +43,8 @@ class SignupInput(serializers.Serializer):
 
     def validate_username(self, value: str) -> str:
         try:
-            name = clean_name(value, what=gettext("a username"), code="invalid", max_length=30)
-        except Invalid as exc:
+            name = clean_name(value, what=gettext("a username"), code=Code.INVALID, max_length=30)
+        except DomainError as exc:
             raise serializers.ValidationError(exc.message) from None
         if not USERNAME_CHARACTERS.fullmatch(name):
             raise serializers.ValidationError(gettext("3 to 30 letters, digits or . @ + - _, no spaces"))
@@ -164,8 +164,9 @@ class GuestView(APIView):
                    summary="Play without signing up: a guest account and its token")
     def post(self, request):
         if request.user.is_authenticated:
-            raise Conflict(gettext("you are logged in already, as %(username)s") % {"username": request.user.username},
-                           code="already_logged_in")
+            raise DomainError(Code.ALREADY_LOGGED_IN,
+                              gettext("you are logged in already, as %(username)s")
+                              % {"username": request.user.username})
         browser = settings.CSRF_COOKIE_NAME in request.COOKIES
         if browser:  # a session is a browser's: its log-in is checked for CSRF like every other session write
             SessionAuthentication().enforce_csrf(request)

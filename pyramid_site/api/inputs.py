@@ -6,13 +6,13 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from rest_framework import serializers
 
-from .errors import Invalid
+from pyramid_site.errors import Code, DomainError
 
 
 def json_object(request) -> dict:
     """The request's body, refused unless it is a JSON object."""
     if not isinstance(request.data, dict):
-        raise Invalid(gettext("the body must be a JSON object"), code="malformed_body")
+        raise DomainError(Code.MALFORMED_BODY, gettext("the body must be a JSON object"))
     return request.data
 
 

@@ -6,7 +6,7 @@ import datetime as dt
 
 from django.utils.translation import gettext
 
-from .errors import Invalid
+from pyramid_site.errors import Code, DomainError
 
 
 def int_param(request, name: str, default: int, low: int, high: int) -> int:
@@ -16,12 +16,12 @@ def int_param(request, name: str, default: int, low: int, high: int) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise Invalid(gettext("%(name)s must be a whole number; got %(raw)s") % {"name": name, "raw": repr(raw)},
-                      code="bad_parameter") from None
+        raise DomainError(Code.BAD_PARAMETER,
+                          gettext("%(name)s must be a whole number; got %(raw)s")
+                          % {"name": name, "raw": repr(raw)}) from None
     if not low <= value <= high:
-        raise Invalid(gettext("%(name)s must be between %(low)s and %(high)s")
-                      % {"name": name, "low": low, "high": high},
-                      code="bad_parameter")
+        raise DomainError(Code.BAD_PARAMETER, gettext("%(name)s must be between %(low)s and %(high)s")
+                                              % {"name": name, "low": low, "high": high})
     return value
 
 
@@ -33,13 +33,13 @@ def date_value(raw: str, name: str = "date") -> dt.date:
     try:
         value = dt.date.fromisoformat(raw)
     except (TypeError, ValueError):
-        raise Invalid(gettext("%(name)s %(raw)s is not a date: write YYYY-MM-DD") % {"name": name, "raw": repr(raw)},
-                      code="bad_date") from None
+        raise DomainError(Code.BAD_DATE,
+                          gettext("%(name)s %(raw)s is not a date: write YYYY-MM-DD")
+                          % {"name": name, "raw": repr(raw)}) from None
     if not FIRST_DATE <= value <= LAST_DATE:
-        raise Invalid(gettext("%(name)s %(raw)s is out of range: %(first)s to %(last)s")
-                      % {"name": name, "raw": repr(raw), "first": FIRST_DATE.isoformat(),
-                         "last": LAST_DATE.isoformat()},
-                      code="bad_date")
+        raise DomainError(Code.BAD_DATE, gettext("%(name)s %(raw)s is out of range: %(first)s to %(last)s")
+                          % {"name": name, "raw": repr(raw), "first": FIRST_DATE.isoformat(),
+                             "last": LAST_DATE.isoformat()})
     return value
 
 
@@ -50,11 +50,10 @@ def text_param(request, name: str, max_length: int = 255) -> str | None:
     if raw is None or raw == "":
         return None
     if len(raw) > max_length:
-        raise Invalid(gettext("%(name)s must be at most %(max_length)s characters")
-                      % {"name": name, "max_length": max_length},
-                      code="bad_parameter")
+        raise DomainError(Code.BAD_PARAMETER, gettext("%(name)s must be at most %(max_length)s characters")
+                                              % {"name": name, "max_length": max_length})
     if any(ord(char) < 32 or ord(char) == 127 for char in raw):
-        raise Invalid(gettext("%(name)s may not contain a control character") % {"name": name}, code="bad_parameter")
+        raise DomainError(Code.BAD_PARAMETER, gettext("%(name)s may not contain a control character") % {"name": name})
     return raw
 
 
@@ -64,7 +63,6 @@ def choice_param(request, name: str, choices: list[str]) -> str | None:
     if raw is None or raw == "":
         return None
     if raw not in choices:
-        raise Invalid(gettext("%(name)s must be one of %(choices)s; got %(raw)s")
-                      % {"name": name, "choices": ', '.join(choices), "raw": repr(raw)},
-                      code="bad_parameter")
+        raise DomainError(Code.BAD_PARAMETER, gettext("%(name)s must be one of %(choices)s; got %(raw)s")
+                                              % {"name": name, "choices": ', '.join(choices), "raw": repr(raw)})
     return raw

@@ -11,12 +11,7 @@ from django.utils.translation import gettext
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from .errors import ServiceError
-
-
-class BodyTooLarge(ServiceError):
-    status = 413
-    code = "body_too_large"
+from pyramid_site.errors import Code, DomainError
 
 
 def json_depth_exceeds(body: bytes, limit: int) -> bool:
@@ -49,7 +44,7 @@ class BoundedJSONParser(JSONParser):
         limit = settings.PYRAMID_API_MAX_BODY_BYTES
         body = stream.read(limit + 1) if stream is not None else b""
         if len(body) > limit:
-            raise BodyTooLarge(gettext("the body is over %(limit)s bytes") % {"limit": limit})
+            raise DomainError(Code.BODY_TOO_LARGE, gettext("the body is over %(limit)s bytes") % {"limit": limit})
         if json_depth_exceeds(body, settings.PYRAMID_API_MAX_JSON_DEPTH):
             raise ParseError(gettext("the JSON nests deeper than %(levels)s levels")
                              % {"levels": settings.PYRAMID_API_MAX_JSON_DEPTH})

@@ -10,8 +10,8 @@ import math
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-from .client import client_address
-from .sliding_window import SlidingWindow
+from pyramid_site.client import client_address
+from pyramid_site.sliding_window import SlidingWindow
 
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 

@@ -13,7 +13,8 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.permissions import IsAdminUser
 
-from .codes import ERROR_CODE_NAMES, ERROR_CODES
+from pyramid_site.errors import CODE_NAMES, Code
+
 from .output import PRESET_CHOICES
 
 
@@ -21,7 +22,7 @@ class ErrorOutput(serializers.Serializer):
     """Every error the API answers: a stable ``code`` to branch on, a ``message`` for people, and the extra
     fields some codes carry."""
 
-    code = serializers.ChoiceField(choices=ERROR_CODE_NAMES, help_text="stable: clients branch on it "
+    code = serializers.ChoiceField(choices=CODE_NAMES, help_text="stable: clients branch on it "
                                                                          "(docs/api.md, \"Errors\")")
     message = serializers.CharField(help_text="for people; may change")
     expected_ply = serializers.IntegerField(required=False, help_text="`wrong_ply`: the ply the game expects next")
@@ -77,7 +78,7 @@ _HEADERS = {
 
 def error_response(status: int) -> dict:
     _name, what = ERROR_RESPONSES[status]
-    codes = ", ".join(f"`{code}`" for code, (code_status, _) in ERROR_CODES.items() if code_status == status)
+    codes = ", ".join(f"`{code.value}`" for code in Code if code.status == status)
     response = {"description": f"{what} Codes: {codes}.",
                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
     if status in _HEADERS:

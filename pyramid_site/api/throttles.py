@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 
-from .names import canonical_name
+from pyramid_site.names import canonical_name
 
 
 class _LiveRates:

@@ -15,9 +15,9 @@ from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-from .client import client_address
+from pyramid_site.client import client_address
 from .play_throttles import _rate
-from .sliding_window import SlidingWindow
+from pyramid_site.sliding_window import SlidingWindow
 
 SCOPE = "visitor_read"
 

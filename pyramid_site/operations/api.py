@@ -10,10 +10,10 @@ from rest_framework.permissions import IsAdminUser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pyramid_site.api.errors import NotFound
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.params import choice_param, text_param
 from pyramid_site.api.schema import ERROR
+from pyramid_site.errors import Code, DomainError
 
 from . import selectors
 from .models import TaskFailure
@@ -96,7 +96,7 @@ class TaskFailureView(APIView):
     def get(self, request, failure_id: int):
         failure = selectors.task_failure(failure_id)
         if failure is None:
-            raise NotFound(gettext("no task failure %(failure_id)s (failures are kept a limited time)")
-                           % {"failure_id": failure_id},
-                           code="task_failure_not_found")
+            raise DomainError(Code.TASK_FAILURE_NOT_FOUND,
+                              gettext("no task failure %(failure_id)s (failures are kept a limited time)")
+                              % {"failure_id": failure_id})
         return Response(task_failure_output(failure, traceback=True))

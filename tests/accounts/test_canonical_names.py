@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from leaderboards.models import Club
 from pyramid_site.accounts.models import AccountName
-from pyramid_site.api.names import canonical_name
+from pyramid_site.names import canonical_name
 from tests.support import UserFactory, client_for
 
 pytestmark = pytest.mark.django_db

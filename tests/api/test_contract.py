@@ -13,8 +13,8 @@ from openapi_spec_validator import validate
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from pyramid_site.api.codes import ERROR_CODES
 from pyramid_site.api.version import HEADER
+from pyramid_site.errors import Code
 from tests import conformance
 
 pytestmark = pytest.mark.django_db
@@ -121,7 +121,7 @@ def test_one_error_component_with_every_registered_code(schema):
     error = components["schemas"]["Error"]
     assert set(error["required"]) == {"code", "message"}
     assert {"fields", "expected_ply", "game", "status", "retry_after_seconds", "request_id"} <= set(error["properties"])
-    assert resolve(schema, error["properties"]["code"])["enum"] == list(ERROR_CODES)
+    assert resolve(schema, error["properties"]["code"])["enum"] == [code.value for code in Code]
     assert set(components["responses"]) == {"BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict",
                                             "ContentTooLarge", "UnsupportedMediaType", "UnprocessableContent",
                                             "TooManyRequests", "ServerError", "ServiceUnavailable"}

@@ -18,8 +18,8 @@ from leaderboards.fair_play.recheck import ranked_day_recheck
 from leaderboards.fair_play.services import flag_review
 from leaderboards.fair_play.tasks import recheck_ranked_day
 from leaderboards.models import Result
-from pyramid_site.api.errors import Invalid
 from pyramid_site.clock import day_end, utc_today
+from pyramid_site.errors import Code, DomainError
 from tests.support import PAR, client_for, clock_at, daily_game, during, logged, make_daily, metrics_scrape
 
 pytestmark = pytest.mark.django_db
@@ -151,9 +151,9 @@ def test_staff_review_flags_beside_the_voids(users, winning_line, yesterday):
     # a blank note: refused by the body's checks over the API, and by the service itself
     blank = client_for(staff).post(url, {"note": " "}, format="json")
     assert blank.status_code == 400 and blank.json()["code"] == "invalid" and "note" in blank.json()["fields"]
-    with pytest.raises(Invalid) as refused:
+    with pytest.raises(DomainError) as refused:
         flag_review(flag_id=listed[0]["id"], note="  ", by=staff)
-    assert refused.value.code == "note_required"
+    assert refused.value.code is Code.NOTE_REQUIRED
     assert Result.objects.get(game=bot).voided  # held until the review
     reviewed = client_for(staff).post(url, {"note": "same pace on every move; voided"}, format="json").json()
     assert reviewed["reviewed_by"] == staff.pk and reviewed["review_note"] == "same pace on every move; voided"

@@ -25,7 +25,7 @@ from leaderboards.fair_play.scouting import scouting_of
 from leaderboards.models import Entry, Result
 from leaderboards.selectors.boards import daily_board
 from leaderboards.selectors.stats import period_board
-from pyramid_site.api.client import address_hash, client_mark
+from pyramid_site.client import address_hash, client_mark
 from pyramid_site.clock import day_end, utc_today
 from tests.leaderboards.test_tournaments import create, ready
 from tests.support import (PAR, WINNABLE_ONE_LOOK, UserFactory, at_once, clock_at, daily_game, during, make_daily,

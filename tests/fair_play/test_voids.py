@@ -13,7 +13,7 @@ from leaderboards.fair_play.models import Void
 from leaderboards.models import Result
 from leaderboards.selectors.boards import daily_board
 from leaderboards.selectors.stats import period_board
-from pyramid_site.api.errors import Conflict, Invalid, NotFound
+from pyramid_site.errors import Code, DomainError
 from tests.support import UserFactory, at_once, client_for, daily_game, make_daily
 
 pytestmark = pytest.mark.django_db
@@ -54,16 +54,16 @@ def test_void_player_covers_past_and_future_games(users, staff, winning_line):
 
 def test_void_errors(users, winning_line):
     game = daily_game(users[0], make_daily(), 3)
-    with pytest.raises(Invalid) as info:
+    with pytest.raises(DomainError) as info:
         services.game_void(game_id=game.pk, reason="  ")
-    assert info.value.code == "reason_required"
+    assert info.value.code is Code.REASON_REQUIRED
     services.game_void(game_id=game.pk, reason="x")
-    with pytest.raises(Conflict) as info:
+    with pytest.raises(DomainError) as info:
         services.game_void(game_id=game.pk, reason="again")
-    assert info.value.code == "already_void"
-    with pytest.raises(NotFound) as info:
+    assert info.value.code is Code.ALREADY_VOID
+    with pytest.raises(DomainError) as info:
         services.player_void(player_id=10**9, reason="x")
-    assert info.value.code == "player_not_found"
+    assert info.value.code is Code.PLAYER_NOT_FOUND
     assert Void.objects.count() == 1
 
 
@@ -95,9 +95,9 @@ def test_a_practice_game_cannot_be_voided(users, staff):
     practice = game_services.game_start(player=users[0], number=5, rules="one-look")
     answer = client_for(staff).post("/api/fair-play/voids/", {"game": practice.pk, "reason": "x"}, format="json")
     assert answer.status_code == 409 and answer.json()["code"] == "not_ranked"
-    with pytest.raises(Conflict) as refused:
+    with pytest.raises(DomainError) as refused:
         services.game_void(game_id=practice.pk, reason="x", by=staff)
-    assert refused.value.code == "not_ranked" and not Void.objects.exists()
+    assert refused.value.code is Code.NOT_RANKED and not Void.objects.exists()
 
 
 def test_void_command(player, winning_line):

@@ -64,7 +64,7 @@ def test_worker_solves_a_deal(worker):
 def test_a_workers_solve_is_charged_to_whoever_asked_and_waits_when_their_budget_is_spent(worker, settings):
     """The worker is given the asker's account and address with the task, charges the solve's CPU time to both
     in the shared Redis, and puts a solve back (the deal stays pending) once the asker's budget is spent."""
-    from pyramid_site.api import solver_budget
+    from pyramid_site import solver_budget
 
     settings.CACHES = {"default": {"BACKEND": "pyramid_site.cache.ForgivingRedisCache",
                                    "LOCATION": settings.REDIS_URL}}  # the worker's cache: the counts it keeps

@@ -5,7 +5,7 @@ import pytest
 
 from games import selectors, services
 from games.models import Game
-from pyramid_site.api.errors import NotFound
+from pyramid_site.errors import Code, DomainError
 from tests.support import make_daily
 
 pytestmark = pytest.mark.django_db
@@ -41,9 +41,10 @@ def test_game_of_player_is_the_orms_game_with_deal_and_daily(player, django_asse
 
 def test_game_of_player_hides_other_players_games(player, other_player):
     game = services.game_start(player=player, number=3, rules="classic")
-    with pytest.raises(NotFound):
+    with pytest.raises(DomainError) as refused:
         selectors.game_of_player(game_id=game.pk, player=other_player)
+    assert refused.value.code is Code.GAME_NOT_FOUND
     missing = Game.objects.order_by("-pk").values_list("pk", flat=True).first() + 1
-    with pytest.raises(NotFound):
+    with pytest.raises(DomainError):
         selectors.game_of_player(game_id=missing, player=player)
 

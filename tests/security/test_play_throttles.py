@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from pyramid_site.api import sliding_window
+from pyramid_site import sliding_window
 from tests.support import WINNABLE_ONE_LOOK, client_for, guest_from
 
 pytestmark = pytest.mark.django_db

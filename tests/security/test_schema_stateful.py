@@ -17,7 +17,7 @@ from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
-from pyramid_site.api.codes import ERROR_CODES
+from pyramid_site.errors import CODE_NAMES
 from pyramid_site.wsgi import application
 from tests.support import UserFactory, make_daily
 
@@ -34,8 +34,8 @@ def error_is_registered_json(ctx, response, case):
         return None
     body = response.json()
     assert isinstance(body, dict) and isinstance(body.get("message"), str), body
-    assert body.get("code") in ERROR_CODES, (f"{case.method} {case.formatted_path}: "
-                                             f"unregistered code {body.get('code')!r}")
+    assert body.get("code") in CODE_NAMES, (f"{case.method} {case.formatted_path}: "
+                                            f"unregistered code {body.get('code')!r}")
     return None
 
 

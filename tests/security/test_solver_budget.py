@@ -23,9 +23,9 @@ from rest_framework.test import APIClient
 from games import services as game_services
 from games.models import Deal, Game, GameAnalysis
 from games.tasks import analyse_game, solve_deal
-from pyramid_site.api import sliding_window, solver_budget
-from pyramid_site.api.client import client_address
-from pyramid_site.api.solver_budget import SolverPayer
+from pyramid_site import sliding_window, solver_budget
+from pyramid_site.client import client_address
+from pyramid_site.solver_budget import SolverPayer
 from tests.support import client_for, guest_from, make_daily
 
 pytestmark = pytest.mark.django_db

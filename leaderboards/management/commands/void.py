@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from leaderboards.fair_play import services
-from pyramid_site.api.errors import ServiceError
+from pyramid_site.errors import DomainError
 
 
 class Command(BaseCommand):
@@ -24,6 +24,6 @@ class Command(BaseCommand):
                 void = services.player_void(player_id=player, reason=reason)
             else:
                 void = services.void_lift(void_id=lift, reason=reason)
-        except ServiceError as exc:
-            raise CommandError(f"{exc.code}: {exc.message}") from None
+        except DomainError as exc:
+            raise CommandError(f"{exc.code.value}: {exc.message}") from None
         self.stdout.write(f"{'lifted' if lift else 'recorded'}: {void}")

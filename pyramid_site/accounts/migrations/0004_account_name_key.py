@@ -1,4 +1,4 @@
-"""Usernames unique by their canonical key (NFKC, case folded, confusable skeleton; pyramid_site/api/names.py),
+"""Usernames unique by their canonical key (NFKC, case folded, confusable skeleton; pyramid_site/names.py),
 in the database: every existing account gets its key. Accounts that already share a key keep their names (they
 log in with them as before); the oldest keeps the key itself and each later one gets ``KEY#ID``, which no name
 can have, so that no new account can take any spelling of theirs. The accounts concerned are printed."""
@@ -9,7 +9,7 @@ from django.db import migrations, models
 
 
 def keys_fill(apps, schema_editor):
-    from pyramid_site.api.names import canonical_name
+    from pyramid_site.names import canonical_name
 
     User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
     AccountName = apps.get_model("accounts", "AccountName")

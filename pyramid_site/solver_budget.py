@@ -31,6 +31,7 @@ from django.core.cache import cache
 from rest_framework.exceptions import Throttled
 
 from .client import client_address
+from .errors import Code, DomainError
 from .sliding_window import SlidingWindow
 
 
@@ -59,12 +60,21 @@ class SolverPayer:
         return self.account_id, self.address
 
 
-class SolverBudgetSpent(Throttled):
-    """429 ``throttled`` with ``retry_after_seconds`` (and ``Retry-After``), like every other throttle."""
+class _SolverRefusal(DomainError):
+    """``throttled`` with ``retry_after_seconds`` (answered 429 with ``Retry-After``), in the words of every other
+    throttle (DRF's, translated)."""
+
+    def __init__(self, *, wait: float):
+        wait = math.ceil(wait)
+        super().__init__(Code.THROTTLED, str(Throttled(wait).detail), retry_after_seconds=wait)
 
 
-class SolverBusy(Throttled):
-    """429 ``throttled``: the payer's searches at once are all running."""
+class SolverBudgetSpent(_SolverRefusal):
+    """The payer's account or address has spent its budget."""
+
+
+class SolverBusy(_SolverRefusal):
+    """The payer's searches at once are all running."""
 
 
 def _window() -> SlidingWindow:
@@ -128,7 +138,8 @@ def _slot_sets(payer: SolverPayer) -> list[list[str]]:
 def _take_slots(payer: SolverPayer) -> list[str]:
     """A free slot of the account's and of the address's, taken (``cache.add``: one process gets each); 429
     when either has none free."""
-    taken, seconds = [], _slot_seconds()
+    taken: list[str] = []
+    seconds = _slot_seconds()
     for keys in _slot_sets(payer):
         slot = next((key for key in keys if cache.add(key, True, timeout=seconds)), None)
         if slot is None and any(cache.get_many(keys).values()):  # all held (with the cache down none is)

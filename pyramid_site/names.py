@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from django.utils.translation import gettext, gettext_lazy
 
-from .errors import Invalid
+from pyramid_site.errors import Code, DomainError
 
 _SPACES = re.compile(r"\s+")
 _REFUSED_CATEGORIES = {"Cc": gettext_lazy("a control character"),
@@ -41,7 +41,7 @@ def is_invisible(char: str) -> bool:
     return ord(char) in _INVISIBLE or unicodedata.category(char) in ("Cf", "Cc")
 
 
-def clean_name(value: str, *, what: str, code: str, max_length: int) -> str:
+def clean_name(value: str, *, what: str, code: Code, max_length: int) -> str:
     """``value`` as it is kept, or a 400 with ``code`` that says what was wrong with it; ``what`` names the
     thing in the request's language (``gettext("a club name")``)."""
     name = unicodedata.normalize("NFKC", value)
@@ -49,20 +49,19 @@ def clean_name(value: str, *, what: str, code: str, max_length: int) -> str:
         category = unicodedata.category(char)
         if category in _REFUSED_CATEGORIES or ord(char) in _INVISIBLE:
             character = _REFUSED_CATEGORIES.get(category) or gettext("an invisible character")
-            raise Invalid(gettext("%(what)s may not contain %(character)s (U+%(code_point)04X)")
-                          % {"what": what, "character": character, "code_point": ord(char)},
-                          code=code)
+            raise DomainError(code, gettext("%(what)s may not contain %(character)s (U+%(code_point)04X)")
+                                          % {"what": what, "character": character, "code_point": ord(char)})
     _check_marks(name, what=what, code=code)
     name = _SPACES.sub(" ", name).strip()
     if not name:
-        raise Invalid(gettext("%(what)s is empty") % {"what": what}, code=code)
+        raise DomainError(code, gettext("%(what)s is empty") % {"what": what})
     if len(name) > max_length:
-        raise Invalid(gettext("%(what)s is longer than %(max_length)s characters") % {"what": what,
-                      "max_length": max_length}, code=code)
+        raise DomainError(code, gettext("%(what)s is longer than %(max_length)s characters") % {"what": what,
+                                      "max_length": max_length})
     return name
 
 
-def _check_marks(name: str, *, what: str, code: str) -> None:
+def _check_marks(name: str, *, what: str, code: Code) -> None:
     """Refuses stacked combining marks: more than :data:`MAX_MARKS_PER_LETTER` on one letter, or one mark twice."""
     marks: list[str] = []
     for char in unicodedata.normalize("NFD", name):
@@ -70,8 +69,9 @@ def _check_marks(name: str, *, what: str, code: str) -> None:
             marks = []
             continue
         if len(marks) >= MAX_MARKS_PER_LETTER or char in marks:
-            raise Invalid(gettext("%(what)s may not stack more than %(count)s different combining marks on one "
-                                  "letter") % {"what": what, "count": MAX_MARKS_PER_LETTER}, code=code)
+            raise DomainError(code,
+                              gettext("%(what)s may not stack more than %(count)s different combining marks on one "
+                                            "letter") % {"what": what, "count": MAX_MARKS_PER_LETTER})
         marks.append(char)
 
 
