@@ -30,7 +30,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "engine" / "solver" / "_core.c"
-FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-g", "-O1", "-std=c11", "-shared", "-fPIC"]
+FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-g", "-O1", "-std=c11", "-shared", "-fPIC",
+         "-DPYRAMID_TEST_HOOKS"]  # the allocation-failure hook: test builds only (see conftest.py)
 REPORTS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "SUMMARY: UndefinedBehaviorSanitizer",
            "SUMMARY: AddressSanitizer", "WARNING: AddressSanitizer")
 CPYTHON_ALLOCATORS = ("_PyObject_Malloc", "_PyObject_Calloc", "_PyObject_Realloc", "PyObject_Malloc",
