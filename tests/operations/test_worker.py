@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 import uuid
 
 import pytest
@@ -61,22 +60,26 @@ def queue(worker_queue):
     return worker_queue
 
 
-def recorded(task_id: str, timeout: float = 20.0) -> TaskFailure:
-    """The record of a run: written after the result, so looked for a while."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = TaskFailure.objects.filter(task_id=task_id).first()
-        if found is not None:
-            return found
-        time.sleep(0.1)
-    raise AssertionError(f"no failure recorded for task {task_id}")
+def settled(queue: str) -> None:
+    """Wait until every task sent to the worker so far is over, its failure record included. A run's record is
+    written after its result is stored (Celery sends ``task_failure`` after storing the failure), so the result
+    alone does not say the record is there; the result of a task sent after it does (``worker_tasks.barrier``)."""
+    assert worker_tasks.barrier.apply_async(queue=queue).get(timeout=60) == "after"
+
+
+def recorded(task_id: str, queue: str) -> TaskFailure:
+    """The record of a run, once the worker has settled."""
+    settled(queue)
+    found = TaskFailure.objects.filter(task_id=task_id).first()
+    assert found is not None, f"no failure recorded for task {task_id}"
+    return found
 
 
 def test_a_task_that_raises_on_the_worker_is_recorded(queue):
     result = worker_tasks.fail.apply_async(("the worker failed",), {"size": 3}, queue=queue)
     with pytest.raises(ValueError, match="the worker failed"):
         result.get(timeout=60)
-    failure = recorded(result.id)
+    failure = recorded(result.id, queue)
     assert failure.task_name == "tests.operations.worker_tasks.fail" and failure.kind == "error"
     assert failure.args == "('the worker failed',)" and failure.kwargs == "{'size': 3}"
     assert failure.exception_type == "ValueError" and failure.exception_message == "the worker failedxxx"
@@ -88,10 +91,10 @@ def test_a_task_that_gives_up_retrying_is_recorded_once(queue):
     result = worker_tasks.fail_then_give_up.apply_async(("still missing",), queue=queue)
     with pytest.raises(LookupError):
         result.get(timeout=60)
-    failure = recorded(result.id)
+    failure = recorded(result.id, queue)
     assert failure.kind == "retries_exhausted" and failure.retries == 2
     assert failure.exception_type == "LookupError" and failure.exception_message == "still missing"
-    time.sleep(0.5)
+    settled(queue)  # the retries are over: any record of theirs would be written by now
     assert TaskFailure.objects.filter(task_id=result.id).count() == 1  # the retries themselves are not failures
 
 
@@ -99,7 +102,7 @@ def test_a_task_past_its_soft_time_limit_is_recorded(queue):
     result = worker_tasks.stop_at_the_soft_limit.apply_async((30,), queue=queue, soft_time_limit=1, time_limit=20)
     with pytest.raises(Exception):
         result.get(timeout=60)
-    failure = recorded(result.id)
+    failure = recorded(result.id, queue)
     assert failure.kind == "soft_time_limit"
     assert failure.exception_type == "billiard.exceptions.SoftTimeLimitExceeded"
 
@@ -108,7 +111,7 @@ def test_a_task_killed_by_its_hard_time_limit_is_recorded(queue):
     result = worker_tasks.outlive_the_time_limit.apply_async((30,), queue=queue, soft_time_limit=1, time_limit=2)
     with pytest.raises(TimeLimitExceeded):
         result.get(timeout=60)
-    failure = recorded(result.id)
+    failure = recorded(result.id, queue)
     assert failure.task_name == "tests.operations.worker_tasks.outlive_the_time_limit"
     assert failure.kind == "time_limit" and failure.exception_type == "billiard.exceptions.TimeLimitExceeded"
     assert failure.args == "(30,)" and failure.worker  # the worker's main process wrote it, after the kill
@@ -121,5 +124,5 @@ def test_a_failure_that_cannot_be_recorded_leaves_the_worker_running(queue):
     after = worker_tasks.fail.apply_async(("the next one",), queue=queue)
     with pytest.raises(ValueError, match="the next one"):
         after.get(timeout=60)
-    assert recorded(after.id).exception_message == "the next one"  # the worker went on, and records again
+    assert recorded(after.id, queue).exception_message == "the next one"  # the worker went on, and records again
     assert not TaskFailure.objects.filter(task_id=lost.id).exists()
