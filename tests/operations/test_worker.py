@@ -20,6 +20,7 @@ from pyramid_site.operations.models import TaskFailure
 from . import worker_tasks
 
 pytestmark = [
+    pytest.mark.real_clock,  # a real worker reads its own clock
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not settings.REDIS_URL or connection.vendor != "postgresql",
                        reason="needs REDIS_URL and PostgreSQL"),
