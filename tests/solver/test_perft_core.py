@@ -79,23 +79,28 @@ def check(core, position: Position) -> list[str]:
     return problems
 
 
-@pytest.fixture(scope="module")
-def positions() -> list[Position]:
-    """The oracle's positions and every position up to CORE_DEPTH moves from them, each once."""
+def oracle_positions(depth: int = CORE_DEPTH) -> list[Position]:
+    """The oracle's positions and every position up to depth moves from them, each once (sanitizer_run.py
+    checks them too, under AddressSanitizer)."""
     found, seen = [], set()
     for case in ORACLE["cases"]:
         rules = preset(case["preset"])
         stack = [(Position.loads(case["position"], deal_from_number(case["deal"]), rules), 0)]
         while stack:
-            position, depth = stack.pop()
+            position, level = stack.pop()
             key = (case["preset"], case["deal"], position.dumps())
             if key in seen:
                 continue
             seen.add(key)
             found.append(position)
-            if depth < CORE_DEPTH:
-                stack.extend((position.copy().apply(move), depth + 1) for move in position.legal_moves())
+            if level < depth:
+                stack.extend((position.copy().apply(move), level + 1) for move in position.legal_moves())
     return found
+
+
+@pytest.fixture(scope="module")
+def positions() -> list[Position]:
+    return oracle_positions()
 
 
 def test_the_cores_successors_are_the_engines_moves(test_core, positions):
