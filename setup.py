@@ -5,6 +5,9 @@ baseline (``x86-64-v2``: SSE4.2 and POPCNT, every x86-64 server of the last deca
 ``PYRAMID_MARCH`` says otherwise: ``PYRAMID_MARCH=native`` for a build that only ever runs where it was
 built (the benchmarks compare both), or any other ``-march`` value. Other processors (ARM) get no
 ``-march`` at all. Without a C compiler the build still succeeds and the solver uses its plain-Python search.
+
+``PYRAMID_TEST_HOOKS`` is never defined here: the core's test hooks (an allocation made to fail, its allocation
+counts, its successors) exist only in the builds tests/solver makes for itself.
 """
 
 import os

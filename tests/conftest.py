@@ -1,5 +1,13 @@
 """Fixtures every folder of the service tests may use (the helpers behind them are in ``tests/support.py``).
 
+Every test runs under a pinned clock (``pinned_clock``, autouse): noon UTC of the day the session started, running
+on at its real pace, for every reader of the time in this process (``date.today``, ``datetime.now``,
+``django.utils.timezone.now``, ``pyramid_site.clock.utc_today``, ``time.time``; ``time.monotonic`` is left alone).
+No test crosses a UTC midnight, whenever it runs. Tests whose other processes read their own clock (a real Celery
+worker, a browser, a second server) are marked ``real_clock`` and run on the machine's. ``tests/test_pinned_clock.py``
+runs date-reading tests starting a moment before midnight, pinned and not, to prove it (the two environment
+variables below are for that test).
+
 A folder turns on what it needs in its own conftest: ``service_settings`` (the tests' settings) and the
 after-test checks ``logs_replay_check`` and ``board_counts_check``. A test that edits rows behind the
 services' back on purpose (the fair-play re-check's doctored results) is marked
@@ -8,8 +16,13 @@ services' back on purpose (the fair-play re-check's doctored results) is marked
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
+import os
+
 import engine
 import pytest
+import time_machine
 from celery._state import _set_task_join_will_block
 
 from pyramid_site.celery import app as celery_app
@@ -18,11 +31,44 @@ from .support import (PAR, TEST_DAILY_SECRET, TEST_TOURNAMENT_SECRET, WINNABLE_O
                       check_board_counts, check_logs_replay, client_for, database_for_check)
 
 EDITED_BEHIND = "rows_edited_behind_the_services"
+REAL_CLOCK = "real_clock"
+
+# The session's day, at noon UTC: what every test's clock starts at (pinned_clock)
+PINNED = dt.datetime.combine(dt.datetime.now(dt.UTC).date(), dt.time(12), tzinfo=dt.UTC)
+# For tests/test_pinned_clock.py: each test starts with the machine's clock at this time of the session's day
+# (say 23:59:59.999, a moment before midnight), and with PYRAMID_TEST_CLOCK_UNPINNED=1 without the pin on top
+CLOCK_START = os.environ.get("PYRAMID_TEST_CLOCK_START", "")
+UNPINNED = os.environ.get("PYRAMID_TEST_CLOCK_UNPINNED") == "1"
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", f"{EDITED_BEHIND}: the test changes rows behind the services on purpose; "
                                        "the after-test invariant checks are skipped")
+    config.addinivalue_line("markers", f"{REAL_CLOCK}: the test runs on the machine's clock, not the pinned one "
+                                       "(its other processes read their own clock)")
+
+
+# folders whose tests drive another process that reads its own clock: the browser tests (a browser's Date)
+REAL_CLOCK_FOLDERS = ("web",)
+
+
+def pytest_collection_modifyitems(config, items):
+    tests = os.path.dirname(__file__)
+    for item in items:
+        if os.path.relpath(str(item.path), tests).split(os.sep)[0] in REAL_CLOCK_FOLDERS:
+            item.add_marker(REAL_CLOCK)
+
+
+@pytest.fixture(autouse=True)
+def pinned_clock(request):
+    """The test's clock: PINNED, running on (see the module's docstring)."""
+    with contextlib.ExitStack() as clocks:
+        if CLOCK_START:
+            started = dt.datetime.combine(PINNED.date(), dt.time.fromisoformat(CLOCK_START), tzinfo=dt.UTC)
+            clocks.enter_context(time_machine.travel(started, tick=True))
+        if not UNPINNED and request.node.get_closest_marker(REAL_CLOCK) is None:
+            clocks.enter_context(time_machine.travel(PINNED, tick=True))
+        yield PINNED
 
 
 @pytest.fixture

@@ -37,9 +37,12 @@
  *   crash. The bounds are the engine's (docs/rules.md, sections 2 and 3): draw 1 or 3, passes 0
  *   (unlimited) to MAX_PASSES, 0 or 7 reserve cards, a real deck.
  *   Every allocation of a solve goes through mem_alloc/mem_realloc/mem_free with its site: a failed
- *   one (real, or made to fail by the test hook _fail_alloc_after) marks the solve, every search
+ *   one (real, or made to fail by the test hook _fail_alloc_after, compiled only where PYRAMID_TEST_HOOKS
+ *   is defined: the sanitizer and test builds of tests/solver, never setup.py's) marks the solve, every search
  *   unwinds and frees what it holds, and solve() raises MemoryError. The same accounting counts the
- *   blocks held, so a test sees a leak as a count above zero after the solve (_allocations).
+ *   blocks held, so a test sees a leak as a count above zero after the solve (_allocations, a test hook too).
+ *   successors() writes at most MAX_KIDS children: a check, not only the bound's arithmetic, stops it
+ *   (the solve raises RuntimeError) should a position ever have more.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -275,7 +278,9 @@ static PyObject *core_configure(PyObject *self, PyObject *args) {
 #define SITE_ENUM(id, name) id,
 #define SITE_NAME(id, name) name,
 enum { ALLOC_SITES(SITE_ENUM) NSITES };
+#ifdef PYRAMID_TEST_HOOKS
 static const char *const site_names[NSITES] = {ALLOC_SITES(SITE_NAME)};
+#endif
 
 /* One solve's allocations: made through mem_alloc/mem_realloc/mem_free only. */
 typedef struct {
@@ -287,11 +292,15 @@ typedef struct {
     int failed;                   /* an allocation failed: the solve unwinds and raises MemoryError */
 } Mem;
 
+#ifdef PYRAMID_TEST_HOOKS
 /* The hook's setting, copied into each solve's Mem when it starts (so a solve on another thread
- * never sees it change), and the last solve's accounts for _allocations(). */
+ * never sees it change), and the last solve's accounts for _allocations(). Test builds only (the
+ * sanitizer build and the test build of tests/solver/conftest.py define PYRAMID_TEST_HOOKS; setup.py
+ * does not): a production module has no way to make its allocations fail. */
 static long long hook_fail_at = -1;
 static int hook_fail_site = -1;
 static Mem last_mem;
+#endif
 
 static int mem_refused(Mem *m, int site) {
     unsigned long long nth = m->fail_site < 0 ? m->total : m->at[site];
@@ -354,6 +363,7 @@ typedef struct {
     uint64_t max_nodes, nodes, stored;
     size_t peak_bytes; /* the most memory the searches held at once */
     int out_of_budget;
+    int kids_overflow; /* successors() found more children than MAX_KIDS: the solve raises RuntimeError */
 } Ctx;
 
 static double now_seconds(void) {
@@ -740,24 +750,31 @@ static int pile_configs(const Ctx *c, uint64_t k, int *ptrs, int *passes) {
  * do not touch the pile, so making them later never helps. A free king in the pyramid (or, when
  * the goal counts it, in the reserve) goes before anything else: it must go, nothing pairs with it,
  * and taking it first never makes a line longer. */
-static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves, uint8_t *draws) {
+/* One successor more, or -1 from successors() when the arrays (cap entries) are full: the bound above
+ * says that never happens, and this check makes sure a wrong bound fails the solve instead of writing
+ * past the arrays (the solve raises RuntimeError; see core_solve). */
+#define PUSH_KID(key, move, ndraws)                                                                   \
+    do {                                                                                              \
+        if (n >= cap) return -1;                                                                      \
+        kids[n] = (key);                                                                              \
+        moves[n] = (move);                                                                            \
+        draws[n++] = (uint8_t)(ndraws);                                                               \
+    } while (0)
+
+static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves, uint8_t *draws, int cap) {
     int s = KEY_SHAPE(k);
     uint32_t res = KEY_RES(k), pile = KEY_PILE(k), pm = shape_mask[s], free = shape_free[s];
     int n = 0;
     uint32_t kings = free & c->king_pyr;
     if (kings) {
         int p = __builtin_ctz(kings);
-        kids[0] = remove_cards(c, k, p, -1);
-        moves[0] = MOVE_REMOVE(p, -1);
-        draws[0] = 0;
-        return 1;
+        PUSH_KID(remove_cards(c, k, p, -1), MOVE_REMOVE(p, -1), 0);
+        return n;
     }
     if (c->goal_all && (res & c->king_res)) {
         int i = __builtin_ctz(res & c->king_res);
-        kids[0] = remove_cards(c, k, RESERVE_LOC + i, -1);
-        moves[0] = MOVE_REMOVE(RESERVE_LOC + i, -1);
-        draws[0] = 0;
-        return 1;
+        PUSH_KID(remove_cards(c, k, RESERVE_LOC + i, -1), MOVE_REMOVE(RESERVE_LOC + i, -1), 0);
+        return n;
     }
     int loc[MAX_FREE + 7], val[MAX_FREE + 7], na = 0; /* configure() checked every shape's free cards */
     for (uint32_t f = free; f; f &= f - 1) {
@@ -772,15 +789,11 @@ static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves,
     }
     for (int i = 0; i < na; i++) {
         if (val[i] == 13) {
-            kids[n] = remove_cards(c, k, loc[i], -1);
-            moves[n] = MOVE_REMOVE(loc[i], -1);
-            draws[n++] = 0;
+            PUSH_KID(remove_cards(c, k, loc[i], -1), MOVE_REMOVE(loc[i], -1), 0);
         }
         for (int j = i + 1; j < na; j++)
             if (val[i] + val[j] == 13) {
-                kids[n] = remove_cards(c, k, loc[i], loc[j]);
-                moves[n] = MOVE_REMOVE(loc[i], loc[j]);
-                draws[n++] = 0;
+                PUSH_KID(remove_cards(c, k, loc[i], loc[j]), MOVE_REMOVE(loc[i], loc[j]), 0);
             }
     }
     if (c->covered) {
@@ -789,9 +802,7 @@ static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves,
             for (uint32_t q_bits = covers_mask[p]; q_bits; q_bits &= q_bits - 1) {
                 int q = __builtin_ctz(q_bits);
                 if ((pm >> q & 1) && (pm & cover_mask[q]) == (1u << p) && c->pv[p] + c->pv[q] == 13) {
-                    kids[n] = remove_cards(c, k, q, p);
-                    moves[n] = MOVE_REMOVE(q, p);
-                    draws[n++] = 0;
+                    PUSH_KID(remove_cards(c, k, q, p), MOVE_REMOVE(q, p), 0);
                 }
             }
         }
@@ -816,23 +827,17 @@ static int successors(const Ctx *c, uint64_t k, uint64_t *kids, uint16_t *moves,
         }
         for (int a = 0; a < np; a++) {
             if (pval[a] == 13) {
-                kids[n] = remove_cards(c, at, ploc[a], -1);
-                moves[n] = MOVE_REMOVE(ploc[a], -1);
-                draws[n++] = (uint8_t)ci;
+                PUSH_KID(remove_cards(c, at, ploc[a], -1), MOVE_REMOVE(ploc[a], -1), ci);
                 continue;
             }
             if (!(have >> (13 - pval[a]) & 1)) continue;
             for (int i = 0; i < na; i++)
                 if (val[i] + pval[a] == 13) {
-                    kids[n] = remove_cards(c, at, loc[i], ploc[a]);
-                    moves[n] = MOVE_REMOVE(loc[i], ploc[a]);
-                    draws[n++] = (uint8_t)ci;
+                    PUSH_KID(remove_cards(c, at, loc[i], ploc[a]), MOVE_REMOVE(loc[i], ploc[a]), ci);
                 }
         }
         if (np == 2 && pval[0] + pval[1] == 13) {
-            kids[n] = remove_cards(c, at, STOCK_LOC, WASTE_LOC);
-            moves[n] = MOVE_REMOVE(STOCK_LOC, WASTE_LOC);
-            draws[n++] = (uint8_t)ci;
+            PUSH_KID(remove_cards(c, at, STOCK_LOC, WASTE_LOC), MOVE_REMOVE(STOCK_LOC, WASTE_LOC), ci);
         }
     }
     return n;
@@ -1268,7 +1273,11 @@ static void astar(Ctx *c, uint64_t root, int target, int left_goal, SearchResult
         size_t bytes = st.cap * sizeof(Node) + st.nslots * sizeof(Slot) + q.bytes + relax_bytes(c);
         if (bytes > c->peak_bytes) c->peak_bytes = bytes;
         if (over_budget(c)) goto done;
-        int n = successors(c, k, kids, moves, draws);
+        int n = successors(c, k, kids, moves, draws, MAX_KIDS);
+        if (n < 0) {
+            c->kids_overflow = 1;
+            goto done;
+        }
         /* the index is far bigger than the caches: ask for every child's slots at once, so the
          * misses overlap instead of coming one after another */
         for (int i = 0; i < n; i++) {
@@ -1415,7 +1424,11 @@ static int least_left(Ctx *c, uint64_t root) {
     stack[0].kids = mem_alloc(m, SITE_FRAME_KIDS, MAX_KIDS, sizeof(uint64_t), 0);
     if (!stack[0].kids) goto done;
     with_kids = 1;
-    stack[0].count = successors(c, root, stack[0].kids, moves, draws);
+    stack[0].count = successors(c, root, stack[0].kids, moves, draws, MAX_KIDS);
+    if (stack[0].count < 0) {
+        c->kids_overflow = 1;
+        goto done;
+    }
     c->nodes++;
     while (depth >= 0) {
         Frame *fr = &stack[depth];
@@ -1450,7 +1463,11 @@ static int least_left(Ctx *c, uint64_t root) {
             with_kids++;
         }
         fr->next = 0;
-        fr->count = successors(c, kid, fr->kids, moves, draws);
+        fr->count = successors(c, kid, fr->kids, moves, draws, MAX_KIDS);
+        if (fr->count < 0) {
+            c->kids_overflow = 1;
+            goto done;
+        }
     }
     result = best;
 done:
@@ -1583,7 +1600,11 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     if (!solve_args(a, c, &shape, &root, &budget)) return NULL;
     Mem mem;
     memset(&mem, 0, sizeof mem);
+#ifdef PYRAMID_TEST_HOOKS
     mem.fail_at = hook_fail_at, mem.fail_site = hook_fail_site;
+#else
+    mem.fail_at = -1, mem.fail_site = -1;
+#endif
     c->mem = &mem;
     ctx_tables(c);
     Relax relax = {0};
@@ -1620,11 +1641,78 @@ static PyObject *core_solve(PyObject *self, PyObject *args) {
     mem_free(&mem, win.line);
     mem_free(&mem, reach.line);
     relax_free(&mem, &relax);
+#ifdef PYRAMID_TEST_HOOKS
     last_mem = mem;
-    if (mem.failed) return PyErr_NoMemory();
+#endif
+    if (mem.failed) {
+        Py_XDECREF(line);
+        return PyErr_NoMemory();
+    }
+    if (c->kids_overflow) {
+        Py_XDECREF(line);
+        PyErr_SetString(PyExc_RuntimeError, "a position has more successors than MAX_KIDS: the solve stopped");
+        return NULL;
+    }
     if (!line) return NULL;
     unsigned long long nodes = c->nodes, peak = c->peak_bytes;
     return Py_BuildValue("iiiNKK", status, won, best_left, line, nodes, peak);
+}
+
+#ifdef PYRAMID_TEST_HOOKS
+/* --- test hooks (test builds only) ------------------------------------------------------------------ */
+/* _successors(*solve_arguments, cap) -> [(move, draws, pyramid_mask, reserve_mask, pile_mask, pointer,
+ * pass_no), ...]: the children successors() makes of the position solve() would start from (the
+ * arguments are solve()'s, checked alike; max_nodes and budget_seconds are ignored), each with its
+ * move code and the draws and redeals made before it. With cap below the number of children it
+ * raises RuntimeError, as a solve does: the bound check in successors(), seen from outside. Tests
+ * compare these children with the engine's legal moves (tests/solver/test_perft.py). */
+static PyObject *core_successors(PyObject *self, PyObject *args) {
+    PyObject *a[16];
+    int cap;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOi:_successors", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6],
+                          &a[7], &a[8], &a[9], &a[10], &a[11], &a[12], &a[13], &a[14], &a[15], &cap))
+        return NULL;
+    if (!nshapes) {
+        PyErr_SetString(PyExc_RuntimeError, "configure() the geometry first");
+        return NULL;
+    }
+    if (cap < 0 || cap > MAX_KIDS) {
+        PyErr_Format(PyExc_ValueError, "cap must be from 0 to %d; got %d", MAX_KIDS, cap);
+        return NULL;
+    }
+    Ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    Ctx *c = &ctx;
+    int shape;
+    uint64_t root;
+    double budget;
+    if (!solve_args(a, c, &shape, &root, &budget)) return NULL;
+    Mem mem;
+    memset(&mem, 0, sizeof mem);
+    mem.fail_at = -1, mem.fail_site = -1;
+    c->mem = &mem;
+    ctx_tables(c);
+    static uint64_t kids[MAX_KIDS];
+    static uint16_t moves[MAX_KIDS];
+    static uint8_t draws[MAX_KIDS];
+    int n = successors(c, root, kids, moves, draws, cap);
+    if (n < 0) {
+        PyErr_Format(PyExc_RuntimeError, "a position has more successors than the cap of %d", cap);
+        return NULL;
+    }
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        uint64_t k = kids[i];
+        PyObject *item = Py_BuildValue("iiiiiii", (int)moves[i], (int)draws[i], (int)shape_mask[KEY_SHAPE(k)],
+                                       (int)KEY_RES(k), (int)KEY_PILE(k), (int)KEY_PTR(k), (int)KEY_PASS(k));
+        if (!item) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
 }
 
 /* _fail_alloc_after(n, site=None): a test hook. In every later solve, allocation number n (counted
@@ -1684,15 +1772,20 @@ static PyObject *core_allocation_sites(PyObject *self, PyObject *unused) {
     }
     return names;
 }
+#endif /* PYRAMID_TEST_HOOKS */
 
 static PyMethodDef core_methods[] = {
     {"configure", core_configure, METH_VARARGS, "Set the pyramid geometry: cover, covers, below and above masks."},
     {"solve", core_solve, METH_VARARGS, "Solve one position; see engine/solver/fast.py."},
+#ifdef PYRAMID_TEST_HOOKS
     {"_fail_alloc_after", core_fail_alloc_after, METH_VARARGS,
      "Test hook: allocation n (from 0; of one site when named) of every later solve fails. None turns it off."},
     {"_allocations", core_allocations, METH_NOARGS,
      "Test hook: (allocations by site, blocks still held) of the last solve."},
     {"_allocation_sites", core_allocation_sites, METH_NOARGS, "Test hook: the names of the allocation sites."},
+    {"_successors", core_successors, METH_VARARGS,
+     "Test hook: the children successors() makes of a position given as solve()'s arguments, and a cap."},
+#endif
     {NULL, NULL, 0, NULL},
 };
 

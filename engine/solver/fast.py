@@ -8,7 +8,8 @@ states. Tests replay every line it returns through the engine and compare its an
 The core checks every argument (ValueError naming the first bad one) and every allocation: when
 memory runs out it frees all it holds and raises MemoryError, which ``solve_fast`` passes on (a
 budget that runs out still gives ``unknown``). Its test hooks (``_fail_alloc_after``, ``_allocations``,
-``_allocation_sites``) are for tests/solver only.
+``_allocation_sites``, ``_successors``) exist only in builds with ``PYRAMID_TEST_HOOKS`` defined, which
+tests/solver makes for itself; the module setup.py builds has none.
 """
 
 from __future__ import annotations

@@ -10,6 +10,20 @@ TOKENS = st.sampled_from(["draw", "redeal", "W", "S", "R0", "R7", "28", "0", "+"
                           "1+2+3", "-1", "007", "r6", " ", "K", "KS", "10", "ten", "\x00", "é"])
 
 
+def assert_plays_on(position, start) -> None:
+    """A loaded position is one a game can be in: its status says what its moves say (no legal move, and the game
+    is over), and every legal move plays on to a position that serialises back to itself."""
+    moves = position.legal_moves()
+    assert position.status in ("won", "stuck", "playing")
+    assert moves or position.is_over, position.dumps()
+    if position.is_won:
+        assert moves == []
+    for move in moves:
+        after = position.copy().apply(move)
+        assert after.moves == position.moves + 1
+        assert Position.loads(after.dumps(), start.deal, start.rules) == after
+
+
 def assert_refused_or_fine(call, *args):
     try:
         call(*args)
@@ -56,7 +70,7 @@ def test_serialised_positions(game, text):
     else:
         # whatever loads is a position that plays on and serialises back to itself
         assert Position.loads(position.dumps(), start.deal, start.rules) == position
-        position.legal_moves()
+        assert_plays_on(position, start)
 
 
 @engine_settings
@@ -72,8 +86,8 @@ def test_tampered_serialised_positions(game, field, delta):
     except EngineError as exc:
         assert str(exc)
     else:
-        loaded.legal_moves()  # any loadable position answers, without an error
-        assert loaded.status in ("playing", "won", "stuck")
+        assert Position.loads(loaded.dumps(), start.deal, start.rules) == loaded
+        assert_plays_on(loaded, start)
 
 
 def test_rules_text_round_trips_for_every_preset():

@@ -14,7 +14,8 @@ from fault_servers import missing_binaries
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.skipif(missing_binaries() is not None, reason=str(missing_binaries()))
+pytestmark = [pytest.mark.skipif(missing_binaries() is not None, reason=str(missing_binaries())),
+              pytest.mark.real_clock]  # its servers and workers read their own clock
 
 
 def run_fault(script: str, *args: str, timeout: float = 240) -> dict:

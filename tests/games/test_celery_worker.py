@@ -17,6 +17,7 @@ from games.tasks import solve_deal
 from pyramid_site.celery import app as celery_app
 
 pytestmark = [
+    pytest.mark.real_clock,  # a real worker reads its own clock
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not settings.REDIS_URL or connection.vendor != "postgresql",
                        reason="needs REDIS_URL and PostgreSQL"),

@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PG = "postgres://postgres@127.0.0.1:5432"
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.real_clock]  # the drill's processes read their own clock
 
 
 def run_drill(*args: str, source: str, restored: str) -> tuple[int, str, dict]:

@@ -16,6 +16,14 @@ class UnreadableError(Exception):
 
 
 @shared_task
+def barrier() -> str:
+    """Does nothing. The tests' worker runs one task at a time, each in a process of its own that ends with it
+    (``--concurrency 1 --max-tasks-per-child 1``), so by the time this one's result is stored every task sent
+    before it is over, its failure signal and record included: its result is the event the tests wait for."""
+    return "after"
+
+
+@shared_task
 def fail(message: str, *, size: int = 0) -> None:
     raise ValueError(message + "x" * size)
 

@@ -34,8 +34,9 @@ def _answers(url: str) -> bool:
         return False
 
 
-pytestmark = pytest.mark.skipif(not (_answers(PG) and _answers(REDIS)),
-                                reason="needs PostgreSQL and Redis on loopback")
+pytestmark = [pytest.mark.skipif(not (_answers(PG) and _answers(REDIS)),
+                                 reason="needs PostgreSQL and Redis on loopback"),
+              pytest.mark.real_clock]  # its servers read their own clock
 
 
 def _free_port() -> int:

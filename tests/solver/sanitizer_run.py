@@ -47,6 +47,13 @@ def main() -> int:
     injected, sites = harness.inject_failures(core)
     figures["failures_injected"], figures["sites"] = injected, len(sites)
     figures["cross_check_compared"] = harness.cross_check()
+    # the move generator itself, every successor of the perft oracle's positions (test_perft_core.py)
+    from .test_perft_core import check, oracle_positions
+
+    playing = [position for position in oracle_positions() if not position.is_won]
+    problems = [problem for position in playing for problem in check(core, position)]
+    assert problems == [], problems[:5]
+    figures["successor_positions"] = len(playing)
     figures["cross_check_positions"] = 30 * len(list(harness.all_rules()))
     verdicts = harness.sweep(args.count, args.seed)
     figures["random_positions"], figures["random_verdicts"] = sum(verdicts.values()), verdicts

@@ -1,12 +1,15 @@
-"""The compiled core checks its own inputs and every allocation (the ordinary build, in this process).
+"""The compiled core checks its own inputs and every allocation (the test build, in this process).
 
-test_sanitizers.py runs the same checks (core_harness) against a build with AddressSanitizer and
+The allocation-failure hook exists only in builds with PYRAMID_TEST_HOOKS (the ``test_core`` build of
+conftest.py, put in the production module's place for these tests); the production module is checked to
+have none. test_sanitizers.py runs the same checks (core_harness) against a build with AddressSanitizer and
 UBSan; these run them here, quickly, and add what only this process can see.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import sys
 
 import pytest
@@ -19,10 +22,28 @@ from . import core_harness as harness
 pytestmark = pytest.mark.skipif(not fast.available, reason="the solver's compiled core is not built")
 
 
+TEST_HOOKS = ("_fail_alloc_after", "_allocations", "_allocation_sites", "_successors")
+
+
 @pytest.fixture
-def core():
-    yield fast._core
-    fast._core._fail_alloc_after(None)  # never leave the hook armed for the tests after
+def core(test_core, monkeypatch):
+    """The test build, in the production module's place: solve() and solve_fast() run through it."""
+    monkeypatch.setattr(fast, "_core", test_core)
+    yield test_core
+    test_core._fail_alloc_after(None)  # never leave the hook armed for the tests after
+
+
+def test_the_production_module_has_no_test_hook():
+    """``pip install -e .`` builds without PYRAMID_TEST_HOOKS: nothing in the shipped module can make an
+    allocation fail or read the core's internals."""
+    production = importlib.import_module("engine.solver._core")
+    assert production is fast._core
+    assert [name for name in TEST_HOOKS if hasattr(production, name)] == []
+    assert {"configure", "solve"} <= set(dir(production))
+
+
+def test_the_test_build_has_every_hook(test_core):
+    assert [name for name in TEST_HOOKS if not hasattr(test_core, name)] == []
 
 
 def test_every_argument_is_checked_and_refused_by_name(core):
@@ -99,7 +120,7 @@ def test_refusals_and_memory_errors_lose_no_python_object(core):
         assert [sys.getrefcount(arg) for arg in watched] == counts, what
 
 
-def test_unlimited_passes_solve_at_any_pass_number():
+def test_unlimited_passes_solve_at_any_pass_number(core):
     """Under unlimited passes the pass number decides nothing and has no bound: a position in pass
     123,456,789,012 (beyond a C int) solves as the same cards in pass 1 do."""
     late = harness.unlimited_late_position()
@@ -107,6 +128,6 @@ def test_unlimited_passes_solve_at_any_pass_number():
     assert fast.solve_fast(late).solution == fast.solve_fast(early).solution
 
 
-def test_random_positions_under_small_budgets_stop_anywhere_and_unwind():
+def test_random_positions_under_small_budgets_stop_anywhere_and_unwind(core):
     verdicts = harness.sweep(20, seed=7)  # (the cross-check positions: test_cross_check.py)
     assert sum(verdicts.values()) == 20 * 14 and verdicts.get("unknown")

@@ -4,8 +4,9 @@ _core.c is compiled again, with ``-fsanitize=address,undefined -fno-omit-frame-p
 temporary folder as a module of its own, and ``sanitizer_run.py`` drives it in a subprocess with
 libasan preloaded: hostile arguments and geometries, an allocation failure injected at every site
 (first and last allocation of each, in solves that between them reach all sites), the cross-check
-positions of test_cross_check.py against the reference, and random positions of every rule set of
-positions.py under small budgets. Any sanitizer report fails the test.
+positions of test_cross_check.py against the reference, the successors of every position of the perft oracle
+(test_perft_core.py), and random positions of every rule set of positions.py under small budgets. Any sanitizer
+report fails the test.
 
 Leaks: CPython does not free everything at exit, and LeakSanitizer would report that. The
 suppressions below drop only leaks allocated through CPython's own allocator functions; the core
@@ -30,14 +31,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "engine" / "solver" / "_core.c"
-FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-g", "-O1", "-std=c11", "-shared", "-fPIC"]
+FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-g", "-O1", "-std=c11", "-shared", "-fPIC",
+         "-DPYRAMID_TEST_HOOKS"]  # the allocation-failure hook: test builds only (see conftest.py)
 REPORTS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "SUMMARY: UndefinedBehaviorSanitizer",
            "SUMMARY: AddressSanitizer", "WARNING: AddressSanitizer")
 CPYTHON_ALLOCATORS = ("_PyObject_Malloc", "_PyObject_Calloc", "_PyObject_Realloc", "PyObject_Malloc",
                       "PyObject_Calloc", "PyObject_Realloc", "_PyMem_RawMalloc", "_PyMem_RawCalloc",
                       "_PyMem_RawRealloc", "PyMem_RawMalloc", "PyMem_RawCalloc", "PyMem_RawRealloc",
                       "PyMem_Malloc", "PyMem_Calloc", "PyMem_Realloc")
-RANDOM_PER_RULE_SET = 300  # 14 rule sets: 4,200 random positions
+# 14 rule sets: 1,400 random positions under small budgets (it was 300 a set, 4,200, before the perft oracle's
+# positions ran here too: those now exercise the move generator itself, every successor checked, and the random
+# ones are left to reach the searches' ways out, budgets running out anywhere)
+RANDOM_PER_RULE_SET = 100
 
 
 def toolchain() -> tuple[str, str]:
@@ -85,5 +90,6 @@ def test_the_core_runs_clean_under_address_and_undefined_behaviour_sanitizers(sa
     figures = json.loads(run.stdout.strip().splitlines()[-1])
     assert figures["sites"] >= 24 and figures["failures_injected"] >= 2 * 24
     assert figures["cross_check_compared"] >= 15 * 14
+    assert figures["successor_positions"] > 500
     assert figures["random_positions"] == RANDOM_PER_RULE_SET * 14
     print(figures)
