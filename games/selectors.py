@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from functools import cache
 
 from django.db import connection
@@ -12,13 +11,11 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 import engine
-import engine.solver
-from engine.solver import solve
-from pyramid_site.solver_budget import SolverPayer, refuse_when_spent, spending
+from pyramid_site.solver_budget import SolverPayer, refuse_when_spent
 from pyramid_site.db import prepared_cursor
 from pyramid_site.errors import Code, DomainError
 
-from .engine_glue import game_position, start_position
+from .engine_glue import start_position
 from .errors import game_not_found
 from .models import DailyDeal, Deal, Game, GameAnalysis
 from .move_log import LoggedMove, log_moves, log_notations
@@ -152,7 +149,7 @@ def game_notations(game: Game) -> list[str]:
     return log_notations(game.move_log)
 
 
-def _analysis_open(game: Game) -> None:
+def analysis_open(game: Game) -> None:
     """An analysis shows the whole game's best play: it waits for the game's end, and a ranked game's for the
     end of its day or tournament (before it, it would give the deal away to those still playing)."""
     if game.mode == Game.Mode.RANKED and not game_deal_is_public(game):
@@ -168,10 +165,10 @@ def _analysis_open(game: Game) -> None:
 def game_analysis(*, game_id: int, user, payer: SolverPayer | None = None
                   ) -> tuple[Game, GameAnalysis | None, list[str]]:
     """A finished game's analysis (None while it is computed) and its moves, to whoever may see its log,
-    once ``_analysis_open`` allows. A practice game's analysis not made yet waits while the payer's solver
+    once ``analysis_open`` allows. A practice game's analysis not made yet waits while the payer's solver
     budget is spent (429): the caller would queue it."""
     game = game_for_viewer(game_id=game_id, user=user)
-    _analysis_open(game)
+    analysis_open(game)
     moves = game_notations(game)
     analysis = GameAnalysis.objects.filter(game=game).first()
     if analysis is None and game.mode == Game.Mode.PRACTICE:
@@ -179,52 +176,31 @@ def game_analysis(*, game_id: int, user, payer: SolverPayer | None = None
     return game, analysis, moves
 
 
-@dataclass(slots=True)
-class BestLine:
-    ply: int  # the game's ply it starts from
-    verdict: str
-    moves: list[str]
-    positions: list[engine.Position]  # after each of the moves
-
-
-def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seconds: float = 5.0,
-                payer: SolverPayer | None = None) -> tuple[Game, list[str], list[engine.Position], BestLine | None]:
-    """A finished game's moves and the position after each (the start first), on the analysis' terms; with
-    ``best_from``, the solver's best line from that ply too, on the payer's solver budget."""
+def replay_positions(*, game_id: int, user) -> tuple[Game, list[str], list[engine.Position]]:
+    """A finished game's moves and the position after each (the start first), on the analysis' terms."""
     game = game_for_viewer(game_id=game_id, user=user)
-    _analysis_open(game)
+    analysis_open(game)
     moves = game_notations(game)
     current = start_position(game.deal)
     positions = [current.copy()]
     for notation in moves:
         current.apply(notation)
         positions.append(current.copy())
-    if best_from is None:
-        return game, moves, positions, None
-    if not 0 <= best_from < len(positions):
-        raise DomainError(Code.BAD_PARAMETER,
-                          gettext("the game has plies 0 to %(moves)s; there is no ply %(best_from)s")
-                          % {"moves": len(moves), "best_from": best_from})
-    with spending(payer):
-        solution = solve(positions[best_from], budget_seconds=budget_seconds, grade=False)
-    current, line = positions[best_from].copy(), []
-    for notation in solution.solution:
-        current.apply(notation)
-        line.append(current.copy())
-    return game, moves, positions, BestLine(best_from, solution.verdict, list(solution.solution), line)
+    return game, moves, positions
 
 
-def game_verdict(*, game_id: int, player, budget_seconds: float, payer: SolverPayer | None = None
-                 ) -> tuple[Game, engine.solver.Solution]:
-    """Whether a practice game's position can still be won, for players who ask to see it after every move
-    (never a ranked game: it would tell a player the deal's best play while the deal is live), on the payer's
-    solver budget."""
-    game = game_of_player(game_id=game_id, player=player)
-    if game.mode != Game.Mode.PRACTICE:
-        raise DomainError(Code.RANKED_NO_VERDICT,
-                          gettext("whether a position can still be won is shown in practice games only"))
-    with spending(payer):
-        return game, solve(game_position(game), budget_seconds=budget_seconds, grade=False)
+# The solver's answers (a replay's best line, a practice game's verdict) are the services' (games.services.analysis);
+# these two names forward to them for the games API, which calls them here until it calls the services.
+def game_replay(**kwargs):
+    from .services.analysis import game_replay
+    return game_replay(**kwargs)
+
+
+def game_verdict(**kwargs):
+    from .services.analysis import game_verdict
+    return game_verdict(**kwargs)
+
+
 # a game whose 28 pyramid cards are gone: its state's pyramid mask (the first field of Position.dumps, in
 # hexadecimal without leading zeros) is 0 whatever the goal; under goal: all the game may go on after it
 PYRAMID_CLEARED = Q(state__startswith="0.")

@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext
 
 import engine
-from engine.solver import Solution
+from engine.solver import Solution, solve
 from engine.solver.analysis import analyse, pack
+from pyramid_site.errors import Code, DomainError
 from pyramid_site.solver_budget import SolverPayer, spending
 
-from ..engine_glue import start_position
+from ..engine_glue import game_position, start_position
 from ..models import Deal, Game, GameAnalysis
-from ..selectors import game_notations
+from ..selectors import game_notations, game_of_player, replay_positions
 from ..signals import game_analysed
 
 
@@ -58,3 +61,45 @@ def game_analyse(*, game_id: int, again: bool = False, payer: SolverPayer | None
         if game.mode == Game.Mode.RANKED:
             game_analysed.send(sender=Game, game=game, analysis=analysis)
     return stored
+
+
+@dataclass(slots=True)
+class BestLine:
+    ply: int  # the game's ply it starts from
+    verdict: str
+    moves: list[str]
+    positions: list[engine.Position]  # after each of the moves
+
+
+def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seconds: float = 5.0,
+                payer: SolverPayer | None = None
+                ) -> tuple[Game, list[str], list[engine.Position], BestLine | None]:
+    """A finished game's moves and the position after each (the start first), on the analysis' terms; with
+    ``best_from``, the solver's best line from that ply too, on the payer's solver budget."""
+    game, moves, positions = replay_positions(game_id=game_id, user=user)
+    if best_from is None:
+        return game, moves, positions, None
+    if not 0 <= best_from < len(positions):
+        raise DomainError(Code.BAD_PARAMETER,
+                          gettext("the game has plies 0 to %(moves)s; there is no ply %(best_from)s")
+                          % {"moves": len(moves), "best_from": best_from})
+    with spending(payer):
+        solution = solve(positions[best_from], budget_seconds=budget_seconds, grade=False)
+    current, line = positions[best_from].copy(), []
+    for notation in solution.solution:
+        current.apply(notation)
+        line.append(current.copy())
+    return game, moves, positions, BestLine(best_from, solution.verdict, list(solution.solution), line)
+
+
+def game_verdict(*, game_id: int, player, budget_seconds: float, payer: SolverPayer | None = None
+                 ) -> tuple[Game, Solution]:
+    """Whether a practice game's position can still be won, for players who ask to see it after every move
+    (never a ranked game: it would tell a player the deal's best play while the deal is live), on the payer's
+    solver budget."""
+    game = game_of_player(game_id=game_id, player=player)
+    if game.mode != Game.Mode.PRACTICE:
+        raise DomainError(Code.RANKED_NO_VERDICT,
+                          gettext("whether a position can still be won is shown in practice games only"))
+    with spending(payer):
+        return game, solve(game_position(game), budget_seconds=budget_seconds, grade=False)

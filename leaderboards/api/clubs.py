@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
@@ -12,10 +11,9 @@ from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.visitors import VisitorReadable
-from pyramid_site.errors import Code, DomainError
 
 from .. import services
-from ..selectors.clubs import club_changes, club_for_viewer, clubs_for_viewer, members_of
+from ..selectors.clubs import club_changes, club_for_viewer, club_members, clubs_for_viewer
 from .inputs import ClubInput, ClubUpdateInput, JoinInput, RoleInput
 from .output import ClubChangeOutput, ClubOutput, MemberOutput, change_output, club_output, member_output
 
@@ -60,7 +58,6 @@ class ClubDetailView(VisitorReadable, APIView):
                                "`club_archived` once the club is archived.")
     def patch(self, request, club_id: int):
         data = valid_input(ClubUpdateInput, request)
-        club_for_viewer(club_id=club_id, viewer=request.user)
         services.club_update(actor=request.user, club_id=club_id, **data)
         return Response(club_output(*club_for_viewer(club_id=club_id, viewer=request.user)))
 
@@ -88,7 +85,6 @@ class ClubLeaveView(APIView):
                                "then the club closes with its tournaments that never started, or, if one has "
                                "started, is archived (`archived_at`) with its tournaments and standings.")
     def post(self, request, club_id: int):
-        club_for_viewer(club_id=club_id, viewer=request.user)
         services.club_leave(user=request.user, club_id=club_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -99,7 +95,6 @@ class ClubInviteView(APIView):
     @extend_schema(request=None, responses={200: CLUB, 403: ERROR, 404: ERROR},
                    summary="Renew the invite code; the old one stops working (owner and admins)")
     def post(self, request, club_id: int):
-        club_for_viewer(club_id=club_id, viewer=request.user)
         services.invite_renew(actor=request.user, club_id=club_id)
         return Response(club_output(*club_for_viewer(club_id=club_id, viewer=request.user)))
 
@@ -111,11 +106,7 @@ class ClubMembersView(VisitorReadable, APIView):
                                                            404: ERROR},
                    summary="A club's members and their roles, oldest first (members only)")
     def get(self, request, club_id: int):
-        club, membership = club_for_viewer(club_id=club_id, viewer=request.user)
-        if membership is None:
-            raise DomainError(Code.NOT_MEMBER,
-                              gettext("only members of %(club)s see its members") % {"club": club.name})
-        return paged(request, members_of(club), member_output)
+        return paged(request, club_members(club_id=club_id, viewer=request.user), member_output)
 
 
 class ClubMemberView(APIView):
@@ -124,7 +115,6 @@ class ClubMemberView(APIView):
                    description="Set a member's role: admin or member, or owner, which hands the club over (the old "
                                "owner becomes an admin). The owner only.")
     def patch(self, request, club_id: int, user_id: int):
-        club_for_viewer(club_id=club_id, viewer=request.user)
         membership = services.member_role_set(actor=request.user, club_id=club_id, user_id=user_id,
                                               role=valid_input(RoleInput, request)["role"])
         return Response(member_output(membership))
@@ -135,7 +125,6 @@ class ClubMemberView(APIView):
                                "removal is kept (`GET /api/clubs/{id}/changes/`), and the member keeps playing and "
                                "reading the tournaments they joined.")
     def delete(self, request, club_id: int, user_id: int):
-        club_for_viewer(club_id=club_id, viewer=request.user)
         services.member_remove(actor=request.user, club_id=club_id, user_id=user_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

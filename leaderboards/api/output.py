@@ -80,6 +80,22 @@ def period_row(row: dict) -> dict:
     }
 
 
+def player_page_output(page) -> dict:
+    """A player's page (``stats.PlayerPage``)."""
+    player, totals = page.player, page.stats
+    return {
+        "player": {"id": player.pk, "username": player.username},
+        "stats": {"played": totals["played"], "cleared": totals["cleared_count"], "won": totals["won_count"],
+                  "cards_left_total": totals["cards_total"] or 0,
+                  "cards_left_average": round(totals["cards_average"] or 0, 2), "at_par": totals["at_par"],
+                  "best": {"cards_left": totals["best_cards_left"], "moves_when_won": totals["best_moves_won"]}},
+        "streak": streak_output(page.streak),
+        "cleared_streak": streak_output(page.cleared_streak),
+        "history": [{"date": r.date.isoformat(), "preset": r.preset, **result_row(None, r)} for r in page.history],
+        "clubs": [club_output(m.club, None) | {"role": m.role} for m in page.clubs],
+    }
+
+
 def figures_output(figures) -> dict:
     """A row of statistics (``selectors.statistics.Figures``): a preset's, or a mode's total (no bests)."""
     body = {"played": figures.played, "won": figures.won, "win_rate": figures.win_rate, "cleared": figures.cleared}

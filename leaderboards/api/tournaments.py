@@ -17,9 +17,8 @@ from pyramid_site.api.schema import ERROR
 from pyramid_site.api.visitors import VisitorReadable
 
 from .. import services
-from ..models import Tournament
-from ..selectors.clubs import (club_for_viewer, club_tournaments, games_not_counted, my_tournament, standings,
-                               standings_for_viewer, tournament_changes, tournament_for_viewer, window_changes)
+from ..selectors.clubs import (club_tournaments_for_viewer, games_not_counted, standings_page, tournament_for_viewer,
+                               tournament_page)
 from .inputs import TournamentGameInput, TournamentInput, TournamentUpdateInput
 from .output import (ClubChangeOutput, EntryOutput, StandingOutput, TournamentDetailOutput, TournamentOutput,
                      WindowChangeOutput, change_output, entry_output, joined_output, my_output, tournament_output,
@@ -41,8 +40,8 @@ class ClubTournamentsView(VisitorReadable, APIView):
                                                            404: ERROR},
                    summary="A club's tournaments, the latest start first")
     def get(self, request, club_id: int):
-        club, membership = club_for_viewer(club_id=club_id, viewer=request.user)
-        return paged(request, club_tournaments(club), lambda t: tournament_output(t, membership))
+        membership, tournaments = club_tournaments_for_viewer(club_id=club_id, viewer=request.user)
+        return paged(request, tournaments, lambda t: tournament_output(t, membership))
 
     @extend_schema(request=TournamentInput, responses={201: TOURNAMENT, 400: ERROR, 403: ERROR, 404: ERROR},
                    summary="Create a tournament (owner and admins); secret deals are prepared by the solver jobs",
@@ -52,7 +51,6 @@ class ClubTournamentsView(VisitorReadable, APIView):
                                "`preparing` until they are ready. Guest accounts sign up first "
                                "(403 `guest_not_allowed`).")
     def post(self, request, club_id: int):
-        club_for_viewer(club_id=club_id, viewer=request.user)
         tournament = services.tournament_create(actor=request.user, club_id=club_id,
                                                 **valid_input(TournamentInput, request))
         return Response(tournament_output(*tournament_for_viewer(tournament_id=tournament.pk, viewer=request.user)),
@@ -68,11 +66,10 @@ class TournamentView(VisitorReadable, APIView):
                                "membership of the club.",
                    summary="A tournament, with my entry and my game of each deal once I have joined")
     def get(self, request, tournament_id: int):
-        tournament, membership = tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
-        mine = my_tournament(tournament=tournament, player=request.user)
-        return Response(tournament_output(tournament, membership)
-                        | {"me": mine and my_output(mine),
-                           "changes": [change_output(c) for c in tournament_changes(tournament)]})
+        page = tournament_page(tournament_id=tournament_id, viewer=request.user)
+        return Response(tournament_output(page.tournament, page.membership)
+                        | {"me": page.mine and my_output(page.mine),
+                           "changes": [change_output(c) for c in page.changes]})
 
     @extend_schema(request=TournamentUpdateInput, responses={200: TOURNAMENT, 400: ERROR, 403: ERROR, 404: ERROR,
                                                             409: ERROR},
@@ -81,7 +78,6 @@ class TournamentView(VisitorReadable, APIView):
                                "its end only moves later; every move of the window is shown in the standings "
                                "(`window_changes`), every new name with the tournament (`changes`).")
     def patch(self, request, tournament_id: int):
-        tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         services.tournament_update(actor=request.user, tournament_id=tournament_id,
                                    **valid_input(TournamentUpdateInput, request))
         return Response(tournament_output(*tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)))
@@ -90,7 +86,6 @@ class TournamentView(VisitorReadable, APIView):
                    summary="Delete a tournament that has not started (owner and admins)",
                    description="Delete a tournament before it starts; owner and admins only.")
     def delete(self, request, tournament_id: int):
-        tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         services.tournament_delete(actor=request.user, tournament_id=tournament_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -104,7 +99,6 @@ class TournamentJoinView(APIView):
                                "count: `games_not_counted` lists your games of its deals started before (on a "
                                "tournament of the daily deal, a daily game played first), whose deals stay played.")
     def post(self, request, tournament_id: int):
-        tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         entry = services.tournament_join(user=request.user, tournament_id=tournament_id)
         return Response(joined_output(entry, games_not_counted(entry)),
                         status=status.HTTP_201_CREATED, headers={"Location": f"/api/tournaments/{tournament_id}/"})
@@ -116,7 +110,6 @@ class TournamentLeaveView(APIView):
     @extend_schema(request=None, responses={204: None, 404: ERROR, 409: ERROR},
                    summary="Withdraw from a tournament, until it starts")
     def post(self, request, tournament_id: int):
-        tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         services.tournament_leave(user=request.user, tournament_id=tournament_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -129,7 +122,6 @@ class TournamentGameView(APIView):
                    responses={201: GameOutput, 400: ERROR, 404: ERROR, 409: ERROR},
                    summary="Start your ranked game of the tournament's next deal; play it with the games API")
     def post(self, request, tournament_id: int):
-        tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)
         data = valid_input(TournamentGameInput, request)
         game = services.tournament_game_start(user=request.user, tournament_id=tournament_id, index=data.get("index"),
                                               client=client_mark(request))
@@ -146,10 +138,8 @@ class StandingsView(VisitorReadable, APIView):
                    responses={200: STANDINGS_PAGE, 400: ERROR, 403: ERROR, 404: ERROR},
                    summary="Standings: live to members and entrants, final to everyone who sees the club after the end")
     def get(self, request, tournament_id: int):
-        tournament, membership, final = standings_for_viewer(tournament_id=tournament_id, viewer=request.user)
-        # plain scoring ranks by cards, moves and time: no score to show (arena points and par scores are)
-        scored = tournament.format == Tournament.Format.ARENA or tournament.scoring == Tournament.Scoring.PAR
-        return paged(request, standings(tournament=tournament), lambda row: entry_output(row, scored=scored),
-                     default_limit=100, max_limit=1000, tournament=tournament_output(tournament, membership),
-                     final=final, window_changes=[window_change_output(c) for c in window_changes(tournament)],
-                     changes=[change_output(c) for c in tournament_changes(tournament)])
+        page = standings_page(tournament_id=tournament_id, viewer=request.user)
+        return paged(request, page.rows, lambda row: entry_output(row, scored=page.scored),
+                     default_limit=100, max_limit=1000, tournament=tournament_output(page.tournament, page.membership),
+                     final=page.final, window_changes=[window_change_output(c) for c in page.window_changes],
+                     changes=[change_output(c) for c in page.changes])

@@ -9,14 +9,20 @@ slice follow from the rank and the position of its first row.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
+from django.utils.translation import gettext
 
 from games.models import DailyDeal
+from games.selectors import daily_deal
+from pyramid_site.clock import utc_today
+from pyramid_site.errors import Code, DomainError
 
 from .. import cache
 from ..models import BoardCount, Membership, Result
+from .stats import club_must_be_visible
 
 TABLE = Result._meta.db_table
 SHOWN = ["game_id", "player_id", "daily_id", "cards_left", "pyramid_left", "moves", "duration_ms", "won", "cleared",
@@ -79,6 +85,19 @@ def _bucket_counts(daily_id: int, cards_left: int, moves: int) -> tuple[int, int
         ahead=Sum("results", default=0, filter=Q(cards_left__lt=cards_left) | Q(cards_left=cards_left,
                                                                                  moves__lt=moves)))
     return sums["total"], sums["ahead"]
+
+
+def daily_board_for(*, date: dt.date, preset: str, viewer, limit: int, around: int,
+                    club_id: int | None) -> DailyBoard:
+    """The board of the daily deal of this day and preset as the viewer sees it: 404 for a day to come or a
+    deal that does not exist, and for a club the viewer may not see."""
+    if date > utc_today():
+        raise DomainError(Code.DAILY_NOT_FOUND, gettext("there is no %(preset)s daily deal on %(date)s")
+                          % {"preset": preset, "date": date.isoformat()})
+    daily = daily_deal(date=date, preset=preset)
+    if club_id is not None:
+        club_must_be_visible(club_id=club_id, viewer=viewer)
+    return daily_board(daily=daily, player=viewer, limit=limit, around=around, club_id=club_id)
 
 
 def daily_board(*, daily: DailyDeal, player=None, limit: int = 50, around: int = 5,

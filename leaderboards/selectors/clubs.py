@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import BooleanField, Case, Count, F, Q, Value, When, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
@@ -43,6 +45,20 @@ def members_of(club: Club):
 
 def club_tournaments(club: Club):
     return Tournament.objects.filter(club=club).order_by("-starts_at", "-pk")
+
+
+def club_members(*, club_id: int, viewer):
+    """A club's members, oldest first: to its members only (a private club is 404 to outsiders)."""
+    club, membership = club_for_viewer(club_id=club_id, viewer=viewer)
+    if membership is None:
+        raise DomainError(Code.NOT_MEMBER, gettext("only members of %(club)s see its members") % {"club": club.name})
+    return members_of(club)
+
+
+def club_tournaments_for_viewer(*, club_id: int, viewer) -> tuple[Membership | None, object]:
+    """The viewer's membership of a club they may see, and the club's tournaments, the latest start first."""
+    club, membership = club_for_viewer(club_id=club_id, viewer=viewer)
+    return membership, club_tournaments(club)
 
 
 def window_changes(tournament: Tournament):
@@ -98,6 +114,43 @@ def standings_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Mem
         raise DomainError(Code.NOT_MEMBER,
                           gettext("live standings are for the club's members; everyone sees them after the end"))
     return tournament, membership, final
+
+
+@dataclass
+class TournamentPage:
+    """A tournament as one viewer sees it: their membership of its club, their entry and games (None when not
+    joined) and the changes that touch it."""
+    tournament: Tournament
+    membership: Membership | None
+    mine: dict | None
+    changes: list[ClubChange]
+
+
+def tournament_page(*, tournament_id: int, viewer) -> TournamentPage:
+    tournament, membership = tournament_for_viewer(tournament_id=tournament_id, viewer=viewer)
+    mine = my_tournament(tournament=tournament, player=viewer)
+    return TournamentPage(tournament, membership, mine, list(tournament_changes(tournament)))
+
+
+@dataclass
+class StandingsPage:
+    """A tournament's standings as one viewer sees them: the rows (paged by the caller), whether they are final
+    and scored, every move of its window and every other change."""
+    tournament: Tournament
+    membership: Membership | None
+    final: bool
+    scored: bool
+    rows: object
+    window_changes: list
+    changes: list[ClubChange]
+
+
+def standings_page(*, tournament_id: int, viewer) -> StandingsPage:
+    tournament, membership, final = standings_for_viewer(tournament_id=tournament_id, viewer=viewer)
+    # plain scoring ranks by cards, moves and time: no score to show (arena points and par scores are)
+    scored = tournament.format == Tournament.Format.ARENA or tournament.scoring == Tournament.Scoring.PAR
+    return StandingsPage(tournament, membership, final, scored, standings(tournament=tournament),
+                         list(window_changes(tournament)), list(tournament_changes(tournament)))
 
 
 def standing_order(tournament: Tournament) -> list:

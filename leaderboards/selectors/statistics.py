@@ -27,7 +27,7 @@ from pyramid_site.clock import utc_today
 
 from ..models import Result
 from ..streaks import Streak
-from .stats import streaks_of_players
+from .stats import player_named, streaks_of_players
 
 MAX_MONTHS = 12
 
@@ -165,3 +165,13 @@ def player_calendar(*, player, months: int, today: dt.date | None = None) -> Cal
         day = first + dt.timedelta(days=offset)
         days.append(CalendarDay(date=day, deals=sorted(by_day.get(day, []), key=lambda d: _preset_order(d.preset))))
     return Calendar(player=player, first=first, last=last, days=days)
+
+
+def player_statistics_of(*, username: str, viewer) -> PlayerStatistics:
+    """The statistics of the player of this name (404 when there is none), as the viewer sees them."""
+    return player_statistics(player=player_named(username), viewer=viewer)
+
+
+def player_calendar_of(*, username: str, months: int) -> Calendar:
+    """The calendar of the player of this name (404 when there is none)."""
+    return player_calendar(player=player_named(username), months=months)

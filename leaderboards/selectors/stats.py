@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Avg, Count, F, Min, Q, Sum
 from django.utils.translation import gettext, ngettext
 
+from games.selectors import game_of_player
 from pyramid_site.clock import utc_today
 from pyramid_site.errors import Code, DomainError
 
@@ -134,6 +135,40 @@ class PeriodBoard:
         return self.standings.order_by("rank_key", "player_id").values(*SHOWN)[part]
 
 
+def club_must_be_visible(*, club_id: int, viewer) -> None:
+    """Refuse a club the viewer may not see (a private club of which they are not a member) as if it did not
+    exist."""
+    if not visible_clubs(viewer).filter(pk=club_id).exists():
+        raise DomainError(Code.CLUB_NOT_FOUND,
+                          gettext("there is no club %(club_id)s that you can see") % {"club_id": club_id})
+
+
+@dataclass
+class PeriodBoardPage:
+    """A weekly or all-time board as one viewer sees it: the board (its rows are paged from it), the period's
+    days (None for all time), my row and the rows around it."""
+    board: PeriodBoard
+    first: dt.date | None
+    last: dt.date | None
+    me: dict | None
+    around: list[dict]
+
+    def shown_rows(self, rows: list[dict]) -> list[dict]:
+        return shown_rows(self.board, rows)
+
+
+def period_board_for(*, preset: str, week: dt.date | None, club_id: int | None, viewer,
+                     around: int) -> PeriodBoardPage:
+    """The board of the ISO week of ``week`` (all time when None), narrowed to a club's members if ``club_id``
+    (a club the viewer may see), with the viewer's row and ``around`` rows either side of it."""
+    first, last = week_of(week) if week is not None else (None, None)
+    if club_id is not None:
+        club_must_be_visible(club_id=club_id, viewer=viewer)
+    board = period_board_of(preset=preset, first=first, club_id=club_id)
+    me, rows = my_period_rows(board, player=viewer, around=around)
+    return PeriodBoardPage(board, first, last, me, rows)
+
+
 def period_board_of(*, preset: str, first: dt.date | None, club_id: int | None = None) -> PeriodBoard:
     """The weekly board that starts on ``first`` (a Monday), or the all-time board (None)."""
     if first is None:
@@ -218,6 +253,11 @@ def player_page(*, player, viewer, history_limit: int = 60) -> PlayerPage:
     return PlayerPage(player, stats, streak, cleared_streak, history, list(clubs))
 
 
+def player_page_of(*, username: str, viewer) -> PlayerPage:
+    """The page of the player of this name (404 when there is none), as the viewer sees it."""
+    return player_page(player=player_named(username), viewer=viewer)
+
+
 def daily_number(date: dt.date) -> int:
     """The public number of a day's daily deals: 1 on the first day."""
     return (date - settings.PYRAMID_FIRST_DAILY_DATE).days + 1
@@ -240,6 +280,11 @@ def share_of(*, game) -> str:
     if result is None:
         raise DomainError(Code.NOT_SHAREABLE, gettext("only a finished daily game has a share line"))
     return share_line(result)
+
+
+def share_of_game(*, game_id: int, player) -> str:
+    """The share line of a finished daily game of the player's (404 for anyone else's)."""
+    return share_of(game=game_of_player(game_id=game_id, player=player))
 
 
 def player_named(username: str):

@@ -17,9 +17,16 @@ from pyramid_site.names import clean_name
 from pyramid_site.errors import Code, DomainError
 
 from ..models import Club, ClubChange, Membership, Tournament
+from ..selectors.clubs import club_for_viewer
 
 Role = Membership.Role
 Kind = ClubChange.Kind
+
+
+def club_seen(*, club_id: int, user) -> None:
+    """Refuse a club the user may not see as if it did not exist (404 ``club_not_found``), before anything else
+    about it is said (that they may not manage it, say)."""
+    club_for_viewer(club_id=club_id, viewer=user)
 
 
 def new_invite_code() -> str:
@@ -96,6 +103,7 @@ def club_create(*, user, name: str, description: str = "", is_private: bool = Fa
 
 
 def club_update(*, actor, club_id: int, **changes) -> Club:
+    club_seen(club_id=club_id, user=actor)
     with transaction.atomic():
         club = _locked_club(club_id)
         manager_of(club, actor)
@@ -137,6 +145,7 @@ def club_leave(*, user, club_id: int) -> None:
     """Leave a club. The owner hands the club over first, unless they are its last member: then the
     club closes, its tournaments that never started with it; or, if one has started, it is archived
     with them (their entrants keep playing them to their end, and their standings stay)."""
+    club_seen(club_id=club_id, user=user)
     with transaction.atomic():
         club = _locked_club(club_id)
         membership = membership_of(club, user)
@@ -161,6 +170,7 @@ def club_leave(*, user, club_id: int) -> None:
 
 
 def member_remove(*, actor, club_id: int, user_id: int) -> None:
+    club_seen(club_id=club_id, user=actor)
     with transaction.atomic():
         club = _locked_club(club_id)
         manager = manager_of(club, actor)
@@ -182,6 +192,7 @@ def member_remove(*, actor, club_id: int, user_id: int) -> None:
 def member_role_set(*, actor, club_id: int, user_id: int, role: str) -> Membership:
     """The owner makes a member admin or member; making someone owner hands the club over, and the
     old owner stays as an admin."""
+    club_seen(club_id=club_id, user=actor)
     if role not in Role.values:
         raise DomainError(Code.BAD_ROLE, gettext("role must be one of %(roles)s") % {"roles": ', '.join(Role.values)})
     with transaction.atomic():
@@ -211,6 +222,7 @@ def member_role_set(*, actor, club_id: int, user_id: int, role: str) -> Membersh
 
 
 def invite_renew(*, actor, club_id: int) -> Club:
+    club_seen(club_id=club_id, user=actor)
     with transaction.atomic():
         club = _locked_club(club_id)
         manager_of(club, actor)

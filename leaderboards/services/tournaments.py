@@ -22,7 +22,8 @@ from pyramid_site.clock import day_end
 from pyramid_site.errors import Code, DomainError
 
 from ..models import Club, ClubChange, Entry, Tournament, TournamentDeal, WindowChange
-from .clubs import change_record, club_shared_lock, manager_of, membership_of, not_a_guest, not_archived
+from ..selectors.clubs import tournament_for_viewer
+from .clubs import change_record, club_seen, club_shared_lock, manager_of, membership_of, not_a_guest, not_archived
 from .standings import entry_refresh, standings_rebuild
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,12 @@ MATCH_DEALS = 6  # a Par Pyramid match is six deals
 ARENA_DEALS = 30
 # a tournament's deal INDEX is the first winnable candidate of the proven deal sequence with key "ID|INDEX"
 PURPOSE = "tournament"
+
+
+def tournament_seen(*, tournament_id: int, user) -> None:
+    """Refuse a tournament the user may not see as if it did not exist (404 ``tournament_not_found``), before
+    anything else about it is said."""
+    tournament_for_viewer(tournament_id=tournament_id, viewer=user)
 
 
 def tournament_name(name: str) -> str:
@@ -54,6 +61,7 @@ def _window(starts_at: dt.datetime, ends_at: dt.datetime) -> None:
 def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str, starts_at: dt.datetime,
                       ends_at: dt.datetime, scoring: str = Tournament.Scoring.PLAIN,
                       source: str = Tournament.Source.SECRET, deal_count: int | None = None) -> Tournament:
+    club_seen(club_id=club_id, user=actor)
     not_a_guest(actor, gettext("create a tournament"))
     try:
         parsed = engine.Rules.parse(rules)
@@ -171,6 +179,7 @@ def tournament_update(*, actor, tournament_id: int, name: str | None = None, sta
     later; a tournament on the daily deal keeps its start and ends within its day. Every move of the
     window is kept in a :class:`WindowChange`, and every new name in a :class:`ClubChange`; the deals stay secret
     and the games open until the new end."""
+    tournament_seen(tournament_id=tournament_id, user=actor)
     now = timezone.now()
     with transaction.atomic():
         tournament = _tournament_formanager_of(actor, tournament_id)
@@ -236,6 +245,7 @@ def tournament_join(*, user, tournament_id: int) -> Entry:
     """Join as a member of the tournament's club, until its end. The club's row is share-locked meanwhile, so a
     removal from the club lands wholly before (no entry) or after (the entry stays: an entrant plays on
     whatever becomes of their membership). Only games started from now on count (``leaderboards.counting``)."""
+    tournament_seen(tournament_id=tournament_id, user=user)
     club_id = Tournament.objects.filter(pk=tournament_id).values_list("club_id", flat=True).first()
     try:
         with transaction.atomic():
@@ -273,6 +283,7 @@ def _locked_entry(user, tournament_id: int, *, missing: str) -> Entry:
 def tournament_leave(*, user, tournament_id: int) -> None:
     """Withdraw from a tournament before it starts; once it has, entries stay to its end (its games are
     ranked games on its standings)."""
+    tournament_seen(tournament_id=tournament_id, user=user)
     with transaction.atomic():
         entry = _locked_entry(user, tournament_id, missing=gettext("you have not joined this tournament"))
         if timezone.now() >= entry.tournament.starts_at:
@@ -284,6 +295,7 @@ def tournament_game_start(*, user, tournament_id: int, index: int | None = None,
                           client: ClientMark | None = None) -> Game:
     """Start the player's ranked game of the tournament's next deal: in a match any deal not played
     yet (``index``, or the first), in an arena the next of the sequence once the last one is over."""
+    tournament_seen(tournament_id=tournament_id, user=user)
     now = timezone.now()
     with transaction.atomic():
         entry = _locked_entry(user, tournament_id, missing=gettext("join the tournament first"))
@@ -324,6 +336,7 @@ def tournament_game_start(*, user, tournament_id: int, index: int | None = None,
 
 
 def tournament_delete(*, actor, tournament_id: int) -> None:
+    tournament_seen(tournament_id=tournament_id, user=actor)
     with transaction.atomic():
         tournament = _tournament_formanager_of(actor, tournament_id)
         if tournament.starts_at <= timezone.now():

@@ -137,6 +137,13 @@ def test_a_club_with_a_finished_tournament_is_archived_not_erased(club, users, w
             services.tournament_create(actor=users[0], club_id=club.pk, name="Again", rules="one-look",
                                        format="match", starts_at=timezone.now() + HOUR,
                                        ends_at=timezone.now() + 2 * HOUR)
+        # the ex-owner no longer sees the private club: the service refuses it as missing, as the API always did
+        assert refused.value.code is Code.CLUB_NOT_FOUND
+        Club.objects.filter(pk=club.pk).update(is_private=False)  # seen again, the club is still closed
+        with pytest.raises(DomainError) as refused:
+            services.tournament_create(actor=users[0], club_id=club.pk, name="Again", rules="one-look",
+                                       format="match", starts_at=timezone.now() + HOUR,
+                                       ends_at=timezone.now() + 2 * HOUR)
         assert refused.value.code is Code.CLUB_ARCHIVED
     with pytest.raises(ProtectedError):  # nor does the admin (or anything else) delete it with its tournaments
         Club.objects.filter(pk=club.pk).delete()

@@ -299,16 +299,16 @@ def test_searches_at_once_are_capped_per_account_and_per_address(budgets, settin
     free the request is 429 at once, and the slot is free again when the search ends."""
     budgets(account=100, address=100)
     settings.PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT, settings.PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS = 1, 2
-    from games import selectors
+    from games.services import analysis
 
-    real_solve, started, release = selectors.solve, threading.Semaphore(0), threading.Event()
+    real_solve, started, release = analysis.solve, threading.Semaphore(0), threading.Event()
 
     def held_solve(*args, **kwargs):
         started.release()
         release.wait(timeout=30)
         return real_solve(*args, **kwargs)
 
-    monkeypatch.setattr(selectors, "solve", held_solve)
+    monkeypatch.setattr(analysis, "solve", held_solve)
     first, second, third = guest_from(HOME), guest_from(HOME), guest_from(HOME)
     games = {client: practice_game(client) for client in (first, second, third)}
     answers = {}
