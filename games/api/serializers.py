@@ -16,9 +16,9 @@ from rest_framework import serializers
 import engine
 from engine.rules import DRAWS, MAX_PASSES, RESERVES, WORDS
 from engine.solver.analysis import Analysis, unpack
-from pyramid_site.api.output import (DEAL_NUMBER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA, DealNumberField, DealNumberInputField,
-                                     DealNumberTextField, NullableItemsListField, PresetField, WireDateTimeField,
-                                     deal_number_text)
+from pyramid_site.api.output import (DEAL_NUMBER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA, Computed, DealNumberField,
+                                     DealNumberInputField, DealNumberTextField, NullableItemsListField, PresetField,
+                                     WireDateTimeField, deal_number_text)
 
 from ..models import DailyDeal, Deal, Game
 from ..secrecy import daily_is_revealed, game_deal_is_public
@@ -210,8 +210,9 @@ class DailyCommitmentOutput(serializers.Serializer):
 
 
 class DailyVerifyOutput(serializers.Serializer):
-    """A daily deal checked against its commitment (``selectors.daily_verification``): before the day is over
-    only the commitment (and a message); after it the salt, the deal, and whether both match."""
+    """A daily deal checked against its commitment: before the day is over only the commitment (and a
+    message); after it the salt, the deal, and whether both match."""
+    # serializes selectors.daily_verification's answer
 
     date = serializers.DateField()
     preset = PresetField()
@@ -300,7 +301,8 @@ class ScoreOutput(serializers.Serializer):
 
 
 class GameDealOutput(serializers.Serializer):
-    """A game's deal (serializes the game: its number is null while the deal is secret)."""
+    """A game's deal; its number is null while the deal is secret."""
+    # serializes the game (source="*"), which knows whether its deal is public
 
     number = DealNumberField(source="deal.number", allow_null=True, help_text="null while a ranked game's deal is "
                                                                               "secret")
@@ -328,8 +330,9 @@ class GameDailyOutput(serializers.Serializer):
 
 
 class GameOutput(serializers.Serializer):
-    """A game with the player's view of its position: ``GameOutput(game, context={"position": position})``
-    (``game_output`` builds the same answer by hand for the move's hot path)."""
+    """A game with the player's view of its position."""
+    # GameOutput(game, context={"position": position}); game_output builds the same answer by hand for the
+    # move's hot path
 
     id = serializers.IntegerField()
     mode = serializers.ChoiceField(choices=GAME_MODES, help_text="ranked: daily and tournament deals, once "
@@ -338,7 +341,7 @@ class GameOutput(serializers.Serializer):
     deal = GameDealOutput(source="*")
     daily = GameDailyOutput(allow_null=True, help_text="the daily deal, for a daily game")
     moves = serializers.IntegerField()
-    next_ply = serializers.SerializerMethodField(help_text="the `ply` of the next move")
+    next_ply = serializers.IntegerField(help_text="the `ply` of the next move")
     cards_left = serializers.IntegerField()
     undo_count = serializers.IntegerField()
     hint_count = serializers.IntegerField()
@@ -347,22 +350,17 @@ class GameOutput(serializers.Serializer):
     closes_at = WireDateTimeField(allow_null=True, help_text="a ranked game's window ends then: no move is "
                                                              "taken after it")
     version = serializers.IntegerField(help_text="bumped by every write")
-    score = serializers.SerializerMethodField()
-    position = serializers.SerializerMethodField()
+    score = ScoreOutput()
+    position = PositionOutput()
 
     class Meta:
         ref_name = "Game"
 
-    def get_next_ply(self, game) -> int:
-        return game.moves + 1
-
-    @extend_schema_field(ScoreOutput)
-    def get_score(self, game) -> dict:
-        return ScoreOutput(engine.score(self.context["position"]).to_dict()).data
-
-    @extend_schema_field(PositionOutput)
-    def get_position(self, game) -> dict:
-        return PositionOutput(game_view(game, self.context["position"])).data
+    def to_representation(self, game):
+        position = self.context["position"]
+        return super().to_representation(Computed(
+            game, next_ply=game.moves + 1, score=engine.score(position).to_dict(), position=game_view(game, position),
+            applied=self.context.get("applied")))
 
 
 def game_view(game: Game, position: engine.Position) -> dict:
@@ -394,13 +392,10 @@ class GameSummaryOutput(serializers.Serializer):
 class MoveOutcomeOutput(GameOutput):
     """The game after a move; ``applied`` false when the move was already in the log (a retry)."""
 
-    applied = serializers.SerializerMethodField()
+    applied = serializers.BooleanField()
 
     class Meta:
         ref_name = "MoveOutcome"
-
-    def get_applied(self, game) -> bool:
-        return self.context["applied"]
 
 
 def game_output(game: Game, position: engine.Position) -> dict:
@@ -463,26 +458,24 @@ class MoveLogOutput(serializers.Serializer):
 
 
 class HintOutput(serializers.Serializer):
-    """The solver's advice for a practice position (serializes an ``engine.solver.hints.Hint``)."""
+    """The solver's advice for a practice position."""
+    # serializes an engine.solver.hints.Hint
 
     move = serializers.CharField(allow_null=True, help_text="the move to play; null when nothing helps any more")
-    explanation = serializers.SerializerMethodField()
+    explanation = serializers.CharField()
     locations = serializers.ListField(child=serializers.CharField(), help_text="the cards the move names")
     verdict = serializers.ChoiceField(choices=VERDICTS, help_text="whether the position can still be won")
-    can_win = serializers.SerializerMethodField()
+    can_win = serializers.BooleanField(allow_null=True, help_text="null when the solver could not tell")
     moves_to_win = serializers.IntegerField(allow_null=True)
     best_cards_left = serializers.IntegerField(allow_null=True)
 
     class Meta:
         ref_name = "Hint"
 
-    @extend_schema_field(serializers.CharField())
-    def get_explanation(self, advice) -> str:
-        return hint_words(advice.parts, advice.explanation)
-
-    @extend_schema_field(serializers.BooleanField(allow_null=True, help_text="null when the solver could not tell"))
-    def get_can_win(self, advice) -> bool | None:
-        return {"winnable": True, "unwinnable": False}.get(advice.verdict)
+    def to_representation(self, advice):
+        return super().to_representation(Computed(
+            advice, explanation=hint_words(advice.parts, advice.explanation),
+            can_win={"winnable": True, "unwinnable": False}.get(advice.verdict)))
 
 
 class VerdictOutput(serializers.Serializer):

@@ -69,6 +69,18 @@ class WireDateTimeField(serializers.DateTimeField):
         return value
 
 
+class Computed:
+    """An object as an answer's serializer reads it: its own attributes, and the few the answer computes
+    (``Computed(game, next_ply=game.moves + 1)``), so that every field stays a plain declared field."""
+
+    def __init__(self, obj, **computed):
+        self._obj = obj
+        self.__dict__.update(computed)
+
+    def __getattr__(self, name):
+        return getattr(self._obj, name)
+
+
 class NullableItemsListField(serializers.ListField):
     """A list of ``child`` objects where an item may be null (a card gone from its place)."""
 
@@ -83,9 +95,9 @@ class NullableItemsListFieldSchema(OpenApiSerializerFieldExtension):
 
 
 class PlayerRefOutput(serializers.Serializer):
-    """A player named by id and username: the one declaration of ``{id, username}`` in every answer. Serialize
-    a user with it (``PlayerRefOutput(user).data``), or, on a path that has only the two values (rows of a
-    query), build it with ``player_ref``, which a test holds equal to it."""
+    # the one declaration of {id, username} in every answer: serialize a user with it (PlayerRefOutput(user).data),
+    # or, on a path that has only the two values (rows of a query), build it with player_ref, which
+    # tests/games/test_game_output_declared.py holds equal to it
 
     id = serializers.IntegerField()
     username = serializers.CharField()
