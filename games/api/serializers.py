@@ -156,7 +156,7 @@ class DailyDealRevealedOutput(serializers.Serializer):
     """A daily deal itself, once its day is over."""
 
     number = DealNumberField()
-    number_text = DealNumberTextField()
+    number_text = DealNumberTextField(source="number")
     text = serializers.CharField(help_text="the deal: 52 cards (docs/rules.md)")
     solution = serializers.CharField(help_text="a line that wins it in par, in move notation")
 
@@ -171,31 +171,24 @@ class DailyOutput(serializers.ModelSerializer):
     preset = PresetField()
     par_moves = serializers.IntegerField(source="deal.par_moves")
     difficulty = serializers.IntegerField(source="deal.difficulty", allow_null=True)
-    my_game = serializers.SerializerMethodField(help_text="my game of it (null when I have none, or am not "
-                                                          "logged in)")
-    deal = serializers.SerializerMethodField(help_text="the deal itself, once the day is over")
-    salt = serializers.SerializerMethodField(help_text="the commitment's salt, once the day is over")
+    my_game = GameBriefOutput(allow_null=True, help_text="my game of it (null when I have none, or am not "
+                                                         "logged in)")
+    deal = DailyDealRevealedOutput(source="revealed_deal", allow_null=True,
+                                   help_text="the deal itself, once the day is over")
+    salt = serializers.CharField(source="revealed_salt", allow_null=True,
+                                 help_text="the commitment's salt, once the day is over")
 
     class Meta:
         model = DailyDeal
         ref_name = "DailyDeal"
         fields = ["id", "date", "preset", "commitment", "par_moves", "difficulty", "my_game", "deal", "salt"]
 
-    @extend_schema_field(GameBriefOutput(allow_null=True))
-    def get_my_game(self, daily) -> dict | None:
-        game = getattr(daily, "my_game", None)
-        return None if game is None else {"id": game.pk, "status": game.status, "moves": game.moves,
-                                          "cards_left": game.cards_left}
-
-    @extend_schema_field(DailyDealRevealedOutput(allow_null=True))
-    def get_deal(self, daily) -> dict | None:
-        if not daily_is_revealed(daily):
-            return None
-        return {"number": daily.deal.number, "number_text": deal_number_text(daily.deal.number),
-                "text": daily.deal.text, "solution": daily.deal.solution}
-
-    def get_salt(self, daily) -> str | None:
-        return daily.salt if daily_is_revealed(daily) else None
+    def to_representation(self, daily):
+        # my_game is the selector's (daily_deals_on), absent elsewhere
+        revealed = daily_is_revealed(daily)
+        return super().to_representation(Computed(
+            daily, my_game=getattr(daily, "my_game", None), revealed_deal=daily.deal if revealed else None,
+            revealed_salt=daily.salt if revealed else None))
 
 
 class DailyCommitmentOutput(serializers.Serializer):
