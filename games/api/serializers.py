@@ -3,8 +3,10 @@
 Every answer is declared once, by its ``...Output`` serializer: the views answer ``SomeOutput(obj).data`` and
 the OpenAPI schema reads the same class (a named component). One answer is also built by hand, for speed: a
 game is answered on every move, so ``game_output`` builds the move's answer as a plain dict (a serializer
-would cost more than the move); tests/games/test_game_output_declared.py holds it equal to ``GameOutput``
-over many real games.
+would cost more than the move), and a replay (a position per ply) by ``replay_output``;
+tests/games/test_game_output_declared.py holds each equal to its serializer (``GameOutput``, ``MoveOutcomeOutput``,
+``GameReplayOutput``) over many real games. ``analysis_output`` gathers an analysis' values, which
+``GameAnalysisOutput`` serializes.
 """
 
 from __future__ import annotations
@@ -558,6 +560,7 @@ class GameReplayOutput(serializers.Serializer):
 
 
 def analysis_output(game: Game, analysis, moves: list[str]) -> dict:
+    """A game's analysis, for ``GameAnalysisOutput`` (pending while the solver works)."""
     if analysis is None:
         return {"game": game.pk, "status": "pending", "plies": [], "lost_at": None, "keep_move": None,
                 "costly": [], "seconds": None}
@@ -571,6 +574,8 @@ def analysis_output(game: Game, analysis, moves: list[str]) -> dict:
 
 
 def replay_output(game: Game, moves: list[str], positions: list, best) -> dict:
+    """``GameReplayOutput`` built by hand: a serializer per position would cost about 0.4 ms each (a long game
+    and its best line, tens of ms); held equal to it by tests/games/test_game_output_declared.py."""
     return {
         "game": game.pk,
         "plies": [{"ply": ply, "move": moves[ply - 1] if ply else None,

@@ -1,7 +1,7 @@
 """The move's answer is built by hand for speed (``game_output``); ``GameOutput`` declares it. Over many real
 games (every preset, random legal play, undo, resignation, a ranked game with its secret deal) the two print
-the same JSON, key order included. The other hand-built piece, ``player_ref``, is held equal to
-``PlayerRefOutput`` here too."""
+the same JSON, key order included. The other hand-built answers (a replay: a position per ply; an analysis;
+``player_ref``) are held equal to their serializers here too."""
 
 import json
 import random
@@ -10,8 +10,9 @@ import engine
 import pytest
 from rest_framework.utils.encoders import JSONEncoder
 
-from games import services
-from games.api.serializers import GameOutput, MoveOutcomeOutput, game_output
+from games import selectors, services
+from games.api.serializers import (GameAnalysisOutput, GameOutput, GameReplayOutput, MoveOutcomeOutput, analysis_output,
+                                   game_output, replay_output)
 from games.engine_glue import game_position
 from pyramid_site.api.output import PlayerRefOutput, player_ref
 from tests.support import daily_game, make_daily
@@ -57,10 +58,23 @@ def test_the_hand_built_game_answer_is_the_declared_one(player, other_player):
                 game = services.game_resign(game_id=game.pk, player=player)
             assert_same(game, game_position(game))
             seen.add(game.status)
+            if game.is_over and game.moves:
+                assert_replay_and_analysis_declared(game, best_from=rng.randrange(game.moves))
     assert {"playing", "resigned"} <= seen  # both branches of the view (over or not) were compared
     ranked = daily_game(other_player, make_daily(), moves=3)  # resigned; its deal secret all its day
     assert game_output(ranked, game_position(ranked))["deal"]["number"] is None
     assert_same(ranked, game_position(ranked))
+
+
+def assert_replay_and_analysis_declared(game, best_from):
+    game, moves, positions, best = selectors.game_replay(game_id=game.pk, user=game.player, best_from=best_from,
+                                                         budget_seconds=0.5)
+    replay = replay_output(game, moves, positions, best)
+    assert len(replay["plies"]) == game.moves + 1
+    assert wire(replay) == wire(GameReplayOutput(replay).data)
+    game, analysis, moves = selectors.game_analysis(game_id=game.pk, user=game.player)
+    found = analysis_output(game, analysis, moves)
+    assert wire(found) == wire(GameAnalysisOutput(found).data)
 
 
 def test_the_hand_built_player_reference_is_the_declared_one(player):
