@@ -36,7 +36,7 @@ def assert_same(game, position, applied=None):
 
 def test_the_hand_built_game_answer_is_the_declared_one(player, other_player):
     rng = random.Random(25)
-    seen = set()
+    seen, replays = set(), 0
     for preset in engine.PRESETS:
         for _ in range(2):
             game = services.game_start(player=player, number=rng.randrange(2**64), rules=preset)
@@ -60,7 +60,9 @@ def test_the_hand_built_game_answer_is_the_declared_one(player, other_player):
             seen.add(game.status)
             if game.is_over and game.moves:
                 assert_replay_and_analysis_declared(game, best_from=rng.randrange(game.moves))
+                replays += 1
     assert {"playing", "resigned"} <= seen  # both branches of the view (over or not) were compared
+    assert replays >= 3
     ranked = daily_game(other_player, make_daily(), moves=3)  # resigned; its deal secret all its day
     assert game_output(ranked, game_position(ranked))["deal"]["number"] is None
     assert_same(ranked, game_position(ranked))
