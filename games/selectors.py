@@ -18,11 +18,11 @@ from pyramid_site.solver_budget import SolverPayer, refuse_when_spent, spending
 from pyramid_site.db import prepared_cursor
 from pyramid_site.errors import Code, DomainError
 
-from .daily import commitment
 from .engine_glue import game_position, start_position
 from .errors import game_not_found
 from .models import DailyDeal, Deal, Game, GameAnalysis
 from .move_log import LoggedMove, log_moves, log_notations
+from .daily import commitment  # the daily check (daily_verification)
 from .secrecy import (daily_is_revealed, deal_number_is_secret, game_deal_is_public, game_hidden_from_its_player,
                       game_is_visible, game_opens_at, games_visible_to_their_player)
 
