@@ -19,8 +19,9 @@ from .engine_glue import start_position
 from .errors import game_not_found
 from .models import DailyDeal, Deal, Game, GameAnalysis
 from .move_log import LoggedMove, log_moves, log_notations
-from .secrecy import (deal_number_is_secret, game_deal_is_public, game_hidden_from_its_player, game_is_visible,
-                      game_opens_at, games_visible_to_their_player)
+from .daily import commitment  # the daily check (daily_verification)
+from .secrecy import (daily_is_revealed, deal_number_is_secret, game_deal_is_public, game_hidden_from_its_player,
+                      game_is_visible, game_opens_at, games_visible_to_their_player)
 
 
 def daily_deals_on(*, date: dt.date, user) -> list[DailyDeal]:
@@ -41,6 +42,24 @@ def daily_deal(*, date: dt.date, preset: str) -> DailyDeal:
         raise DomainError(Code.DAILY_NOT_FOUND,
                           gettext("there is no %(preset)s daily deal on %(date)s") % {"preset": preset, "date": date})
     return daily
+
+
+def daily_verification(*, date: dt.date, preset: str) -> dict:
+    """A daily deal checked against the commitment published before its day (a ``DailyVerifyOutput``): before
+    the day is over only the commitment and a message; after it the salt and the deal, whether SHA-256 of
+    ``deal_text|salt`` is the commitment, whether the number deals that text, and a shell command to check it."""
+    daily = daily_deal(date=date, preset=preset)
+    found = {"date": daily.date, "preset": daily.preset, "commitment": daily.commitment,
+             "revealed": daily_is_revealed(daily)}
+    if not found["revealed"]:
+        return found | {"message": "the salt and the deal are shown when the day is over (UTC)"}
+    deal_text = daily.deal.text
+    return found | {
+        "salt": daily.salt, "number": daily.deal.number, "number_text": str(daily.deal.number), "deal_text": deal_text,
+        "commitment_matches": commitment(deal_text, daily.salt) == daily.commitment,
+        "number_gives_text": engine.deal_from_number(daily.deal.number).text == deal_text,
+        "check": f"printf '%s' '{deal_text}|{daily.salt}' | sha256sum",
+    }
 
 
 def practice_deal(*, number: int, rules: engine.Rules) -> Deal | None:

@@ -1,8 +1,12 @@
 """Shapes of the API's input and output.
 
-Every answer has its ``...Output`` serializer, a named component of the OpenAPI schema. A game is answered
-on every move, so ``game_output`` builds it as a plain dict (a serializer would cost more than the move);
-``GameOutput`` describes that dict, and the tests check every answer they see against the schema.
+Every answer is declared once, by its ``...Output`` serializer: the views answer ``SomeOutput(obj).data`` and
+the OpenAPI schema reads the same class (a named component). One answer is also built by hand, for speed: a
+game is answered on every move, so ``game_output`` builds the move's answer as a plain dict (a serializer
+would cost more than the move), and a replay (a position per ply) by ``replay_output``;
+tests/games/test_game_output_declared.py holds each equal to its serializer (``GameOutput``, ``MoveOutcomeOutput``,
+``GameReplayOutput``) over many real games. ``analysis_output`` gathers an analysis' values, which
+``GameAnalysisOutput`` serializes.
 """
 
 from __future__ import annotations
@@ -14,11 +18,13 @@ from rest_framework import serializers
 import engine
 from engine.rules import DRAWS, MAX_PASSES, RESERVES, WORDS
 from engine.solver.analysis import Analysis, unpack
-from pyramid_site.api.output import (DEAL_NUMBER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA, DealNumberField, DealNumberInputField,
-                                     DealNumberTextField, NullableItemsListField, PresetField, deal_number_text)
+from pyramid_site.api.output import (DEAL_NUMBER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA, Computed, DealNumberField,
+                                     DealNumberInputField, DealNumberTextField, NullableItemsListField, PresetField,
+                                     WireDateTimeField, deal_number_text)
 
 from ..models import DailyDeal, Deal, Game
 from ..secrecy import daily_is_revealed, game_deal_is_public
+from ..words import hint_words
 
 GAME_MODES = list(Game.Mode.values)
 GAME_STATUSES = list(Game.Status.values)
@@ -74,12 +80,11 @@ class GameStartInput(serializers.Serializer):
         return data
 
 
-def unsolved_deal_output(number: int, rules: engine.Rules) -> dict:
-    """A practice deal nobody has asked to be solved: its text, and nothing stored (a ``DealOutput``)."""
-    return {"number": number, "number_text": deal_number_text(number), "preset": rules.name, "rules": rules.to_dict(),
-            "text": engine.deal_from_number(number).text, "status": "unsolved", "par_moves": None,
-            "best_cards_left": None, "best_moves": None, "solution": "", "difficulty": None, "solve_seconds": None,
-            "solve_nodes": None, "solved_at": None}
+def unsolved_deal(number: int, rules: engine.Rules) -> Deal:
+    """A practice deal nobody has asked to be solved, for ``DealOutput``: its text, and nothing found (not
+    saved: nothing of it is stored)."""
+    return Deal(number=number, rules=rules.to_text(), preset=rules.name, text=engine.deal_from_number(number).text,
+                status="unsolved", solution="")
 
 
 @extend_schema_field({"oneOf": [{"type": "integer", "minimum": 1, "maximum": MAX_PASSES},
@@ -87,6 +92,9 @@ def unsolved_deal_output(number: int, rules: engine.Rules) -> dict:
                       "description": f"trips through the stock: 1 to {MAX_PASSES}, or unlimited"})
 class PassesField(serializers.Field):
     """A rule set's passes as its JSON form has them: a number, or ``unlimited``."""
+
+    def to_representation(self, value):
+        return value
 
 
 class RulesOutput(serializers.Serializer):
@@ -150,7 +158,7 @@ class DailyDealRevealedOutput(serializers.Serializer):
     """A daily deal itself, once its day is over."""
 
     number = DealNumberField()
-    number_text = DealNumberTextField()
+    number_text = DealNumberTextField(source="number")
     text = serializers.CharField(help_text="the deal: 52 cards (docs/rules.md)")
     solution = serializers.CharField(help_text="a line that wins it in par, in move notation")
 
@@ -165,35 +173,28 @@ class DailyOutput(serializers.ModelSerializer):
     preset = PresetField()
     par_moves = serializers.IntegerField(source="deal.par_moves")
     difficulty = serializers.IntegerField(source="deal.difficulty", allow_null=True)
-    my_game = serializers.SerializerMethodField(help_text="my game of it (null when I have none, or am not "
-                                                          "logged in)")
-    deal = serializers.SerializerMethodField(help_text="the deal itself, once the day is over")
-    salt = serializers.SerializerMethodField(help_text="the commitment's salt, once the day is over")
+    my_game = GameBriefOutput(allow_null=True, help_text="my game of it (null when I have none, or am not "
+                                                         "logged in)")
+    deal = DailyDealRevealedOutput(source="revealed_deal", allow_null=True,
+                                   help_text="the deal itself, once the day is over")
+    salt = serializers.CharField(source="revealed_salt", allow_null=True,
+                                 help_text="the commitment's salt, once the day is over")
 
     class Meta:
         model = DailyDeal
         ref_name = "DailyDeal"
         fields = ["id", "date", "preset", "commitment", "par_moves", "difficulty", "my_game", "deal", "salt"]
 
-    @extend_schema_field(GameBriefOutput(allow_null=True))
-    def get_my_game(self, daily) -> dict | None:
-        game = getattr(daily, "my_game", None)
-        return None if game is None else {"id": game.pk, "status": game.status, "moves": game.moves,
-                                          "cards_left": game.cards_left}
-
-    @extend_schema_field(DailyDealRevealedOutput(allow_null=True))
-    def get_deal(self, daily) -> dict | None:
-        if not daily_is_revealed(daily):
-            return None
-        return {"number": daily.deal.number, "number_text": deal_number_text(daily.deal.number),
-                "text": daily.deal.text, "solution": daily.deal.solution}
-
-    def get_salt(self, daily) -> str | None:
-        return daily.salt if daily_is_revealed(daily) else None
+    def to_representation(self, daily):
+        # my_game is the selector's (daily_deals_on), absent elsewhere
+        revealed = daily_is_revealed(daily)
+        return super().to_representation(Computed(
+            daily, my_game=getattr(daily, "my_game", None), revealed_deal=daily.deal if revealed else None,
+            revealed_salt=daily.salt if revealed else None))
 
 
 class DailyCommitmentOutput(serializers.Serializer):
-    """A daily deal before its day: nothing but what commits to it (``daily_commitment_output``)."""
+    """A daily deal before its day: nothing but what commits to it."""
 
     date = serializers.DateField()
     preset = PresetField()
@@ -203,14 +204,10 @@ class DailyCommitmentOutput(serializers.Serializer):
         ref_name = "DailyCommitment"
 
 
-def daily_commitment_output(daily: DailyDeal) -> dict:
-    """A daily deal before its day: nothing but what commits to it."""
-    return {"date": daily.date.isoformat(), "preset": daily.preset, "commitment": daily.commitment}
-
-
 class DailyVerifyOutput(serializers.Serializer):
     """A daily deal checked against its commitment: before the day is over only the commitment (and a
     message); after it the salt, the deal, and whether both match."""
+    # serializes selectors.daily_verification's answer
 
     date = serializers.DateField()
     preset = PresetField()
@@ -276,10 +273,15 @@ class PositionOutput(serializers.Serializer):
         ref_name = "Position"
 
     def get_fields(self):
-        # "pass" is a keyword of Python's: the field is added here, not declared on the class
+        # "pass" is a keyword of Python's: the field is added here, not declared on the class, in its place
+        # (after the waste, as the engine's view has it)
         fields = super().get_fields()
-        fields["pass"] = serializers.IntegerField(help_text="the pass through the stock, 1 first")
-        return fields
+        ordered = {}
+        for name, field in fields.items():
+            if name == "passes":
+                ordered["pass"] = serializers.IntegerField(help_text="the pass through the stock, 1 first")
+            ordered[name] = field
+        return ordered
 
 
 class ScoreOutput(serializers.Serializer):
@@ -294,13 +296,23 @@ class ScoreOutput(serializers.Serializer):
 
 
 class GameDealOutput(serializers.Serializer):
-    number = DealNumberField(allow_null=True, help_text="null while a ranked game's deal is secret")
-    number_text = DealNumberTextField(allow_null=True)
-    preset = PresetField()
-    par_moves = serializers.IntegerField(allow_null=True)
+    """A game's deal; its number is null while the deal is secret."""
+    # serializes the game (source="*"), which knows whether its deal is public
+
+    number = DealNumberField(source="deal.number", allow_null=True, help_text="null while a ranked game's deal is "
+                                                                              "secret")
+    number_text = DealNumberTextField(source="deal.number", allow_null=True)
+    preset = PresetField(source="deal.preset")
+    par_moves = serializers.IntegerField(source="deal.par_moves", allow_null=True)
 
     class Meta:
         ref_name = "GameDeal"
+
+    def to_representation(self, game):
+        answer = super().to_representation(game)
+        if not game_deal_is_public(game):
+            answer["number"] = answer["number_text"] = None
+        return answer
 
 
 class GameDailyOutput(serializers.Serializer):
@@ -313,23 +325,25 @@ class GameDailyOutput(serializers.Serializer):
 
 
 class GameOutput(serializers.Serializer):
-    """A game with the player's view of its position (``game_output``)."""
+    """A game with the player's view of its position."""
+    # GameOutput(game, context={"position": position}); game_output builds the same answer by hand for the
+    # move's hot path
 
     id = serializers.IntegerField()
     mode = serializers.ChoiceField(choices=GAME_MODES, help_text="ranked: daily and tournament deals, once "
                                                                  "each, no undo or hints")
     status = serializers.ChoiceField(choices=GAME_STATUSES)
-    deal = GameDealOutput()
+    deal = GameDealOutput(source="*")
     daily = GameDailyOutput(allow_null=True, help_text="the daily deal, for a daily game")
     moves = serializers.IntegerField()
     next_ply = serializers.IntegerField(help_text="the `ply` of the next move")
     cards_left = serializers.IntegerField()
     undo_count = serializers.IntegerField()
     hint_count = serializers.IntegerField()
-    started_at = serializers.DateTimeField()
-    finished_at = serializers.DateTimeField(allow_null=True)
-    closes_at = serializers.DateTimeField(allow_null=True, help_text="a ranked game's window ends then: no move is "
-                                                                     "taken after it")
+    started_at = WireDateTimeField()
+    finished_at = WireDateTimeField(allow_null=True)
+    closes_at = WireDateTimeField(allow_null=True, help_text="a ranked game's window ends then: no move is "
+                                                             "taken after it")
     version = serializers.IntegerField(help_text="bumped by every write")
     score = ScoreOutput()
     position = PositionOutput()
@@ -337,19 +351,34 @@ class GameOutput(serializers.Serializer):
     class Meta:
         ref_name = "Game"
 
+    def to_representation(self, game):
+        position = self.context["position"]
+        return super().to_representation(Computed(
+            game, next_ply=game.moves + 1, score=engine.score(position).to_dict(), position=game_view(game, position),
+            applied=self.context.get("applied")))
+
+
+def game_view(game: Game, position: engine.Position) -> dict:
+    """The player's view of a game's position (never the order of the face-down stock); a game resigned, or
+    closed at its window's end, is over whatever its position."""
+    view = engine.player_view(position)
+    if game.is_over and view["status"] == Game.Status.PLAYING:
+        view = view | {"status": game.status, "legal_moves": [], "forced": None}
+    return view
+
 
 class GameSummaryOutput(serializers.Serializer):
-    """One of my games in a line (``game_summary_output``): what it is, how it stands, when it was played."""
+    """One of my games in a line: what it is, how it stands, when it was played."""
 
     id = serializers.IntegerField()
     mode = serializers.ChoiceField(choices=GAME_MODES)
     status = serializers.ChoiceField(choices=GAME_STATUSES)
-    deal = GameDealOutput()
+    deal = GameDealOutput(source="*")
     daily = GameDailyOutput(allow_null=True, help_text="the daily deal, for a daily game")
     moves = serializers.IntegerField()
     cards_left = serializers.IntegerField()
-    started_at = serializers.DateTimeField()
-    finished_at = serializers.DateTimeField(allow_null=True)
+    started_at = WireDateTimeField()
+    finished_at = WireDateTimeField(allow_null=True)
 
     class Meta:
         ref_name = "GameSummary"
@@ -365,10 +394,8 @@ class MoveOutcomeOutput(GameOutput):
 
 
 def game_output(game: Game, position: engine.Position) -> dict:
-    """A game with the player's view of its position (never the order of the face-down stock)."""
-    view = engine.player_view(position)
-    if game.is_over and view["status"] == Game.Status.PLAYING:  # resigned, or closed at its window's end
-        view = view | {"status": game.status, "legal_moves": [], "forced": None}
+    """``GameOutput(game, context={"position": position}).data``, built by hand for the move's hot path (a
+    serializer costs more than the move); tests/games/test_game_output_declared.py holds the two equal."""
     return {
         "id": game.pk,
         "mode": game.mode,
@@ -385,7 +412,7 @@ def game_output(game: Game, position: engine.Position) -> dict:
         "closes_at": game.closes_at,
         "version": game.version,
         "score": engine.score(position).to_dict(),
-        "position": view,
+        "position": game_view(game, position),
     }
 
 
@@ -402,13 +429,6 @@ def _game_deal(game: Game) -> dict:
 def _game_daily(game: Game) -> dict | None:
     return None if game.daily is None else {"id": game.daily_id, "date": game.daily.date.isoformat(),
                                             "preset": game.daily.preset}
-
-
-def game_summary_output(game: Game) -> dict:
-    """A game in a line, without its position (a ``GameSummaryOutput``)."""
-    return {"id": game.pk, "mode": game.mode, "status": game.status, "deal": _game_deal(game),
-            "daily": _game_daily(game), "moves": game.moves, "cards_left": game.cards_left,
-            "started_at": game.started_at, "finished_at": game.finished_at}
 
 
 class MoveOutput(serializers.Serializer):
@@ -434,6 +454,7 @@ class MoveLogOutput(serializers.Serializer):
 
 class HintOutput(serializers.Serializer):
     """The solver's advice for a practice position."""
+    # serializes an engine.solver.hints.Hint
 
     move = serializers.CharField(allow_null=True, help_text="the move to play; null when nothing helps any more")
     explanation = serializers.CharField()
@@ -445,6 +466,11 @@ class HintOutput(serializers.Serializer):
 
     class Meta:
         ref_name = "Hint"
+
+    def to_representation(self, advice):
+        return super().to_representation(Computed(
+            advice, explanation=hint_words(advice.parts, advice.explanation),
+            can_win={"winnable": True, "unwinnable": False}.get(advice.verdict)))
 
 
 class VerdictOutput(serializers.Serializer):
@@ -534,6 +560,7 @@ class GameReplayOutput(serializers.Serializer):
 
 
 def analysis_output(game: Game, analysis, moves: list[str]) -> dict:
+    """A game's analysis, for ``GameAnalysisOutput`` (pending while the solver works)."""
     if analysis is None:
         return {"game": game.pk, "status": "pending", "plies": [], "lost_at": None, "keep_move": None,
                 "costly": [], "seconds": None}
@@ -547,6 +574,8 @@ def analysis_output(game: Game, analysis, moves: list[str]) -> dict:
 
 
 def replay_output(game: Game, moves: list[str], positions: list, best) -> dict:
+    """``GameReplayOutput`` built by hand: a serializer per position would cost about 0.4 ms each (a long game
+    and its best line, tens of ms); held equal to it by tests/games/test_game_output_declared.py."""
     return {
         "game": game.pk,
         "plies": [{"ply": ply, "move": moves[ply - 1] if ply else None,

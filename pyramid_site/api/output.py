@@ -1,9 +1,10 @@
 """Typed pieces that the API's answers share: deal numbers (unsigned 64-bit, with a decimal text beside them
 for clients whose integers stop at 2**53), presets, and a player named by id and username.
 
-The ``...Output`` serializers of the apps describe every answer for the OpenAPI schema (each is a named
-component); where an answer is built by a plain function for speed (a game answers every move), the function
-says which serializer describes it, and the tests check every answer they see against the schema.
+Each answer is declared once, by an ``...Output`` serializer of its app that both serializes it (views return
+``SomeOutput(obj).data``) and describes it for the OpenAPI schema (a named component). Where an answer is built
+by a plain function for speed (a game answers every move), the function names its serializer and a test holds
+the two equal over many real games.
 """
 
 from __future__ import annotations
@@ -59,6 +60,27 @@ class PresetField(serializers.ChoiceField):
         super().__init__(choices=PRESET_CHOICES, **kwargs)
 
 
+class WireDateTimeField(serializers.DateTimeField):
+    """A time in an answer, described as a date-time and handed to the JSON encoder as it is: every time the
+    API sends (the hand-built move answer's too) is printed by that one encoder, so the two paths agree to
+    the character."""
+
+    def to_representation(self, value):
+        return value
+
+
+class Computed:
+    """An object as an answer's serializer reads it: its own attributes, and the few the answer computes
+    (``Computed(game, next_ply=game.moves + 1)``), so that every field stays a plain declared field."""
+
+    def __init__(self, obj, **computed):
+        self._obj = obj
+        self.__dict__.update(computed)
+
+    def __getattr__(self, name):
+        return getattr(self._obj, name)
+
+
 class NullableItemsListField(serializers.ListField):
     """A list of ``child`` objects where an item may be null (a card gone from its place)."""
 
@@ -73,8 +95,17 @@ class NullableItemsListFieldSchema(OpenApiSerializerFieldExtension):
 
 
 class PlayerRefOutput(serializers.Serializer):
+    # the one declaration of {id, username} in every answer: serialize a user with it (PlayerRefOutput(user).data),
+    # or, on a path that has only the two values (rows of a query), build it with player_ref, which
+    # tests/games/test_game_output_declared.py holds equal to it
+
     id = serializers.IntegerField()
     username = serializers.CharField()
 
     class Meta:
         ref_name = "PlayerRef"
+
+
+def player_ref(player_id: int, username: str) -> dict:
+    """A ``PlayerRefOutput`` from the two values (for rows that carry no user object)."""
+    return {"id": player_id, "username": username}

@@ -68,7 +68,7 @@ def test_an_error_nobody_foresaw_is_a_json_500_with_the_request_id(player, monke
     def bug(*args, **kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(views, "game_output", bug)
+    monkeypatch.setattr(views, "game_position", bug)
     answer = client_for(player).get(f"/api/games/{game['id']}/")
     assert answer.status_code == 500 and answer["Content-Type"] == "application/json"
     body = answer.json()
