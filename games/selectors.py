@@ -208,18 +208,6 @@ def replay_positions(*, game_id: int, user) -> tuple[Game, list[str], list[engin
     return game, moves, positions
 
 
-# The solver's answers (a replay's best line, a practice game's verdict) are the services' (games.services.analysis);
-# these two names forward to them for the games API, which calls them here until it calls the services.
-def game_replay(**kwargs):
-    from .services.analysis import game_replay
-    return game_replay(**kwargs)
-
-
-def game_verdict(**kwargs):
-    from .services.analysis import game_verdict
-    return game_verdict(**kwargs)
-
-
 # a game whose 28 pyramid cards are gone: its state's pyramid mask (the first field of Position.dumps, in
 # hexadecimal without leading zeros) is 0 whatever the goal; under goal: all the game may go on after it
 PYRAMID_CLEARED = Q(state__startswith="0.")

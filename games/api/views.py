@@ -208,7 +208,7 @@ class GameVerdictView(APIView):
     @extend_schema(responses={200: VerdictOutput, 403: ERROR, 404: ERROR},
                    summary="Can this practice position still be won? (practice only)")
     def get(self, request, game_id: int):
-        game, solution = selectors.game_verdict(game_id=game_id, player=request.user,
+        game, solution = services.game_verdict(game_id=game_id, player=request.user,
                                                 budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS,
                                                 payer=SolverPayer.of_request(request))
         return Response(VerdictOutput({"game": game.pk, "ply": game.moves, "verdict": solution.verdict,
@@ -259,7 +259,7 @@ class GameReplayView(APIView):
                    summary="Every position of a finished game, and the best line from one of them")
     def get(self, request, game_id: int):
         best_from = int_param(request, "best_from", default=None, low=0, high=10_000)
-        game, moves, positions, best = selectors.game_replay(
+        game, moves, positions, best = services.game_replay(
             game_id=game_id, user=request.user, best_from=best_from,
             budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS, payer=SolverPayer.of_request(request))
         return Response(replay_output(game, moves, positions, best))

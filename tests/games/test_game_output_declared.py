@@ -69,7 +69,7 @@ def test_the_hand_built_game_answer_is_the_declared_one(player, other_player):
 
 
 def assert_replay_and_analysis_declared(game, best_from):
-    game, moves, positions, best = selectors.game_replay(game_id=game.pk, user=game.player, best_from=best_from,
+    game, moves, positions, best = services.game_replay(game_id=game.pk, user=game.player, best_from=best_from,
                                                          budget_seconds=0.5)
     replay = replay_output(game, moves, positions, best)
     assert len(replay["plies"]) == game.moves + 1
