@@ -11,8 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
-from pyramid_site.api.authentication import revocation_announce
 from pyramid_site.names import canonical_name
+from pyramid_site.token_revocations import revocation_announce
 from pyramid_site.errors import Code, DomainError
 
 from .models import GUEST_PREFIX, AccountName, Guest, LanguageChoice

@@ -13,26 +13,11 @@ from __future__ import annotations
 import time
 
 from django.conf import settings
-from django.core.cache import cache
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
 
+from ..token_revocations import revocations
+
 _MAX_ENTRIES = 50_000
-REVOCATIONS_KEY = "pyramid:token-revocations"
-
-
-def revocations() -> int:
-    return cache.get(REVOCATIONS_KEY, 0)
-
-
-def revocation_announce() -> None:
-    """Tell every process that a token was revoked: each checks its remembered tokens again."""
-    if not cache.add(REVOCATIONS_KEY, 1, timeout=None):
-        try:
-            cache.incr(REVOCATIONS_KEY)
-        except ValueError:  # expired between the two calls
-            cache.add(REVOCATIONS_KEY, 1, timeout=None)
-
-
 def _bearer(request) -> bool:
     scheme = get_authorization_header(request).split()[:1]
     return bool(scheme) and scheme[0].lower() == b"bearer"

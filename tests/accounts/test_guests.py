@@ -21,7 +21,8 @@ from games.services.deals import deal_get_or_create, deal_solve
 from leaderboards.models import Membership
 from pyramid_site.accounts import services
 from pyramid_site.accounts.models import Guest
-from pyramid_site.api.authentication import CachedTokenAuthentication, revocation_announce
+from pyramid_site.api.authentication import CachedTokenAuthentication
+from pyramid_site.token_revocations import revocation_announce
 from tests.support import PAR, WINNABLE_ONE_LOOK, WINNING_LINE, UserFactory, client_for, daily_game, make_daily
 
 PRACTICE_NUMBER = 46  # a one-look deal the solver wins in a few milliseconds
