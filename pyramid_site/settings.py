@@ -28,7 +28,6 @@ SECRET_KEY = env_str("DJANGO_SECRET_KEY", "django-insecure-development-key-set-D
           "refuses)"),
     shown="a development value",
     secret=True)
-# the host names this service answers to
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"],
     help="the host names this service answers to; set in production",
     example="localhost,127.0.0.1",
@@ -216,17 +215,17 @@ REST_FRAMEWORK = {
         "signup": env_str("PYRAMID_THROTTLE_SIGNUP", "20/hour",
             help="accounts signed up, per client address"),
         "guest": env_str("PYRAMID_THROTTLE_GUEST", "20/hour",
-            help="guest accounts made, per client address"),  # guest accounts made, per client address
+            help="guest accounts made, per client address"),
         "login": env_str("PYRAMID_THROTTLE_LOGIN", "30/min",
             help=("log-ins (the API's, the session's and the admin's), per client address, also per account's "
                   "canonical name")),
         "hint": env_str("PYRAMID_THROTTLE_HINT", "300/hour",
-            help="hints, per account"),  # per account
+            help="hints, per account"),
         # "can this still be won?" after every practice move, for players who turn it on; per account
         "verdict": env_str("PYRAMID_THROTTLE_VERDICT", "1500/hour",
             help='per account: "can this practice position still be won?"'),
         "solve": env_str("PYRAMID_THROTTLE_SOLVE", "60/hour",
-            help="practice deals solved on request, per account"),  # practice deals solved on request, per account
+            help="practice deals solved on request, per account"),
         # games started and moves played, per account and per client address: rates no person reaches
         # (pyramid_site/api/play_throttles.py)
         "game_start": env_str("PYRAMID_THROTTLE_GAME_START", "60/min",
@@ -424,13 +423,10 @@ if not PYRAMID_DAILY_SECRET:
 PYRAMID_TOURNAMENT_SECRET = env_str("PYRAMID_TOURNAMENT_SECRET",
     help="the secret tournaments' deal numbers are derived from",
     shown="`PYRAMID_DAILY_SECRET`") or PYRAMID_DAILY_SECRET
-# Featured presets, comma separated: one daily deal each per UTC day
 PYRAMID_DAILY_PRESETS = env_list("PYRAMID_DAILY_PRESETS", ["classic"],
     help="featured presets, comma separated: one daily deal each")
-# Days of daily deals kept ready, today included
 PYRAMID_DAILY_DAYS_AHEAD = env_int("PYRAMID_DAILY_DAYS_AHEAD", 7, low=1, high=366,
     help="days kept ready, today included")
-# Candidates of one proven deal sequence tried before giving up (logged)
 PYRAMID_DAILY_MAX_ATTEMPTS = env_int("PYRAMID_DAILY_MAX_ATTEMPTS", 40, low=1, high=10_000,
     help="candidates of one proven deal sequence (a day's deal, a tournament's deal) tried before giving up (logged)")
 # Day number 1 of the share line ("Pyramid #N")
@@ -452,7 +448,6 @@ PYRAMID_AUTO_CLOSE_GAMES = env_bool("PYRAMID_AUTO_CLOSE_GAMES", default=not REDI
           "`PYRAMID_CLOSE_GAMES_EVERY_SECONDS` per process)"),
     shown="on without `REDIS_URL`",
     example="false")
-# Solver time per deal in the Celery task, and per hint
 PYRAMID_SOLVE_BUDGET_SECONDS = env_float("PYRAMID_SOLVE_BUDGET_SECONDS", 60.0, low=0.1,
     help="solver time per deal in the Celery task")
 PYRAMID_HINT_BUDGET_SECONDS = env_float("PYRAMID_HINT_BUDGET_SECONDS", 3.0, low=0.1,
@@ -495,7 +490,6 @@ PYRAMID_ANALYSIS_GAME_SECONDS = env_float("PYRAMID_ANALYSIS_GAME_SECONDS", 120.0
     help='the solver\'s budget for a game\'s analysis, per game ("Post-game analysis")')
 if PYRAMID_ANALYSIS_GAME_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured("PYRAMID_ANALYSIS_GAME_SECONDS must stay under CELERY_TASK_SOFT_TIME_LIMIT_SECONDS")
-# How long a web process remembers an API token (a revoked one stops working within this elsewhere)
 PYRAMID_TOKEN_CACHE_SECONDS = env_float("PYRAMID_TOKEN_CACHE_SECONDS", 30.0,
     help="how long a web process remembers an API token (a deleted token stops working within this)")
 # The suspicious-play rule of the daily re-check (leaderboards/fair_play/recheck.py, docs/fair-play.md "Fair play")
@@ -503,7 +497,6 @@ PYRAMID_FLAG_MIN_MOVES = env_int("PYRAMID_FLAG_MIN_MOVES", 10, low=1,
     help='the suspicious-play rule ("Fair play"): its fewest moves')
 PYRAMID_FLAG_EVEN_CV = env_float("PYRAMID_FLAG_EVEN_CV", 0.25,
     help='the suspicious-play rule ("Fair play"): its evenness bound')
-# The daily re-check is cut into chunks of this many games, one Celery job each, that any number of workers share
 PYRAMID_RECHECK_CHUNK_GAMES = env_int("PYRAMID_RECHECK_CHUNK_GAMES", 5000, low=1,
     help="games a chunk of the daily re-check (one Celery job each, shared by every worker)")
 # The accuracy rule of fair play (leaderboards/fair_play/accuracy.py; measured in docs/benchmarks.md)
@@ -536,7 +529,6 @@ PYRAMID_CLIENT_HASH_SALT = env_str("PYRAMID_CLIENT_HASH_SALT",
     help="the salt of the client-address hashes kept with ranked games",
     shown="derived from `DJANGO_SECRET_KEY`") or hashlib.sha256(
     f"pyramid-client-address|{SECRET_KEY}".encode()).hexdigest()
-# Where the daily boards' Redis copies live: REDIS_URL unless set; set and empty turns the cache off
 PYRAMID_BOARD_REDIS_URL = env_str("PYRAMID_BOARD_REDIS_URL", REDIS_URL,
     help="where the daily boards' Redis copies live; set and empty turns them off",
     shown="`REDIS_URL`")
@@ -547,7 +539,6 @@ PYRAMID_METRICS_TOKEN = env_str("PYRAMID_METRICS_TOKEN",
     help="the bearer token `/metrics` answers (`Authorization: Bearer TOKEN`, Prometheus' `authorization` setting)",
     shown="none: `/metrics` open while `DJANGO_DEBUG` is on, refused (403) otherwise")
 
-# A request body the API reads at most, and how deep its JSON may nest
 PYRAMID_API_MAX_BODY_BYTES = env_int("PYRAMID_API_MAX_BODY_BYTES", 65_536, low=1024,
     help="the request body the API reads at most, in bytes")
 PYRAMID_API_MAX_JSON_DEPTH = env_int("PYRAMID_API_MAX_JSON_DEPTH", 32, low=2, high=1000,
