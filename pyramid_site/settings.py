@@ -494,9 +494,10 @@ PYRAMID_TOKEN_CACHE_SECONDS = env_float("PYRAMID_TOKEN_CACHE_SECONDS", 30.0,
     help="how long a web process remembers an API token (a deleted token stops working within this)")
 # The suspicious-play rule of the daily re-check (leaderboards/fair_play/recheck.py, docs/fair-play.md "Fair play")
 PYRAMID_FLAG_MIN_MOVES = env_int("PYRAMID_FLAG_MIN_MOVES", 10, low=1,
-    help='the suspicious-play rule ("Fair play"): its fewest moves')
+    help='the suspicious-play rule ("Fair play"): a won game of at least this many moves is looked at')
 PYRAMID_FLAG_EVEN_CV = env_float("PYRAMID_FLAG_EVEN_CV", 0.25,
-    help='the suspicious-play rule ("Fair play"): its evenness bound')
+    help=('the suspicious-play rule ("Fair play"): flagged when its moves\' intervals vary less than this '
+          '(standard deviation over mean)'))
 PYRAMID_RECHECK_CHUNK_GAMES = env_int("PYRAMID_RECHECK_CHUNK_GAMES", 5000, low=1,
     help="games a chunk of the daily re-check (one Celery job each, shared by every worker)")
 # The accuracy rule of fair play (leaderboards/fair_play/accuracy.py; measured in docs/benchmarks.md)
