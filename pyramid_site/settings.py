@@ -16,26 +16,43 @@ from .env import env_bool, env_date, env_float, env_int, env_list, env_str
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 # development by default, so the README's run command needs nothing; production sets DJANGO_DEBUG=false
-DEBUG = env_bool("DJANGO_DEBUG", default=True)
+DEBUG = env_bool("DJANGO_DEBUG", default=True,
+    help=("development values by default; set it, with DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS, in production "
+          "(all three)"),
+    example="false",
+    set_in_example=True)
 # the development default starts "django-insecure-", so `manage.py check --deploy` refuses it (W009):
 # in production the key, like every secret, comes from the environment
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "django-insecure-development-key-set-DJANGO_SECRET_KEY-in-production")
-# the host names this service answers to
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", "django-insecure-development-key-set-DJANGO_SECRET_KEY-in-production",
+    help=("the secret key; set in production (a development value otherwise, which `manage.py check --deploy` "
+          "refuses)"),
+    shown="a development value",
+    secret=True)
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"],
+    help="the host names this service answers to; set in production",
+    example="localhost,127.0.0.1",
+    set_in_example=True)
 
 # Production behind HTTPS (DJANGO_HTTPS=true; `manage.py check --deploy` is clean then): redirect plain
 # HTTP, cookies only over TLS, HSTS. Off by default so the service also runs on plain http://localhost.
-HTTPS = env_bool("DJANGO_HTTPS", default=False)
+HTTPS = env_bool("DJANGO_HTTPS", default=False,
+    help='true behind HTTPS: redirect plain HTTP, cookies only over TLS, HSTS (see "Security")')
 SECURE_SSL_REDIRECT = HTTPS
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
-SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000) if HTTPS else 0
+HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000,
+    help='HSTS max-age while `DJANGO_HTTPS` is on (one year; see "Security")')
+SECURE_HSTS_SECONDS = HSTS_SECONDS if HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = HTTPS
 # Behind a TLS-terminating proxy: it says the request came over HTTPS, and the client's address is the one
 # the nearest of DJANGO_PROXY_COUNT trusted proxies put in X-Forwarded-For. Otherwise both headers are
 # ignored and the address is the socket's, so nobody dodges a throttle by sending a header.
-BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY")
+BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY",
+    help='true behind a proxy that sets X-Forwarded-Proto / -For (see "Security")')
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
-PROXY_COUNT = env_int("DJANGO_PROXY_COUNT", 1 if BEHIND_PROXY else 0, low=0, high=10)
+PROXY_COUNT = env_int("DJANGO_PROXY_COUNT", 1 if BEHIND_PROXY else 0, low=0, high=10,
+    help="trusted proxies in front (`X-Forwarded-For` is read only through them)",
+    shown="`1` behind a proxy, else `0`",
+    example="1")
 SECURE_REDIRECT_EXEMPT = [r"^health/", r"^metrics$"]  # the load balancer's and Prometheus' plain-HTTP probes
 
 INSTALLED_APPS = [
@@ -96,22 +113,39 @@ TEMPLATES = [
     },
 ]
 
-DATABASE_URL = env_str("DATABASE_URL")
+# every variable is read whether or not it is used, so each is declared once (pyramid_site/env.py REGISTRY)
+DATABASE_URL = env_str("DATABASE_URL",
+    help="e.g. `postgres://user:pass@host:5432/pyramid` (psycopg 3)",
+    shown="none: SQLite in `db.sqlite3`",
+    example="postgres://pyramid:PASSWORD@db:5432/pyramid")
+DATABASE_CONN_MAX_AGE = env_int("DATABASE_CONN_MAX_AGE", 60,
+    help="seconds a database connection is kept")
+SQLITE_PATH = env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"),
+    help="the SQLite file without `DATABASE_URL`",
+    shown="`db.sqlite3` in the checkout",
+    example="db.sqlite3")
+DATABASE_PREPARED_STATEMENTS = env_bool("DATABASE_PREPARED_STATEMENTS", default=True,
+    help=("PostgreSQL keeps the two statements of a move prepared per connection; `false` for a pooler that "
+          "cannot keep prepared statements"))
+DATABASE_TEST_NAME = env_str("DATABASE_TEST_NAME",
+    help="a test database of one's own, where several checkouts share one PostgreSQL server",
+    shown="Django's")
 DATABASES = {
-    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60))
+    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=DATABASE_CONN_MAX_AGE)
     if DATABASE_URL
-    else {"ENGINE": "django.db.backends.sqlite3", "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3"))}
+    else {"ENGINE": "django.db.backends.sqlite3", "NAME": SQLITE_PATH}
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # only pyramid_site.db.prepared_cursor binds on the server, so only its statements are prepared
-    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
-        0 if env_bool("DATABASE_PREPARED_STATEMENTS", default=True) else None)
-# a test database of one's own where several checkouts share one PostgreSQL server
-if env_str("DATABASE_TEST_NAME"):
-    DATABASES["default"]["TEST"] = {"NAME": env_str("DATABASE_TEST_NAME")}
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = 0 if DATABASE_PREPARED_STATEMENTS else None
+if DATABASE_TEST_NAME:
+    DATABASES["default"]["TEST"] = {"NAME": DATABASE_TEST_NAME}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = env_str("REDIS_URL")
+REDIS_URL = env_str("REDIS_URL",
+    help="Celery broker and result store, and the cache (throttles)",
+    shown="none: tasks run in-process, local memory cache",
+    example="redis://redis:6379/0")
 # the player-figures index carries columns for PostgreSQL's index-only reads; SQLite (the README's run command)
 # keeps its key alone, which is all it needs, and says so at every start
 SILENCED_SYSTEM_CHECKS = ["models.W040"]
@@ -146,7 +180,11 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 # where collectstatic writes (the image collects at build time)
-STATIC_ROOT = env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles"))
+STATIC_ROOT = env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles"),
+    help=('where `collectstatic` writes the web page\'s files, each named by its content (operations.md, "The web '
+          'page\'s files")'),
+    shown="`staticfiles/` in the checkout",
+    example="/app/staticfiles")
 # straight from the apps' static folders, so no collectstatic step is needed to serve the page
 WHITENOISE_USE_FINDERS = True
 # collectstatic names every file by its content (app.3f9c0e1a2b4d.js, the modules' imports rewritten to match),
@@ -174,22 +212,35 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["pyramid_site.api.parsers.BoundedJSONParser"],
     "NUM_PROXIES": PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
-        "signup": env_str("PYRAMID_THROTTLE_SIGNUP", "20/hour"),
-        "guest": env_str("PYRAMID_THROTTLE_GUEST", "20/hour"),  # guest accounts made, per client address
-        "login": env_str("PYRAMID_THROTTLE_LOGIN", "30/min"),
-        "hint": env_str("PYRAMID_THROTTLE_HINT", "300/hour"),  # per account
+        "signup": env_str("PYRAMID_THROTTLE_SIGNUP", "20/hour",
+            help="accounts signed up, per client address"),
+        "guest": env_str("PYRAMID_THROTTLE_GUEST", "20/hour",
+            help="guest accounts made, per client address"),
+        "login": env_str("PYRAMID_THROTTLE_LOGIN", "30/min",
+            help=("log-ins (the API's, the session's and the admin's), per client address, also per account's "
+                  "canonical name")),
+        "hint": env_str("PYRAMID_THROTTLE_HINT", "300/hour",
+            help="hints, per account"),
         # "can this still be won?" after every practice move, for players who turn it on; per account
-        "verdict": env_str("PYRAMID_THROTTLE_VERDICT", "1500/hour"),
-        "solve": env_str("PYRAMID_THROTTLE_SOLVE", "60/hour"),  # practice deals solved on request, per account
+        "verdict": env_str("PYRAMID_THROTTLE_VERDICT", "1500/hour",
+            help='per account: "can this practice position still be won?"'),
+        "solve": env_str("PYRAMID_THROTTLE_SOLVE", "60/hour",
+            help="practice deals solved on request, per account"),
         # games started and moves played, per account and per client address: rates no person reaches
         # (pyramid_site/api/play_throttles.py)
-        "game_start": env_str("PYRAMID_THROTTLE_GAME_START", "60/min"),
-        "game_start_address": env_str("PYRAMID_THROTTLE_GAME_START_ADDRESS", "300/min"),
-        "move": env_str("PYRAMID_THROTTLE_MOVE", "240/min"),
-        "move_address": env_str("PYRAMID_THROTTLE_MOVE_ADDRESS", "1200/min"),
+        "game_start": env_str("PYRAMID_THROTTLE_GAME_START", "60/min",
+            help='games started, per account (see "Security")'),
+        "game_start_address": env_str("PYRAMID_THROTTLE_GAME_START_ADDRESS", "300/min",
+            help='games started, per client address (see "Security")'),
+        "move": env_str("PYRAMID_THROTTLE_MOVE", "240/min",
+            help="moves played, per account"),
+        "move_address": env_str("PYRAMID_THROTTLE_MOVE_ADDRESS", "1200/min",
+            help="moves played, per client address"),
         # reads by visitors with no account (boards, player pages, public clubs and tournaments), per client
         # address (pyramid_site/api/visitors.py); signed-in reads are not counted
-        "visitor_read": env_str("PYRAMID_THROTTLE_VISITOR_READ", "600/min"),
+        "visitor_read": env_str("PYRAMID_THROTTLE_VISITOR_READ", "600/min",
+            help=("reads by visitors with no account (boards, player pages, public clubs and tournaments), per "
+                  "client address")),
     },
 }
 
@@ -269,13 +320,23 @@ SPECTACULAR_SETTINGS = {
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None
 # without a broker the tasks run in-process, so the service needs nothing else to start
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL,
+    help="run tasks in-process",
+    shown="on without `REDIS_URL`",
+    example="false")
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "pyramid")
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "pyramid",
+    help="the queue's name")
 # Solver work by its own queues, so that a tournament's preparation or a practice solve never waits in front of
 # the day's daily deal: run a worker on each (`-Q`). By default all share the one queue, so one worker does all.
-PYRAMID_SOLVER_QUEUE = env_str("CELERY_SOLVER_QUEUE", CELERY_TASK_DEFAULT_QUEUE)
-PYRAMID_DAILY_QUEUE = env_str("CELERY_DAILY_QUEUE", CELERY_TASK_DEFAULT_QUEUE)
+PYRAMID_SOLVER_QUEUE = env_str("CELERY_SOLVER_QUEUE", CELERY_TASK_DEFAULT_QUEUE,
+    help="solver work on a queue of its own: run a worker on it (`-Q solver`)",
+    shown="`CELERY_QUEUE`",
+    example="solver")
+PYRAMID_DAILY_QUEUE = env_str("CELERY_DAILY_QUEUE", CELERY_TASK_DEFAULT_QUEUE,
+    help="the daily deals' preparation on a queue of its own: run a worker on it",
+    shown="`CELERY_QUEUE`",
+    example="daily")
 PYRAMID_CELERY_QUEUES = sorted({CELERY_TASK_DEFAULT_QUEUE, PYRAMID_SOLVER_QUEUE, PYRAMID_DAILY_QUEUE})
 CELERY_TASK_ACKS_LATE = True  # a worker killed half way leaves the task to another one
 # a pool process killed half way (out of memory, say) puts its task back too: every task is safe to run twice
@@ -284,29 +345,40 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # so a task still running is not started a second time
 # (workers look for such tasks every interval x throttle seconds)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env_float("CELERY_VISIBILITY_TIMEOUT_SECONDS", 900.0),
-    "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL_SECONDS", 10),
-    "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10),
+    "visibility_timeout": env_float("CELERY_VISIBILITY_TIMEOUT_SECONDS", 900.0,
+        help="when a task taken by a worker that died is handed out again: after this many seconds"),
+    "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL_SECONDS", 10,
+        help=("when a task taken by a worker that died is handed out again: workers look for such tasks every "
+              "interval x throttle seconds")),
+    "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10,
+        help="when a task taken by a worker that died is handed out again: the throttle of that interval"),
 }
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # a task past its soft limit gets SoftTimeLimitExceeded (and its transaction rolls back); past the hard
 # limit its process is killed; both under the visibility timeout, so a killed task is not run twice at once
-CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT_SECONDS", 600, low=1)
-CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT_SECONDS", CELERY_TASK_SOFT_TIME_LIMIT + 60, low=1)
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT_SECONDS", 600, low=1,
+    help="a task past the soft limit is stopped (its transaction rolls back)")
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT_SECONDS", CELERY_TASK_SOFT_TIME_LIMIT + 60, low=1,
+    help="a task past the hard limit has its process killed",
+    shown="soft + 60",
+    example="660")
 if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured("CELERY_TASK_TIME_LIMIT_SECONDS must be above CELERY_TASK_SOFT_TIME_LIMIT_SECONDS")
 CELERY_TIMEZONE = "UTC"
 # How often ranked games whose window is over are closed: the beat job's period, and without a beat the web
 # process's (PYRAMID_AUTO_CLOSE_GAMES)
-PYRAMID_CLOSE_GAMES_EVERY_SECONDS = env_float("PYRAMID_CLOSE_GAMES_EVERY_SECONDS", 60.0, low=1.0)
+PYRAMID_CLOSE_GAMES_EVERY_SECONDS = env_float("PYRAMID_CLOSE_GAMES_EVERY_SECONDS", 60.0, low=1.0,
+    help="the beat job's period closing expired games (also the web process's, without a beat)")
 CELERY_BEAT_SCHEDULE = {
     "prepare-daily-deals": {
         "task": "games.tasks.prepare_daily_deals",
-        "schedule": env_float("PYRAMID_DAILY_PREPARE_EVERY_SECONDS", 600.0, low=1.0),
+        "schedule": env_float("PYRAMID_DAILY_PREPARE_EVERY_SECONDS", 600.0, low=1.0,
+            help="the beat job's period keeping daily deals ready"),
     },
     "rebuild-board-cache": {
         "task": "leaderboards.tasks.rebuild_board_cache",
-        "schedule": env_float("PYRAMID_BOARD_CACHE_REBUILD_EVERY_SECONDS", 3600.0, low=1.0),
+        "schedule": env_float("PYRAMID_BOARD_CACHE_REBUILD_EVERY_SECONDS", 3600.0, low=1.0,
+            help="the beat job's period rebuilding the daily boards' Redis copies"),
     },
     # ranked games still playing when their day or tournament ended are closed as they stand
     "close-expired-games": {
@@ -316,113 +388,162 @@ CELERY_BEAT_SCHEDULE = {
     # yesterday's ranked games replayed and checked; a second run the same day changes nothing
     "recheck-ranked-day": {
         "task": "leaderboards.fair_play.tasks.recheck_ranked_day",
-        "schedule": env_float("PYRAMID_RECHECK_EVERY_SECONDS", 86400.0, low=1.0),
+        "schedule": env_float("PYRAMID_RECHECK_EVERY_SECONDS", 86400.0, low=1.0,
+            help="the beat job's period of the daily re-check"),
     },
     # practice deals proved winnable, by difficulty, kept ready for players who ask for one
     "fill-practice-pools": {
         "task": "games.tasks.fill_practice_pools",
-        "schedule": env_float("PYRAMID_PRACTICE_FILL_EVERY_SECONDS", 900.0, low=1.0),
+        "schedule": env_float("PYRAMID_PRACTICE_FILL_EVERY_SECONDS", 900.0, low=1.0,
+            help="the beat job's period filling the practice pools"),
         "options": {"queue": PYRAMID_SOLVER_QUEUE},
     },
     # failed tasks' records older than PYRAMID_TASK_FAILURE_KEEP_DAYS deleted
     "prune-task-failures": {
         "task": "pyramid_site.operations.tasks.prune_task_failures",
-        "schedule": env_float("PYRAMID_TASK_FAILURE_PRUNE_EVERY_SECONDS", 86400.0, low=1.0),
+        "schedule": env_float("PYRAMID_TASK_FAILURE_PRUNE_EVERY_SECONDS", 86400.0, low=1.0,
+            help="the beat job's period pruning old task failures"),
     },
 }
 # Days a failed task's record is kept (admin, /api/operations/task-failures/, /metrics); older ones are pruned
-PYRAMID_TASK_FAILURE_KEEP_DAYS = env_int("PYRAMID_TASK_FAILURE_KEEP_DAYS", 30, low=1, high=3650)
+PYRAMID_TASK_FAILURE_KEEP_DAYS = env_int("PYRAMID_TASK_FAILURE_KEEP_DAYS", 30, low=1, high=3650,
+    help='days a failed Celery task\'s record is kept (docs/operations.md, "Task failures")')
 
 # --- The game service -------------------------------------------------------------------------------
 # The secret that daily deal numbers are derived from: nobody without it can compute a future deal.
 # In development it falls back to the secret key; a production start without it is refused.
-PYRAMID_DAILY_SECRET = env_str("PYRAMID_DAILY_SECRET") or (SECRET_KEY if DEBUG else "")
+PYRAMID_DAILY_SECRET = env_str("PYRAMID_DAILY_SECRET",
+    help="the secret daily deal numbers are derived from",
+    shown="the secret key while `DJANGO_DEBUG` is on; required otherwise (the start is refused without it)",
+    secret=True) or (SECRET_KEY if DEBUG else "")
 if not PYRAMID_DAILY_SECRET:
     raise ImproperlyConfigured("set PYRAMID_DAILY_SECRET: with DJANGO_DEBUG=false the daily deals need a secret of "
                                "their own (the secret key is not used for them)")
 # The secret of tournaments' deals (their own, so one leaked secret does not give the other away)
-PYRAMID_TOURNAMENT_SECRET = env_str("PYRAMID_TOURNAMENT_SECRET") or PYRAMID_DAILY_SECRET
-# Featured presets, comma separated: one daily deal each per UTC day
-PYRAMID_DAILY_PRESETS = env_list("PYRAMID_DAILY_PRESETS", ["classic"])
-# Days of daily deals kept ready, today included
-PYRAMID_DAILY_DAYS_AHEAD = env_int("PYRAMID_DAILY_DAYS_AHEAD", 7, low=1, high=366)
-# Candidates of one proven deal sequence tried before giving up (logged)
-PYRAMID_DAILY_MAX_ATTEMPTS = env_int("PYRAMID_DAILY_MAX_ATTEMPTS", 40, low=1, high=10_000)
+PYRAMID_TOURNAMENT_SECRET = env_str("PYRAMID_TOURNAMENT_SECRET",
+    help="the secret tournaments' deal numbers are derived from",
+    shown="`PYRAMID_DAILY_SECRET`") or PYRAMID_DAILY_SECRET
+PYRAMID_DAILY_PRESETS = env_list("PYRAMID_DAILY_PRESETS", ["classic"],
+    help="featured presets, comma separated: one daily deal each")
+PYRAMID_DAILY_DAYS_AHEAD = env_int("PYRAMID_DAILY_DAYS_AHEAD", 7, low=1, high=366,
+    help="days kept ready, today included")
+PYRAMID_DAILY_MAX_ATTEMPTS = env_int("PYRAMID_DAILY_MAX_ATTEMPTS", 40, low=1, high=10_000,
+    help="candidates of one proven deal sequence (a day's deal, a tournament's deal) tried before giving up (logged)")
 # Day number 1 of the share line ("Pyramid #N")
-PYRAMID_FIRST_DAILY_DATE = env_date("PYRAMID_FIRST_DAILY_DATE", dt.date(2025, 1, 1))
+PYRAMID_FIRST_DAILY_DATE = env_date("PYRAMID_FIRST_DAILY_DATE", dt.date(2025, 1, 1),
+    help="day #1 of the share line")
 # With no beat to prepare them (no Redis), the first request of a day settles today's and tomorrow's daily
 # deals in the web process, each candidate solved within this budget
-PYRAMID_DAILY_AUTO_PREPARE = env_bool("PYRAMID_DAILY_AUTO_PREPARE", default=not REDIS_URL)
-PYRAMID_DAILY_AUTO_BUDGET_SECONDS = env_float("PYRAMID_DAILY_AUTO_BUDGET_SECONDS", 5.0, low=0.1)
+PYRAMID_DAILY_AUTO_PREPARE = env_bool("PYRAMID_DAILY_AUTO_PREPARE", default=not REDIS_URL,
+    help=("without a beat, the first request of each UTC day settles today's and tomorrow's daily deals in the "
+          "web process"),
+    shown="on without `REDIS_URL`",
+    example="false")
+PYRAMID_DAILY_AUTO_BUDGET_SECONDS = env_float("PYRAMID_DAILY_AUTO_BUDGET_SECONDS", 5.0, low=0.1,
+    help="solver time per candidate when the web process settles the daily deals itself")
 # With no beat to close them (no Redis), the web process closes the ranked games whose window is over itself, on
 # a request, at most once every PYRAMID_CLOSE_GAMES_EVERY_SECONDS
-PYRAMID_AUTO_CLOSE_GAMES = env_bool("PYRAMID_AUTO_CLOSE_GAMES", default=not REDIS_URL)
-# Solver time per deal in the Celery task, and per hint
-PYRAMID_SOLVE_BUDGET_SECONDS = env_float("PYRAMID_SOLVE_BUDGET_SECONDS", 60.0, low=0.1)
-PYRAMID_HINT_BUDGET_SECONDS = env_float("PYRAMID_HINT_BUDGET_SECONDS", 3.0, low=0.1)
+PYRAMID_AUTO_CLOSE_GAMES = env_bool("PYRAMID_AUTO_CLOSE_GAMES", default=not REDIS_URL,
+    help=("without a beat, a request closes the ranked games whose window is over (at most once every "
+          "`PYRAMID_CLOSE_GAMES_EVERY_SECONDS` per process)"),
+    shown="on without `REDIS_URL`",
+    example="false")
+PYRAMID_SOLVE_BUDGET_SECONDS = env_float("PYRAMID_SOLVE_BUDGET_SECONDS", 60.0, low=0.1,
+    help="solver time per deal in the Celery task")
+PYRAMID_HINT_BUDGET_SECONDS = env_float("PYRAMID_HINT_BUDGET_SECONDS", 3.0, low=0.1,
+    help="solver time per hint")
 if PYRAMID_SOLVE_BUDGET_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured("PYRAMID_SOLVE_BUDGET_SECONDS must stay under CELERY_TASK_SOFT_TIME_LIMIT_SECONDS, "
                                "or every long solve is stopped before its verdict")
 # Solver seconds (CPU) that one account, and one client address (all its accounts and guests together), may
 # spend over a sliding window on hints, verdicts, best lines, practice draws, solves and analyses; 0 turns one
 # off (pyramid_site/solver_budget.py)
-PYRAMID_SOLVER_SECONDS_PER_ACCOUNT = env_float("PYRAMID_SOLVER_SECONDS_PER_ACCOUNT", 60.0)
-PYRAMID_SOLVER_SECONDS_PER_ADDRESS = env_float("PYRAMID_SOLVER_SECONDS_PER_ADDRESS", 180.0)
-PYRAMID_SOLVER_WINDOW_SECONDS = env_float("PYRAMID_SOLVER_WINDOW_SECONDS", 600.0, low=1.0)
+PYRAMID_SOLVER_SECONDS_PER_ACCOUNT = env_float("PYRAMID_SOLVER_SECONDS_PER_ACCOUNT", 60.0,
+    help=('the solver budget: CPU seconds of solver work an account may spend over the sliding window; `0` turns '
+          'it off (see "Security")'))
+PYRAMID_SOLVER_SECONDS_PER_ADDRESS = env_float("PYRAMID_SOLVER_SECONDS_PER_ADDRESS", 180.0,
+    help=('the solver budget: CPU seconds of solver work a client address (all its accounts and guests together) '
+          'may spend over the sliding window; `0` turns it off (see "Security")'))
+PYRAMID_SOLVER_WINDOW_SECONDS = env_float("PYRAMID_SOLVER_WINDOW_SECONDS", 600.0, low=1.0,
+    help="the solver budget's sliding window, in seconds")
 # Searches one account, and one client address, may have running at once inside requests (hints, verdicts, best
 # lines, practice draws): a budget being spent never holds every web worker; 0 turns one off
-PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT = env_int("PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT", 1, low=0, high=100)
-PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS = env_int("PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS", 2, low=0, high=1000)
+PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT = env_int("PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT", 1, low=0, high=100,
+    help=("searches an account may have running at once inside requests (hints, verdicts, best lines, practice "
+          "draws); `0` turns it off"))
+PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS = env_int("PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS", 2, low=0, high=1000,
+    help="searches a client address may have running at once inside requests; `0` turns it off")
 # Practice deals proved winnable, by difficulty: the beat job keeps this many of each featured preset and
 # difficulty, solving random deals for a while each run; a player asking when none is ready waits this long
 # while the web process looks for one
-PYRAMID_PRACTICE_POOL_SIZE = env_int("PYRAMID_PRACTICE_POOL_SIZE", 50, low=1)
-PYRAMID_PRACTICE_FILL_SECONDS = env_float("PYRAMID_PRACTICE_FILL_SECONDS", 30.0, low=0.1)
-PYRAMID_PRACTICE_DRAW_SECONDS = env_float("PYRAMID_PRACTICE_DRAW_SECONDS", 3.0, low=0.05)
+PYRAMID_PRACTICE_POOL_SIZE = env_int("PYRAMID_PRACTICE_POOL_SIZE", 50, low=1,
+    help="proved practice deals kept ready per featured preset and difficulty (a beat job on the solver's queue)")
+PYRAMID_PRACTICE_FILL_SECONDS = env_float("PYRAMID_PRACTICE_FILL_SECONDS", 30.0, low=0.1,
+    help="the solver time the beat job spends per pool")
+PYRAMID_PRACTICE_DRAW_SECONDS = env_float("PYRAMID_PRACTICE_DRAW_SECONDS", 3.0, low=0.05,
+    help="how long a request looks for a practice deal when none is ready")
 # Post-game analysis: solver time for each position of a finished game, and for the whole game (the
 # positions left when it runs out are answered "unknown"); both stay under the task's soft time limit
-PYRAMID_ANALYSIS_POSITION_SECONDS = env_float("PYRAMID_ANALYSIS_POSITION_SECONDS", 5.0, low=0.01)
-PYRAMID_ANALYSIS_GAME_SECONDS = env_float("PYRAMID_ANALYSIS_GAME_SECONDS", 120.0, low=0.1)
+PYRAMID_ANALYSIS_POSITION_SECONDS = env_float("PYRAMID_ANALYSIS_POSITION_SECONDS", 5.0, low=0.01,
+    help='the solver\'s budget for a game\'s analysis, per position ("Post-game analysis")')
+PYRAMID_ANALYSIS_GAME_SECONDS = env_float("PYRAMID_ANALYSIS_GAME_SECONDS", 120.0, low=0.1,
+    help='the solver\'s budget for a game\'s analysis, per game ("Post-game analysis")')
 if PYRAMID_ANALYSIS_GAME_SECONDS >= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured("PYRAMID_ANALYSIS_GAME_SECONDS must stay under CELERY_TASK_SOFT_TIME_LIMIT_SECONDS")
-# How long a web process remembers an API token (a revoked one stops working within this elsewhere)
-PYRAMID_TOKEN_CACHE_SECONDS = env_float("PYRAMID_TOKEN_CACHE_SECONDS", 30.0)
+PYRAMID_TOKEN_CACHE_SECONDS = env_float("PYRAMID_TOKEN_CACHE_SECONDS", 30.0,
+    help="how long a web process remembers an API token (a deleted token stops working within this)")
 # The suspicious-play rule of the daily re-check (leaderboards/fair_play/recheck.py, docs/fair-play.md "Fair play")
-PYRAMID_FLAG_MIN_MOVES = env_int("PYRAMID_FLAG_MIN_MOVES", 10, low=1)
-PYRAMID_FLAG_EVEN_CV = env_float("PYRAMID_FLAG_EVEN_CV", 0.25)
-# The daily re-check is cut into chunks of this many games, one Celery job each, that any number of workers share
-PYRAMID_RECHECK_CHUNK_GAMES = env_int("PYRAMID_RECHECK_CHUNK_GAMES", 5000, low=1)
+PYRAMID_FLAG_MIN_MOVES = env_int("PYRAMID_FLAG_MIN_MOVES", 10, low=1,
+    help='the suspicious-play rule ("Fair play"): a won game of at least this many moves is looked at')
+PYRAMID_FLAG_EVEN_CV = env_float("PYRAMID_FLAG_EVEN_CV", 0.25,
+    help=('the suspicious-play rule ("Fair play"): flagged when its moves\' intervals vary less than this '
+          '(standard deviation over mean)'))
+PYRAMID_RECHECK_CHUNK_GAMES = env_int("PYRAMID_RECHECK_CHUNK_GAMES", 5000, low=1,
+    help="games a chunk of the daily re-check (one Celery job each, shared by every worker)")
 # The accuracy rule of fair play (leaderboards/fair_play/accuracy.py; measured in docs/benchmarks.md)
-PYRAMID_FLAG_ACCURACY_GAMES = env_int("PYRAMID_FLAG_ACCURACY_GAMES", 10, low=1, high=1000)
-PYRAMID_FLAG_ACCURACY_MIN_SEEN = env_int("PYRAMID_FLAG_ACCURACY_MIN_SEEN", 4, low=1)
-PYRAMID_FLAG_ACCURACY_MIN_MOVES = env_int("PYRAMID_FLAG_ACCURACY_MIN_MOVES", 100, low=1)
+PYRAMID_FLAG_ACCURACY_GAMES = env_int("PYRAMID_FLAG_ACCURACY_GAMES", 10, low=1, high=1000,
+    help='the accuracy rule ("Fair play"): n, the last games of one board it looks at')
+PYRAMID_FLAG_ACCURACY_MIN_SEEN = env_int("PYRAMID_FLAG_ACCURACY_MIN_SEEN", 4, low=1,
+    help='the accuracy rule ("Fair play"): at least this many still winnable once the stock was seen')
+PYRAMID_FLAG_ACCURACY_MIN_MOVES = env_int("PYRAMID_FLAG_ACCURACY_MIN_MOVES", 100, low=1,
+    help='the accuracy rule ("Fair play"): and this many moves from a winnable position before it')
 # ... fires when at least this many of the last PYRAMID_FLAG_ACCURACY_GAMES games of one board followed the solver
-PYRAMID_FLAG_ACCURACY_PERFECT = env_int("PYRAMID_FLAG_ACCURACY_PERFECT", 9, low=1, high=1000)
+PYRAMID_FLAG_ACCURACY_PERFECT = env_int("PYRAMID_FLAG_ACCURACY_PERFECT", 9, low=1, high=1000,
+    help=('the accuracy rule ("Fair play"): k, fires when this many of the last n games of one board followed the'
+          ' solver'))
 if PYRAMID_FLAG_ACCURACY_PERFECT > PYRAMID_FLAG_ACCURACY_GAMES:
     raise ImproperlyConfigured("PYRAMID_FLAG_ACCURACY_PERFECT must not exceed PYRAMID_FLAG_ACCURACY_GAMES")
 # The scouting rule (leaderboards/fair_play/scouting.py): a game that walked the stock or stopped with at least
 # this share of its cards left (of the 28 or 52 its goal counts), linked by address or device to a better game of
 # the same deal by another account
-PYRAMID_FLAG_SCOUT_SHARE = env_float("PYRAMID_FLAG_SCOUT_SHARE", 0.75)
+PYRAMID_FLAG_SCOUT_SHARE = env_float("PYRAMID_FLAG_SCOUT_SHARE", 0.75,
+    help='the scouting rule ("Fair play"): a scout left at least this share of its cards')
 if not 0 < PYRAMID_FLAG_SCOUT_SHARE <= 1:
     raise ImproperlyConfigured("PYRAMID_FLAG_SCOUT_SHARE must be over 0 and at most 1")
 # The speed rule (leaderboards/fair_play/speed.py): a win faster than this many milliseconds a move on average
 # (0 turns it off)
-PYRAMID_FLAG_FASTEST_MOVE_MS = env_int("PYRAMID_FLAG_FASTEST_MOVE_MS", 300, low=0, high=60000)
+PYRAMID_FLAG_FASTEST_MOVE_MS = env_int("PYRAMID_FLAG_FASTEST_MOVE_MS", 300, low=0, high=60000,
+    help='the speed rule ("Fair play"): a win under this many milliseconds a move is flagged (0 turns it off)')
 # The salt of the client-address hashes kept with ranked games (pyramid_site/client.py): derived from the
 # secret key unless set; changing it unlinks the games hashed before
-PYRAMID_CLIENT_HASH_SALT = env_str("PYRAMID_CLIENT_HASH_SALT") or hashlib.sha256(
+PYRAMID_CLIENT_HASH_SALT = env_str("PYRAMID_CLIENT_HASH_SALT",
+    help="the salt of the client-address hashes kept with ranked games",
+    shown="derived from `DJANGO_SECRET_KEY`") or hashlib.sha256(
     f"pyramid-client-address|{SECRET_KEY}".encode()).hexdigest()
-# Where the daily boards' Redis copies live: REDIS_URL unless set; set and empty turns the cache off
-PYRAMID_BOARD_REDIS_URL = env_str("PYRAMID_BOARD_REDIS_URL", REDIS_URL)
+PYRAMID_BOARD_REDIS_URL = env_str("PYRAMID_BOARD_REDIS_URL", REDIS_URL,
+    help="where the daily boards' Redis copies live; set and empty turns them off",
+    shown="`REDIS_URL`")
 
 # The bearer token Prometheus sends for /metrics (`Authorization: Bearer TOKEN`). Without it /metrics is open
 # while DJANGO_DEBUG is on and refused (403) otherwise: its figures (error counts, queue depths) are operators'
-PYRAMID_METRICS_TOKEN = env_str("PYRAMID_METRICS_TOKEN")
+PYRAMID_METRICS_TOKEN = env_str("PYRAMID_METRICS_TOKEN",
+    help="the bearer token `/metrics` answers (`Authorization: Bearer TOKEN`, Prometheus' `authorization` setting)",
+    shown="none: `/metrics` open while `DJANGO_DEBUG` is on, refused (403) otherwise")
 
-# A request body the API reads at most, and how deep its JSON may nest
-PYRAMID_API_MAX_BODY_BYTES = env_int("PYRAMID_API_MAX_BODY_BYTES", 65_536, low=1024)
-PYRAMID_API_MAX_JSON_DEPTH = env_int("PYRAMID_API_MAX_JSON_DEPTH", 32, low=2, high=1000)
+PYRAMID_API_MAX_BODY_BYTES = env_int("PYRAMID_API_MAX_BODY_BYTES", 65_536, low=1024,
+    help="the request body the API reads at most, in bytes")
+PYRAMID_API_MAX_JSON_DEPTH = env_int("PYRAMID_API_MAX_JSON_DEPTH", 32, low=2, high=1000,
+    help="how deep a request body's JSON may nest")
 # a refused CSRF check answers in the API's JSON shape
 CSRF_FAILURE_VIEW = "pyramid_site.requests.csrf_failure"
 
@@ -432,5 +553,6 @@ LOGGING = {
     "filters": {"request_id": {"()": "pyramid_site.requests.RequestIdFilter"}},
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["request_id"], "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO",
+        help="the root logger's level")},
 }
