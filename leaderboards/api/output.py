@@ -6,7 +6,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from games.api.serializers import GameBriefOutput
-from pyramid_site.api.output import PlayerRefOutput, PresetField
+from pyramid_site.api.output import PlayerRefOutput, PresetField, player_ref
 
 from ..models import Club, ClubChange, Membership, Result, Tournament
 
@@ -32,7 +32,7 @@ def over_par_text(result: Result) -> str | None:
 def result_row(rank: int | None, result: Result) -> dict:
     return {
         "rank": rank,
-        "player": {"id": result.player_id, "username": result.player.username},
+        "player": player_ref(result.player_id, result.player.username),
         "game": result.game_id,
         "cards_left": result.cards_left,
         "pyramid_left": result.pyramid_left,
@@ -67,7 +67,7 @@ def streak_output(streak) -> dict:
 def period_row(row: dict) -> dict:
     return {
         "rank": row["rank"],
-        "player": {"id": row["player_id"], "username": row["username"]},
+        "player": player_ref(row["player_id"], row["username"]),
         "played": row["played"],
         "cleared": row["cleared"],
         "won": row["won"],
@@ -84,7 +84,7 @@ def player_page_output(page) -> dict:
     """A player's page (``stats.PlayerPage``)."""
     player, totals = page.player, page.stats
     return {
-        "player": {"id": player.pk, "username": player.username},
+        "player": PlayerRefOutput(player).data,
         "stats": {"played": totals["played"], "cleared": totals["cleared_count"], "won": totals["won_count"],
                   "cards_left_total": totals["cards_total"] or 0,
                   "cards_left_average": round(totals["cards_average"] or 0, 2), "at_par": totals["at_par"],
@@ -114,7 +114,7 @@ def mode_output(mode) -> dict | None:
 def statistics_output(statistics) -> dict:
     player = statistics.player
     return {
-        "player": {"id": player.pk, "username": player.username},
+        "player": PlayerRefOutput(player).data,
         "ranked": mode_output(statistics.ranked),
         "practice": mode_output(statistics.practice),
         "streak": streak_output(statistics.streak),
@@ -135,7 +135,7 @@ def calendar_deal_output(deal) -> dict:
 def calendar_output(calendar, months: int) -> dict:
     player = calendar.player
     return {
-        "player": {"id": player.pk, "username": player.username},
+        "player": PlayerRefOutput(player).data,
         "months": months, "first": calendar.first.isoformat(), "last": calendar.last.isoformat(),
         "days": [{"date": day.date.isoformat(), "deals": [calendar_deal_output(deal) for deal in day.deals]}
                  for day in calendar.days],
@@ -154,7 +154,7 @@ def club_output(club: Club, membership: Membership | None) -> dict:
 
 
 def member_output(membership: Membership) -> dict:
-    return {"user": {"id": membership.user_id, "username": membership.user.username}, "role": membership.role,
+    return {"user": PlayerRefOutput(membership.user).data, "role": membership.role,
             "joined_at": membership.joined_at}
 
 
@@ -171,7 +171,7 @@ def tournament_output(tournament: Tournament, membership: Membership | None = No
 def entry_output(row: dict, *, scored: bool = True) -> dict:
     """A standing; ``score`` is null under plain scoring, where the ranking is by cards, moves and time."""
     return {
-        "rank": row["rank"], "player": {"id": row["player_id"], "username": row["player__username"]},
+        "rank": row["rank"], "player": player_ref(row["player_id"], row["player__username"]),
         "score": row["score"] if scored else None, "games": row["games"], "cleared": row["cleared"],
         "cards_left": row["cards_left"],
         "moves": row["moves"], "seconds": row["duration_ms"] / 1000, "streak": row["streak"],
@@ -204,7 +204,7 @@ def window_change_output(change) -> dict:
 
 
 def _person(user) -> dict | None:
-    return user and {"id": user.pk, "username": user.username}
+    return PlayerRefOutput(user).data if user else None
 
 
 _HAS_BEFORE = {*ClubChange.VALUE_KINDS, ClubChange.Kind.MEMBER_REMOVED, ClubChange.Kind.MEMBER_LEFT}
