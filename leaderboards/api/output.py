@@ -4,9 +4,10 @@ serializers that describe them in the OpenAPI schema."""
 from __future__ import annotations
 
 from rest_framework import serializers
+from rest_framework.fields import SkipField
 
 from games.api.serializers import GameBriefOutput
-from pyramid_site.api.output import PlayerRefOutput, PresetField, player_ref
+from pyramid_site.api.output import Computed, PlayerRefOutput, PresetField, WireDateTimeField, player_ref
 
 from ..models import Club, ClubChange, Membership, Result, Tournament
 
@@ -92,7 +93,7 @@ def player_page_output(page) -> dict:
         "streak": streak_output(page.streak),
         "cleared_streak": streak_output(page.cleared_streak),
         "history": [{"date": r.date.isoformat(), "preset": r.preset, **result_row(None, r)} for r in page.history],
-        "clubs": [club_output(m.club, None) | {"role": m.role} for m in page.clubs],
+        "clubs": [PlayerClubOutput(_club(m.club, None, role=m.role)).data for m in page.clubs],
     }
 
 
@@ -142,30 +143,23 @@ def calendar_output(calendar, months: int) -> dict:
     }
 
 
+def _club(club: Club, membership: Membership | None, **more) -> Computed:
+    # the invite code only to the club's owner and admins: None leaves it out of the answer (OmittedIfNone)
+    return Computed(club, members=getattr(club, "member_count", None), my_role=membership.role if membership else None,
+                    invite_code=club.invite_code if membership and membership.can_manage else None, **more)
+
+
 def club_output(club: Club, membership: Membership | None) -> dict:
-    body = {
-        "id": club.pk, "name": club.name, "description": club.description, "is_private": club.is_private,
-        "members": getattr(club, "member_count", None), "created_at": club.created_at,
-        "archived_at": club.archived_at, "my_role": membership.role if membership else None,
-    }
-    if membership and membership.can_manage:
-        body["invite_code"] = club.invite_code
-    return body
+    return ClubOutput(_club(club, membership)).data
 
 
 def member_output(membership: Membership) -> dict:
-    return {"user": PlayerRefOutput(membership.user).data, "role": membership.role,
-            "joined_at": membership.joined_at}
+    return MemberOutput(membership).data
 
 
 def tournament_output(tournament: Tournament, membership: Membership | None = None) -> dict:
-    return {
-        "id": tournament.pk, "club": tournament.club_id, "name": tournament.name, "preset": tournament.preset,
-        "rules": tournament.rules, "format": tournament.format, "scoring": tournament.scoring,
-        "source": tournament.source, "deal_count": tournament.deal_count, "status": tournament.status,
-        "starts_at": tournament.starts_at, "ends_at": tournament.ends_at,
-        "can_manage": bool(membership and membership.can_manage),
-    }
+    can_manage = bool(membership and membership.can_manage)
+    return TournamentOutput(Computed(tournament, club=tournament.club_id, can_manage=can_manage)).data
 
 
 def entry_output(row: dict, *, scored: bool = True) -> dict:
@@ -203,22 +197,27 @@ def window_change_output(change) -> dict:
             "ends_at": {"from": change.ends_from, "to": change.ends_to}}
 
 
-def _person(user) -> dict | None:
-    return PlayerRefOutput(user).data if user else None
-
-
 _HAS_BEFORE = {*ClubChange.VALUE_KINDS, ClubChange.Kind.MEMBER_REMOVED, ClubChange.Kind.MEMBER_LEFT}
 
 
 def change_output(change: ClubChange) -> dict:
-    return {"kind": change.kind, "changed_by": _person(change.changed_by), "changed_at": change.changed_at,
-            "member": _person(change.member), "tournament": change.tournament_id,
-            "before": change.before if change.kind in _HAS_BEFORE else None,
-            "after": change.after if change.kind in ClubChange.VALUE_KINDS else None}
+    before = change.before if change.kind in _HAS_BEFORE else None
+    after = change.after if change.kind in ClubChange.VALUE_KINDS else None
+    return ClubChangeOutput(Computed(change, tournament=change.tournament_id, before=before, after=after)).data
 
 
 # --- the answers' serializers: named components of the OpenAPI schema, each describing what the function of
 # the same name above builds (the tests check every answer they see against the schema) ---------------------
+
+class OmittedIfNoneCharField(serializers.CharField):
+    """A text that the answer leaves out (rather than null) when it is None."""
+
+    def get_attribute(self, instance):
+        value = super().get_attribute(instance)
+        if value is None:
+            raise SkipField
+        return value
+
 
 class StreakOutput(serializers.Serializer):
     current = serializers.IntegerField(help_text="days in a row up to today (or yesterday)")
@@ -243,7 +242,7 @@ class BoardRowOutput(serializers.Serializer):
     par_moves = serializers.IntegerField(allow_null=True)
     over_par = serializers.IntegerField(allow_null=True, help_text="moves over par of a won game")
     par_text = serializers.CharField(allow_null=True, help_text='"par", "+3" ...; null when not won')
-    finished_at = serializers.DateTimeField()
+    finished_at = WireDateTimeField()
 
     class Meta:
         ref_name = "BoardRow"
@@ -314,13 +313,17 @@ class PlayerStatsOutput(serializers.Serializer):
 
 
 class HistoryRowOutput(BoardRowOutput):
-    """A daily result on a player's page."""
+    """A daily result on a player's page: its day and preset, then the board row."""
 
     date = serializers.DateField()
     preset = PresetField()
 
     class Meta:
         ref_name = "HistoryRow"
+
+    def get_fields(self):
+        fields = super().get_fields()
+        return {"date": fields.pop("date"), "preset": fields.pop("preset"), **fields}
 
 
 class ClubOutput(serializers.Serializer):
@@ -331,11 +334,11 @@ class ClubOutput(serializers.Serializer):
     description = serializers.CharField(allow_blank=True)
     is_private = serializers.BooleanField(help_text="only members see its boards and tournaments")
     members = serializers.IntegerField(allow_null=True)
-    created_at = serializers.DateTimeField()
-    archived_at = serializers.DateTimeField(allow_null=True, help_text="set once its last member left with "
+    created_at = WireDateTimeField()
+    archived_at = WireDateTimeField(allow_null=True, help_text="set once its last member left with "
                                             "tournaments started: read-only from then on, its standings kept")
     my_role = serializers.ChoiceField(choices=CLUB_ROLES, allow_null=True)
-    invite_code = serializers.CharField(required=False, help_text="owner and admins only")
+    invite_code = OmittedIfNoneCharField(required=False, help_text="owner and admins only")
 
     class Meta:
         ref_name = "Club"
@@ -387,6 +390,10 @@ class PresetStatisticsOutput(ModeTotalOutput):
 
     class Meta:
         ref_name = "PresetStatistics"
+
+    def get_fields(self):
+        fields = super().get_fields()
+        return {"preset": fields.pop("preset"), **fields}
 
 
 class ModeStatisticsOutput(serializers.Serializer):
@@ -470,7 +477,7 @@ class MemberOutput(serializers.Serializer):
 
     user = PlayerRefOutput()
     role = serializers.ChoiceField(choices=CLUB_ROLES)
-    joined_at = serializers.DateTimeField()
+    joined_at = WireDateTimeField()
 
     class Meta:
         ref_name = "Member"
@@ -490,8 +497,8 @@ class TournamentOutput(serializers.Serializer):
     deal_count = serializers.IntegerField()
     status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES, help_text="preparing until its deals are "
                                                                                  "ready")
-    starts_at = serializers.DateTimeField()
-    ends_at = serializers.DateTimeField()
+    starts_at = WireDateTimeField()
+    ends_at = WireDateTimeField()
     can_manage = serializers.BooleanField(help_text="I may change or delete it")
 
     class Meta:
@@ -511,7 +518,7 @@ class MyDealOutput(serializers.Serializer):
 class MyEntryOutput(serializers.Serializer):
     """My entry in a tournament (``my_output``)."""
 
-    joined_at = serializers.DateTimeField()
+    joined_at = WireDateTimeField()
     score = serializers.IntegerField(help_text="match (par scoring) or arena points; 0 under plain scoring")
     games_counted = serializers.IntegerField()
     cleared = serializers.IntegerField()
@@ -530,7 +537,7 @@ class ClubChangeOutput(serializers.Serializer):
 
     kind = serializers.ChoiceField(choices=CLUB_CHANGE_KINDS)
     changed_by = PlayerRefOutput(allow_null=True, help_text="who made it (null once their account is deleted)")
-    changed_at = serializers.DateTimeField()
+    changed_at = WireDateTimeField()
     member = PlayerRefOutput(allow_null=True, help_text="the member removed, who left, or whose role changed")
     tournament = serializers.IntegerField(allow_null=True, help_text="the tournament renamed")
     before = serializers.CharField(allow_null=True, allow_blank=True,
@@ -563,7 +570,7 @@ class EntryOutput(serializers.Serializer):
 
     tournament = serializers.IntegerField()
     player = serializers.IntegerField()
-    joined_at = serializers.DateTimeField(help_text="only games started from then on count")
+    joined_at = WireDateTimeField(help_text="only games started from then on count")
     games_not_counted = NotCountedOutput(many=True, help_text="my games of its deals started before I joined: they "
                                                               "never count in it, and their deals are played")
 
@@ -584,7 +591,7 @@ class StandingOutput(serializers.Serializer):
     moves = serializers.IntegerField()
     seconds = serializers.FloatField()
     streak = serializers.IntegerField()
-    joined_at = serializers.DateTimeField(help_text="only games started from then on count")
+    joined_at = WireDateTimeField(help_text="only games started from then on count")
 
     class Meta:
         ref_name = "Standing"
@@ -596,14 +603,14 @@ class WindowOutput(serializers.Serializer):
         ref_name = "WindowMove"
 
     def get_fields(self):
-        return {"from": serializers.DateTimeField(), "to": serializers.DateTimeField()}
+        return {"from": WireDateTimeField(), "to": WireDateTimeField()}
 
 
 class WindowChangeOutput(serializers.Serializer):
     """A change of a tournament's window, for everyone to see (``window_change_output``)."""
 
     changed_by = serializers.IntegerField(allow_null=True)
-    changed_at = serializers.DateTimeField()
+    changed_at = WireDateTimeField()
     starts_at = WindowOutput()
     ends_at = WindowOutput()
 
