@@ -97,30 +97,8 @@ def player_page_output(page) -> dict:
     }
 
 
-def figures_output(figures) -> dict:
-    """A row of statistics (``selectors.statistics.Figures``): a preset's, or a mode's total (no bests)."""
-    body = {"played": figures.played, "won": figures.won, "win_rate": figures.win_rate, "cleared": figures.cleared}
-    if figures.preset is not None:
-        body = {"preset": figures.preset, **body, "best_moves": figures.best_moves,
-                "best_seconds": figures.best_seconds}
-    return body
-
-
-def mode_output(mode) -> dict | None:
-    if mode is None:
-        return None
-    return {"total": figures_output(mode.total), "presets": [figures_output(row) for row in mode.presets]}
-
-
 def statistics_output(statistics) -> dict:
-    player = statistics.player
-    return {
-        "player": PlayerRefOutput(player).data,
-        "ranked": mode_output(statistics.ranked),
-        "practice": mode_output(statistics.practice),
-        "streak": streak_output(statistics.streak),
-        "cleared_streak": streak_output(statistics.cleared_streak),
-    }
+    return PlayerStatisticsOutput(statistics).data
 
 
 def calendar_deal_output(deal) -> dict:
@@ -174,36 +152,43 @@ def entry_output(row: dict, *, scored: bool = True) -> dict:
 
 
 def joined_output(entry, not_counted: list[tuple[int, int]]) -> dict:
-    return {"tournament": entry.tournament_id, "player": entry.player_id, "joined_at": entry.joined_at,
-            "games_not_counted": [{"index": index, "game": game_id} for index, game_id in not_counted]}
+    return EntryOutput(Computed(entry, tournament=entry.tournament_id, player=entry.player_id,
+                                games_not_counted=[{"index": index, "game": game_id}
+                                                   for index, game_id in not_counted])).data
 
 
-def my_output(mine: dict) -> dict:
+def _mine(mine: dict) -> Computed:
     entry = mine["entry"]
-    return {
-        "joined_at": entry.joined_at, "score": entry.score, "games_counted": entry.games, "cleared": entry.cleared,
-        "cards_left": entry.cards_left, "moves": entry.moves, "seconds": entry.duration_ms / 1000,
-        "streak": entry.streak,
-        "deals": [{"index": index, "game": game and {"id": game.pk, "status": game.status, "moves": game.moves,
-                                                       "cards_left": game.cards_left},
-                   "counted": game is not None and game.pk in mine["counted"]}
-                  for index, game in mine["games"]],
-    }
+    return Computed(entry, games_counted=entry.games, seconds=entry.duration_ms / 1000,
+                    deals=[{"index": index, "game": game, "counted": game is not None and game.pk in mine["counted"]}
+                           for index, game in mine["games"]])
+
+
+def tournament_detail_output(page) -> dict:
+    """A tournament with my entry (null until I join) and its changes (``selectors.clubs.TournamentPage``)."""
+    membership = page.membership
+    return TournamentDetailOutput(Computed(
+        page.tournament, club=page.tournament.club_id, can_manage=bool(membership and membership.can_manage),
+        me=page.mine and _mine(page.mine), changes=[_change(c) for c in page.changes])).data
 
 
 def window_change_output(change) -> dict:
-    return {"changed_by": change.changed_by_id, "changed_at": change.changed_at,
-            "starts_at": {"from": change.starts_from, "to": change.starts_to},
-            "ends_at": {"from": change.ends_from, "to": change.ends_to}}
+    return WindowChangeOutput(Computed(change, changed_by=change.changed_by_id,
+                                       starts_at={"from": change.starts_from, "to": change.starts_to},
+                                       ends_at={"from": change.ends_from, "to": change.ends_to})).data
 
 
 _HAS_BEFORE = {*ClubChange.VALUE_KINDS, ClubChange.Kind.MEMBER_REMOVED, ClubChange.Kind.MEMBER_LEFT}
 
 
-def change_output(change: ClubChange) -> dict:
+def _change(change: ClubChange) -> Computed:
     before = change.before if change.kind in _HAS_BEFORE else None
     after = change.after if change.kind in ClubChange.VALUE_KINDS else None
-    return ClubChangeOutput(Computed(change, tournament=change.tournament_id, before=before, after=after)).data
+    return Computed(change, tournament=change.tournament_id, before=before, after=after)
+
+
+def change_output(change: ClubChange) -> dict:
+    return ClubChangeOutput(_change(change)).data
 
 
 # --- the answers' serializers: named components of the OpenAPI schema, each describing what the function of
@@ -366,7 +351,7 @@ class PlayerPageOutput(serializers.Serializer):
 
 
 class ModeTotalOutput(serializers.Serializer):
-    """A mode's figures over every preset (``figures_output``)."""
+    """A mode's figures over every preset (``statistics_output``)."""
 
     played = serializers.IntegerField(help_text="finished games")
     won = serializers.IntegerField(help_text="games that reached the goal")
@@ -380,7 +365,7 @@ class ModeTotalOutput(serializers.Serializer):
 
 
 class PresetStatisticsOutput(ModeTotalOutput):
-    """One preset's figures in one mode (``figures_output``)."""
+    """One preset's figures in one mode (``statistics_output``)."""
 
     preset = PresetField()
     best_moves = serializers.IntegerField(allow_null=True, help_text="the fewest moves of a won game; null "
@@ -397,7 +382,7 @@ class PresetStatisticsOutput(ModeTotalOutput):
 
 
 class ModeStatisticsOutput(serializers.Serializer):
-    """A mode's statistics: the total and each preset played (``mode_output``)."""
+    """A mode's statistics: the total and each preset played (``statistics_output``)."""
 
     total = ModeTotalOutput()
     presets = PresetStatisticsOutput(many=True, help_text="the presets played, in the rule book's order "
@@ -516,7 +501,7 @@ class MyDealOutput(serializers.Serializer):
 
 
 class MyEntryOutput(serializers.Serializer):
-    """My entry in a tournament (``my_output``)."""
+    """My entry in a tournament (``tournament_detail_output``)."""
 
     joined_at = WireDateTimeField()
     score = serializers.IntegerField(help_text="match (par scoring) or arena points; 0 under plain scoring")
