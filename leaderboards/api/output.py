@@ -1,5 +1,8 @@
-"""Shapes of the leaderboards API's answers: the functions that build them, and the ``...Output``
-serializers that describe them in the OpenAPI schema."""
+"""The leaderboards API's answers. Each is declared once, by an ``...Output`` serializer (a named component of
+the OpenAPI schema) that also produces it: the functions here only hand it its object, with the few values the
+answer computes (``Computed``). The long lists (board rows, standings rows, a player's history, a calendar) are
+built by hand for speed, about ten times faster than their serializers; tests/leaderboards/test_output_declared.py
+holds each equal to its serializer, key order included."""
 
 from __future__ import annotations
 
@@ -191,8 +194,8 @@ def change_output(change: ClubChange) -> dict:
     return ClubChangeOutput(_change(change)).data
 
 
-# --- the answers' serializers: named components of the OpenAPI schema, each describing what the function of
-# the same name above builds (the tests check every answer they see against the schema) ---------------------
+# --- the answers' serializers: named components of the OpenAPI schema, each producing (or, for a hand-built
+# list, describing) the answer of the function named in its docstring ---------------------------------------
 
 class OmittedIfNoneCharField(serializers.CharField):
     """A text that the answer leaves out (rather than null) when it is None."""
