@@ -1,12 +1,16 @@
-"""Shapes of the leaderboards API's answers: the functions that build them, and the ``...Output``
-serializers that describe them in the OpenAPI schema."""
+"""The leaderboards API's answers. Each is declared once, by an ``...Output`` serializer (a named component of
+the OpenAPI schema) that also produces it: the functions here only hand it its object, with the few values the
+answer computes (``Computed``). The long lists (board rows, standings rows, a player's history, a calendar) are
+built by hand for speed, about ten times faster than their serializers; tests/leaderboards/test_output_declared.py
+holds each equal to its serializer, key order included."""
 
 from __future__ import annotations
 
 from rest_framework import serializers
+from rest_framework.fields import SkipField
 
 from games.api.serializers import GameBriefOutput
-from pyramid_site.api.output import PlayerRefOutput, PresetField
+from pyramid_site.api.output import Computed, PlayerRefOutput, PresetField, WireDateTimeField, player_ref
 
 from ..models import Club, ClubChange, Membership, Result, Tournament
 
@@ -32,7 +36,7 @@ def over_par_text(result: Result) -> str | None:
 def result_row(rank: int | None, result: Result) -> dict:
     return {
         "rank": rank,
-        "player": {"id": result.player_id, "username": result.player.username},
+        "player": player_ref(result.player_id, result.player.username),
         "game": result.game_id,
         "cards_left": result.cards_left,
         "pyramid_left": result.pyramid_left,
@@ -67,7 +71,7 @@ def streak_output(streak) -> dict:
 def period_row(row: dict) -> dict:
     return {
         "rank": row["rank"],
-        "player": {"id": row["player_id"], "username": row["username"]},
+        "player": player_ref(row["player_id"], row["username"]),
         "played": row["played"],
         "cleared": row["cleared"],
         "won": row["won"],
@@ -84,7 +88,7 @@ def player_page_output(page) -> dict:
     """A player's page (``stats.PlayerPage``)."""
     player, totals = page.player, page.stats
     return {
-        "player": {"id": player.pk, "username": player.username},
+        "player": PlayerRefOutput(player).data,
         "stats": {"played": totals["played"], "cleared": totals["cleared_count"], "won": totals["won_count"],
                   "cards_left_total": totals["cards_total"] or 0,
                   "cards_left_average": round(totals["cards_average"] or 0, 2), "at_par": totals["at_par"],
@@ -92,34 +96,12 @@ def player_page_output(page) -> dict:
         "streak": streak_output(page.streak),
         "cleared_streak": streak_output(page.cleared_streak),
         "history": [{"date": r.date.isoformat(), "preset": r.preset, **result_row(None, r)} for r in page.history],
-        "clubs": [club_output(m.club, None) | {"role": m.role} for m in page.clubs],
+        "clubs": [PlayerClubOutput(_club(m.club, None, role=m.role)).data for m in page.clubs],
     }
-
-
-def figures_output(figures) -> dict:
-    """A row of statistics (``selectors.statistics.Figures``): a preset's, or a mode's total (no bests)."""
-    body = {"played": figures.played, "won": figures.won, "win_rate": figures.win_rate, "cleared": figures.cleared}
-    if figures.preset is not None:
-        body = {"preset": figures.preset, **body, "best_moves": figures.best_moves,
-                "best_seconds": figures.best_seconds}
-    return body
-
-
-def mode_output(mode) -> dict | None:
-    if mode is None:
-        return None
-    return {"total": figures_output(mode.total), "presets": [figures_output(row) for row in mode.presets]}
 
 
 def statistics_output(statistics) -> dict:
-    player = statistics.player
-    return {
-        "player": {"id": player.pk, "username": player.username},
-        "ranked": mode_output(statistics.ranked),
-        "practice": mode_output(statistics.practice),
-        "streak": streak_output(statistics.streak),
-        "cleared_streak": streak_output(statistics.cleared_streak),
-    }
+    return PlayerStatisticsOutput(statistics).data
 
 
 def calendar_deal_output(deal) -> dict:
@@ -135,43 +117,36 @@ def calendar_deal_output(deal) -> dict:
 def calendar_output(calendar, months: int) -> dict:
     player = calendar.player
     return {
-        "player": {"id": player.pk, "username": player.username},
+        "player": PlayerRefOutput(player).data,
         "months": months, "first": calendar.first.isoformat(), "last": calendar.last.isoformat(),
         "days": [{"date": day.date.isoformat(), "deals": [calendar_deal_output(deal) for deal in day.deals]}
                  for day in calendar.days],
     }
 
 
+def _club(club: Club, membership: Membership | None, **more) -> Computed:
+    # the invite code only to the club's owner and admins: None leaves it out of the answer (OmittedIfNone)
+    return Computed(club, members=getattr(club, "member_count", None), my_role=membership.role if membership else None,
+                    invite_code=club.invite_code if membership and membership.can_manage else None, **more)
+
+
 def club_output(club: Club, membership: Membership | None) -> dict:
-    body = {
-        "id": club.pk, "name": club.name, "description": club.description, "is_private": club.is_private,
-        "members": getattr(club, "member_count", None), "created_at": club.created_at,
-        "archived_at": club.archived_at, "my_role": membership.role if membership else None,
-    }
-    if membership and membership.can_manage:
-        body["invite_code"] = club.invite_code
-    return body
+    return ClubOutput(_club(club, membership)).data
 
 
 def member_output(membership: Membership) -> dict:
-    return {"user": {"id": membership.user_id, "username": membership.user.username}, "role": membership.role,
-            "joined_at": membership.joined_at}
+    return MemberOutput(membership).data
 
 
 def tournament_output(tournament: Tournament, membership: Membership | None = None) -> dict:
-    return {
-        "id": tournament.pk, "club": tournament.club_id, "name": tournament.name, "preset": tournament.preset,
-        "rules": tournament.rules, "format": tournament.format, "scoring": tournament.scoring,
-        "source": tournament.source, "deal_count": tournament.deal_count, "status": tournament.status,
-        "starts_at": tournament.starts_at, "ends_at": tournament.ends_at,
-        "can_manage": bool(membership and membership.can_manage),
-    }
+    can_manage = bool(membership and membership.can_manage)
+    return TournamentOutput(Computed(tournament, club=tournament.club_id, can_manage=can_manage)).data
 
 
 def entry_output(row: dict, *, scored: bool = True) -> dict:
     """A standing; ``score`` is null under plain scoring, where the ranking is by cards, moves and time."""
     return {
-        "rank": row["rank"], "player": {"id": row["player_id"], "username": row["player__username"]},
+        "rank": row["rank"], "player": player_ref(row["player_id"], row["player__username"]),
         "score": row["score"] if scored else None, "games": row["games"], "cleared": row["cleared"],
         "cards_left": row["cards_left"],
         "moves": row["moves"], "seconds": row["duration_ms"] / 1000, "streak": row["streak"],
@@ -180,45 +155,57 @@ def entry_output(row: dict, *, scored: bool = True) -> dict:
 
 
 def joined_output(entry, not_counted: list[tuple[int, int]]) -> dict:
-    return {"tournament": entry.tournament_id, "player": entry.player_id, "joined_at": entry.joined_at,
-            "games_not_counted": [{"index": index, "game": game_id} for index, game_id in not_counted]}
+    return EntryOutput(Computed(entry, tournament=entry.tournament_id, player=entry.player_id,
+                                games_not_counted=[{"index": index, "game": game_id}
+                                                   for index, game_id in not_counted])).data
 
 
-def my_output(mine: dict) -> dict:
+def _mine(mine: dict) -> Computed:
     entry = mine["entry"]
-    return {
-        "joined_at": entry.joined_at, "score": entry.score, "games_counted": entry.games, "cleared": entry.cleared,
-        "cards_left": entry.cards_left, "moves": entry.moves, "seconds": entry.duration_ms / 1000,
-        "streak": entry.streak,
-        "deals": [{"index": index, "game": game and {"id": game.pk, "status": game.status, "moves": game.moves,
-                                                       "cards_left": game.cards_left},
-                   "counted": game is not None and game.pk in mine["counted"]}
-                  for index, game in mine["games"]],
-    }
+    return Computed(entry, games_counted=entry.games, seconds=entry.duration_ms / 1000,
+                    deals=[{"index": index, "game": game, "counted": game is not None and game.pk in mine["counted"]}
+                           for index, game in mine["games"]])
+
+
+def tournament_detail_output(page) -> dict:
+    """A tournament with my entry (null until I join) and its changes (``selectors.clubs.TournamentPage``)."""
+    membership = page.membership
+    return TournamentDetailOutput(Computed(
+        page.tournament, club=page.tournament.club_id, can_manage=bool(membership and membership.can_manage),
+        me=page.mine and _mine(page.mine), changes=[_change(c) for c in page.changes])).data
 
 
 def window_change_output(change) -> dict:
-    return {"changed_by": change.changed_by_id, "changed_at": change.changed_at,
-            "starts_at": {"from": change.starts_from, "to": change.starts_to},
-            "ends_at": {"from": change.ends_from, "to": change.ends_to}}
-
-
-def _person(user) -> dict | None:
-    return user and {"id": user.pk, "username": user.username}
+    return WindowChangeOutput(Computed(change, changed_by=change.changed_by_id,
+                                       starts_at={"from": change.starts_from, "to": change.starts_to},
+                                       ends_at={"from": change.ends_from, "to": change.ends_to})).data
 
 
 _HAS_BEFORE = {*ClubChange.VALUE_KINDS, ClubChange.Kind.MEMBER_REMOVED, ClubChange.Kind.MEMBER_LEFT}
 
 
+def _change(change: ClubChange) -> Computed:
+    before = change.before if change.kind in _HAS_BEFORE else None
+    after = change.after if change.kind in ClubChange.VALUE_KINDS else None
+    return Computed(change, tournament=change.tournament_id, before=before, after=after)
+
+
 def change_output(change: ClubChange) -> dict:
-    return {"kind": change.kind, "changed_by": _person(change.changed_by), "changed_at": change.changed_at,
-            "member": _person(change.member), "tournament": change.tournament_id,
-            "before": change.before if change.kind in _HAS_BEFORE else None,
-            "after": change.after if change.kind in ClubChange.VALUE_KINDS else None}
+    return ClubChangeOutput(_change(change)).data
 
 
-# --- the answers' serializers: named components of the OpenAPI schema, each describing what the function of
-# the same name above builds (the tests check every answer they see against the schema) ---------------------
+# --- the answers' serializers: named components of the OpenAPI schema, each producing (or, for a hand-built
+# list, describing) the answer of the function named in its docstring ---------------------------------------
+
+class OmittedIfNoneCharField(serializers.CharField):
+    """A text that the answer leaves out (rather than null) when it is None."""
+
+    def get_attribute(self, instance):
+        value = super().get_attribute(instance)
+        if value is None:
+            raise SkipField
+        return value
+
 
 class StreakOutput(serializers.Serializer):
     current = serializers.IntegerField(help_text="days in a row up to today (or yesterday)")
@@ -243,7 +230,7 @@ class BoardRowOutput(serializers.Serializer):
     par_moves = serializers.IntegerField(allow_null=True)
     over_par = serializers.IntegerField(allow_null=True, help_text="moves over par of a won game")
     par_text = serializers.CharField(allow_null=True, help_text='"par", "+3" ...; null when not won')
-    finished_at = serializers.DateTimeField()
+    finished_at = WireDateTimeField()
 
     class Meta:
         ref_name = "BoardRow"
@@ -314,13 +301,17 @@ class PlayerStatsOutput(serializers.Serializer):
 
 
 class HistoryRowOutput(BoardRowOutput):
-    """A daily result on a player's page."""
+    """A daily result on a player's page: its day and preset, then the board row."""
 
     date = serializers.DateField()
     preset = PresetField()
 
     class Meta:
         ref_name = "HistoryRow"
+
+    def get_fields(self):
+        fields = super().get_fields()
+        return {"date": fields.pop("date"), "preset": fields.pop("preset"), **fields}
 
 
 class ClubOutput(serializers.Serializer):
@@ -331,11 +322,11 @@ class ClubOutput(serializers.Serializer):
     description = serializers.CharField(allow_blank=True)
     is_private = serializers.BooleanField(help_text="only members see its boards and tournaments")
     members = serializers.IntegerField(allow_null=True)
-    created_at = serializers.DateTimeField()
-    archived_at = serializers.DateTimeField(allow_null=True, help_text="set once its last member left with "
+    created_at = WireDateTimeField()
+    archived_at = WireDateTimeField(allow_null=True, help_text="set once its last member left with "
                                             "tournaments started: read-only from then on, its standings kept")
     my_role = serializers.ChoiceField(choices=CLUB_ROLES, allow_null=True)
-    invite_code = serializers.CharField(required=False, help_text="owner and admins only")
+    invite_code = OmittedIfNoneCharField(required=False, help_text="owner and admins only")
 
     class Meta:
         ref_name = "Club"
@@ -363,7 +354,7 @@ class PlayerPageOutput(serializers.Serializer):
 
 
 class ModeTotalOutput(serializers.Serializer):
-    """A mode's figures over every preset (``figures_output``)."""
+    """A mode's figures over every preset (``statistics_output``)."""
 
     played = serializers.IntegerField(help_text="finished games")
     won = serializers.IntegerField(help_text="games that reached the goal")
@@ -377,7 +368,7 @@ class ModeTotalOutput(serializers.Serializer):
 
 
 class PresetStatisticsOutput(ModeTotalOutput):
-    """One preset's figures in one mode (``figures_output``)."""
+    """One preset's figures in one mode (``statistics_output``)."""
 
     preset = PresetField()
     best_moves = serializers.IntegerField(allow_null=True, help_text="the fewest moves of a won game; null "
@@ -388,9 +379,13 @@ class PresetStatisticsOutput(ModeTotalOutput):
     class Meta:
         ref_name = "PresetStatistics"
 
+    def get_fields(self):
+        fields = super().get_fields()
+        return {"preset": fields.pop("preset"), **fields}
+
 
 class ModeStatisticsOutput(serializers.Serializer):
-    """A mode's statistics: the total and each preset played (``mode_output``)."""
+    """A mode's statistics: the total and each preset played (``statistics_output``)."""
 
     total = ModeTotalOutput()
     presets = PresetStatisticsOutput(many=True, help_text="the presets played, in the rule book's order "
@@ -470,7 +465,7 @@ class MemberOutput(serializers.Serializer):
 
     user = PlayerRefOutput()
     role = serializers.ChoiceField(choices=CLUB_ROLES)
-    joined_at = serializers.DateTimeField()
+    joined_at = WireDateTimeField()
 
     class Meta:
         ref_name = "Member"
@@ -490,8 +485,8 @@ class TournamentOutput(serializers.Serializer):
     deal_count = serializers.IntegerField()
     status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES, help_text="preparing until its deals are "
                                                                                  "ready")
-    starts_at = serializers.DateTimeField()
-    ends_at = serializers.DateTimeField()
+    starts_at = WireDateTimeField()
+    ends_at = WireDateTimeField()
     can_manage = serializers.BooleanField(help_text="I may change or delete it")
 
     class Meta:
@@ -509,9 +504,9 @@ class MyDealOutput(serializers.Serializer):
 
 
 class MyEntryOutput(serializers.Serializer):
-    """My entry in a tournament (``my_output``)."""
+    """My entry in a tournament (``tournament_detail_output``)."""
 
-    joined_at = serializers.DateTimeField()
+    joined_at = WireDateTimeField()
     score = serializers.IntegerField(help_text="match (par scoring) or arena points; 0 under plain scoring")
     games_counted = serializers.IntegerField()
     cleared = serializers.IntegerField()
@@ -530,7 +525,7 @@ class ClubChangeOutput(serializers.Serializer):
 
     kind = serializers.ChoiceField(choices=CLUB_CHANGE_KINDS)
     changed_by = PlayerRefOutput(allow_null=True, help_text="who made it (null once their account is deleted)")
-    changed_at = serializers.DateTimeField()
+    changed_at = WireDateTimeField()
     member = PlayerRefOutput(allow_null=True, help_text="the member removed, who left, or whose role changed")
     tournament = serializers.IntegerField(allow_null=True, help_text="the tournament renamed")
     before = serializers.CharField(allow_null=True, allow_blank=True,
@@ -563,7 +558,7 @@ class EntryOutput(serializers.Serializer):
 
     tournament = serializers.IntegerField()
     player = serializers.IntegerField()
-    joined_at = serializers.DateTimeField(help_text="only games started from then on count")
+    joined_at = WireDateTimeField(help_text="only games started from then on count")
     games_not_counted = NotCountedOutput(many=True, help_text="my games of its deals started before I joined: they "
                                                               "never count in it, and their deals are played")
 
@@ -584,7 +579,7 @@ class StandingOutput(serializers.Serializer):
     moves = serializers.IntegerField()
     seconds = serializers.FloatField()
     streak = serializers.IntegerField()
-    joined_at = serializers.DateTimeField(help_text="only games started from then on count")
+    joined_at = WireDateTimeField(help_text="only games started from then on count")
 
     class Meta:
         ref_name = "Standing"
@@ -596,14 +591,14 @@ class WindowOutput(serializers.Serializer):
         ref_name = "WindowMove"
 
     def get_fields(self):
-        return {"from": serializers.DateTimeField(), "to": serializers.DateTimeField()}
+        return {"from": WireDateTimeField(), "to": WireDateTimeField()}
 
 
 class WindowChangeOutput(serializers.Serializer):
     """A change of a tournament's window, for everyone to see (``window_change_output``)."""
 
     changed_by = serializers.IntegerField(allow_null=True)
-    changed_at = serializers.DateTimeField()
+    changed_at = WireDateTimeField()
     starts_at = WindowOutput()
     ends_at = WindowOutput()
 

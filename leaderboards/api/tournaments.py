@@ -21,8 +21,8 @@ from ..selectors.clubs import (club_tournaments_for_viewer, games_not_counted, s
                                tournament_page)
 from .inputs import TournamentGameInput, TournamentInput, TournamentUpdateInput
 from .output import (ClubChangeOutput, EntryOutput, StandingOutput, TournamentDetailOutput, TournamentOutput,
-                     WindowChangeOutput, change_output, entry_output, joined_output, my_output, tournament_output,
-                     window_change_output)
+                     WindowChangeOutput, change_output, entry_output, joined_output, tournament_detail_output,
+                     tournament_output, window_change_output)
 
 TOURNAMENT = TournamentOutput
 STANDINGS_PAGE = page_schema(
@@ -67,9 +67,7 @@ class TournamentView(VisitorReadable, APIView):
                    summary="A tournament, with my entry and my game of each deal once I have joined")
     def get(self, request, tournament_id: int):
         page = tournament_page(tournament_id=tournament_id, viewer=request.user)
-        return Response(tournament_output(page.tournament, page.membership)
-                        | {"me": page.mine and my_output(page.mine),
-                           "changes": [change_output(c) for c in page.changes]})
+        return Response(tournament_detail_output(page))
 
     @extend_schema(request=TournamentUpdateInput, responses={200: TOURNAMENT, 400: ERROR, 403: ERROR, 404: ERROR,
                                                             409: ERROR},
