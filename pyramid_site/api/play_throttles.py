@@ -16,7 +16,7 @@ from pyramid_site.sliding_window import SlidingWindow
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-def _rate(text: str | None) -> tuple[int, int] | None:
+def parse_rate(text: str | None) -> tuple[int, int] | None:
     """"120/min" as (120, 60); None for no limit."""
     if text is None:
         return None
@@ -33,9 +33,9 @@ class AccountAndAddressThrottle(BaseThrottle):
     def allow_request(self, request, view) -> bool:
         scope, rates = view.throttle_scope, api_settings.DEFAULT_THROTTLE_RATES
         user = getattr(request, "user", None)
-        counters = [(f"ip:{client_address(request)}", _rate(rates.get(f"{scope}_address")))]
+        counters = [(f"ip:{client_address(request)}", parse_rate(rates.get(f"{scope}_address")))]
         if user is not None and user.is_authenticated:
-            counters.append((f"user:{user.pk}", _rate(rates.get(scope))))
+            counters.append((f"user:{user.pk}", parse_rate(rates.get(scope))))
         self._wait = 0.0
         for ident, rate in counters:
             if rate is None:

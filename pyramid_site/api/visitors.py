@@ -16,7 +16,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 from pyramid_site.client import client_address
-from .play_throttles import _rate
+from .play_throttles import parse_rate
 from pyramid_site.sliding_window import SlidingWindow
 
 SCOPE = "visitor_read"
@@ -33,7 +33,7 @@ class VisitorReadThrottle(BaseThrottle):
         user = getattr(request, "user", None)
         if request.method not in SAFE_METHODS or (user is not None and user.is_authenticated):
             return True
-        rate = _rate(api_settings.DEFAULT_THROTTLE_RATES.get(SCOPE))
+        rate = parse_rate(api_settings.DEFAULT_THROTTLE_RATES.get(SCOPE))
         if rate is None:
             return True
         limit, seconds = rate

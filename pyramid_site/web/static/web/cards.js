@@ -4,7 +4,7 @@
 
 import { gettext, interpolate, pgettext } from "./i18n.js";
 
-const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+export const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
 export function rankLabel(card) {
   const labels = { T: "10", A: pgettext("card rank: ace", "A"), J: pgettext("card rank: jack", "J"),
@@ -22,7 +22,10 @@ export function cardLabel(card) {
   return `${rankLabel(card)}${SUITS[card[1]]}`;
 }
 
-/** Where a card lies, as a player says it: ", row 3, card 2" of the pyramid (rows from the top). */
+/**
+ * Where a card lies, as a player says it: ", row 3, card 2" of the pyramid (rows from the top).
+ * @param {string | null} location
+ */
 function placeName(location) {
   if (location === null) return "";
   if (/^R\d$/.test(location)) return interpolate(gettext(", reserve card %(number)s"), { number: Number(location[1]) + 1 });
@@ -33,6 +36,16 @@ function placeName(location) {
   return interpolate(gettext(", row %(row)s, card %(card)s"), { row: row + 1, card: p - (row * (row + 1)) / 2 + 1 });
 }
 
+/**
+ * A card as a screen reader names it: "seven of clubs, row 3, card 2, covered".
+ * @param {string} card
+ * @param {string | null} location
+ * @param {boolean} free
+ */
+export function cardAccessibleName(card, location, free) {
+  return `${cardName(card)}${placeName(location)}${free ? "" : gettext(", covered")}`;
+}
+
 /** A card face; `location` is the engine's location it stands at (0..27, R0..R6, S, W), if any. */
 export function cardElement(card, { location = null, free = true, tag = "button" } = {}) {
   const el = document.createElement(tag);
@@ -41,7 +54,7 @@ export function cardElement(card, { location = null, free = true, tag = "button"
   if (location !== null) el.dataset.loc = location;
   if (tag === "button") el.setAttribute("type", "button");
   else el.setAttribute("role", "img");  // a picture of a card, named by its label
-  const label = `${cardName(card)}${placeName(location)}${free ? "" : gettext(", covered")}`;
+  const label = cardAccessibleName(card, location, free);
   el.setAttribute("aria-label", label);
   el.title = label;
   // the face is drawn by the style sheet from data-t (no text in the page), so the label alone names the card

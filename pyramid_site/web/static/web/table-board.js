@@ -4,7 +4,7 @@
 
 import { html as lit, nothing } from "./vendor/lit-html/lit-html.js";
 import { rowColumn } from "./board.js";
-import { cardName, rankLabel } from "./cards.js";
+import { cardAccessibleName, cardName, rankLabel, SUITS } from "./cards.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 
 /**
@@ -34,19 +34,6 @@ import { gettext, interpolate, ngettext } from "./i18n.js";
  * @property {string | null} [dragging]  the card being dragged
  */
 
-const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
-
-/** @param {string | null} location */
-function placeName(location) {
-  if (location === null) return "";
-  if (/^R\d$/.test(location)) return interpolate(gettext(", reserve card %(number)s"), { number: Number(location[1]) + 1 });
-  if (location === "S") return gettext(", stock top");
-  if (location === "W") return gettext(", waste top");
-  const p = Number(location);
-  const row = Math.floor((Math.sqrt(8 * p + 1) - 1) / 2);
-  return interpolate(gettext(", row %(row)s, card %(card)s"), { row: row + 1, card: p - (row * (row + 1)) / 2 + 1 });
-}
-
 /** @param {string} card */
 const face = (card) => {
   const corner = lit`<span class="rank" data-t=${rankLabel(card)}></span><span class="suit" data-t=${SUITS[card[1]]}></span>`;
@@ -71,7 +58,7 @@ function markClasses(marks, location) {
  * @param {string} [place]  custom properties that place it (the pyramid's row and column)
  */
 function cardButton(card, location, free, marks, place = undefined) {
-  const label = `${cardName(card)}${placeName(location)}${free ? "" : gettext(", covered")}`;
+  const label = cardAccessibleName(card, location, free);
   return lit`<button type="button" class="card ${"DH".includes(card[1]) ? "red" : "black"} ${free ? "free" : "covered"} ${markClasses(marks, location)}"
     data-card=${card} data-loc=${location} aria-label=${label} title=${label} aria-pressed=${String(marks.selected === location)}
     tabindex=${free ? nothing : "-1"} style=${place ?? nothing}>${face(card)}</button>`;
