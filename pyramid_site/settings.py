@@ -290,6 +290,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ErrorCodeEnum": "pyramid_site.errors.CODE_NAMES",
         "PresetEnum": "pyramid_site.api.output.PRESET_CHOICES",
+        "DailyPresetEnum": "pyramid_site.api.output.DAILY_PRESET_CHOICES",
         "GameStatusEnum": "games.api.serializers.GAME_STATUSES",
         "GameModeEnum": "games.api.serializers.GAME_MODES",
         "DealStatusEnum": "games.api.serializers.DEAL_STATUSES",

@@ -18,9 +18,9 @@ from rest_framework import serializers
 import engine
 from engine.rules import DRAWS, MAX_PASSES, RESERVES, WORDS
 from engine.solver.analysis import Analysis, unpack
-from pyramid_site.api.output import (DEAL_NUMBER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA, Computed, DealNumberField,
-                                     DealNumberInputField, DealNumberTextField, NullableItemsListField, PresetField,
-                                     WireDateTimeField, deal_number_text)
+from pyramid_site.api.output import (DEAL_NUMBER_ANSWER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA, Computed, DailyPresetField,
+                                     DealNumberField, DealNumberInputField, DealNumberTextField, FormField,
+                                     NullableItemsListField, PresetField, WireDateTimeField, deal_number_text)
 
 from ..models import DailyDeal, Deal, Game
 from ..secrecy import daily_is_revealed, game_deal_is_public
@@ -129,7 +129,7 @@ class DealOutput(serializers.ModelSerializer):
         fields = ["number", "number_text", "preset", "rules", "text", "status", "par_moves", "best_cards_left",
                   "best_moves", "solution", "difficulty", "solve_seconds", "solve_nodes", "solved_at"]
 
-    @extend_schema_field(DEAL_NUMBER_SCHEMA)
+    @extend_schema_field(DEAL_NUMBER_ANSWER_SCHEMA)
     def get_number(self, deal) -> int:
         return deal.number
 
@@ -170,7 +170,8 @@ class DailyOutput(serializers.ModelSerializer):
     """A daily deal as the public may see it: the commitment always; par and difficulty once the
     day has started; the deal itself and the salt once it is over."""
 
-    preset = PresetField()
+    form = FormField("deal")
+    preset = DailyPresetField()
     par_moves = serializers.IntegerField(source="deal.par_moves")
     difficulty = serializers.IntegerField(source="deal.difficulty", allow_null=True)
     my_game = GameBriefOutput(allow_null=True, help_text="my game of it (null when I have none, or am not "
@@ -183,7 +184,7 @@ class DailyOutput(serializers.ModelSerializer):
     class Meta:
         model = DailyDeal
         ref_name = "DailyDeal"
-        fields = ["id", "date", "preset", "commitment", "par_moves", "difficulty", "my_game", "deal", "salt"]
+        fields = ["form", "id", "date", "preset", "commitment", "par_moves", "difficulty", "my_game", "deal", "salt"]
 
     def to_representation(self, daily):
         # my_game is the selector's (daily_deals_on), absent elsewhere
@@ -196,8 +197,9 @@ class DailyOutput(serializers.ModelSerializer):
 class DailyCommitmentOutput(serializers.Serializer):
     """A daily deal before its day: nothing but what commits to it."""
 
+    form = FormField("commitment")
     date = serializers.DateField()
-    preset = PresetField()
+    preset = DailyPresetField()
     commitment = serializers.CharField(help_text="SHA-256 (hex) of the deal text and a salt shown after the day")
 
     class Meta:
@@ -210,7 +212,7 @@ class DailyVerifyOutput(serializers.Serializer):
     # serializes selectors.daily_verification's answer
 
     date = serializers.DateField()
-    preset = PresetField()
+    preset = DailyPresetField()
     commitment = serializers.CharField()
     revealed = serializers.BooleanField(help_text="whether the day is over and the rest is shown")
     message = serializers.CharField(required=False, help_text="before the day is over: when the rest is shown")
@@ -299,9 +301,12 @@ class GameDealOutput(serializers.Serializer):
     """A game's deal; its number is null while the deal is secret."""
     # serializes the game (source="*"), which knows whether its deal is public
 
-    number = DealNumberField(source="deal.number", allow_null=True, help_text="null while a ranked game's deal is "
-                                                                              "secret")
-    number_text = DealNumberTextField(source="deal.number", allow_null=True)
+    number = DealNumberField(source="deal.number", allow_null=True,
+                             help_text="deprecated, read `number_text` (leaves in API 4.0.0); null while a ranked "
+                                       "game's deal is secret")
+    number_text = DealNumberTextField(source="deal.number", allow_null=True,
+                                      help_text="the deal number as decimal text (exact in every client); null "
+                                                "while a ranked game's deal is secret")
     preset = PresetField(source="deal.preset")
     par_moves = serializers.IntegerField(source="deal.par_moves", allow_null=True)
 
@@ -318,7 +323,7 @@ class GameDealOutput(serializers.Serializer):
 class GameDailyOutput(serializers.Serializer):
     id = serializers.IntegerField()
     date = serializers.DateField()
-    preset = PresetField()
+    preset = DailyPresetField()
 
     class Meta:
         ref_name = "GameDaily"
@@ -483,7 +488,9 @@ class VerdictOutput(serializers.Serializer):
     best_cards_left = serializers.IntegerField(allow_null=True, help_text="0 when winnable")
 
     class Meta:
-        ref_name = "Verdict"
+        # not "Verdict": a component named like one of its properties (verdict) makes the generated Python
+        # client's model reuse one name for both
+        ref_name = "PositionVerdict"
 
 
 class AnalysisPlyOutput(serializers.Serializer):

@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pyramid_site.api.output import PRESET_CHOICES
+from pyramid_site.api.output import DAILY_PRESET_CHOICES, DailyPresetField
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.params import date_value, int_param
 from pyramid_site.api.schema import ERROR
@@ -28,11 +28,11 @@ PERIOD_PAGE = page_schema(
     me=PeriodRowOutput(allow_null=True, help_text="my row, when I am on the board"),
     around=PeriodRowOutput(many=True, help_text="my row and the rows above and below it (`around`)"),
     last=serializers.DateField(allow_null=True, help_text="the period's last day; null for all time"),
-    preset=serializers.CharField(help_text="the preset asked for"))
+    preset=DailyPresetField(help_text="the preset asked for"))
 AROUND = OpenApiParameter("around", int, description="rows above and below my own (0-25, 5)")
-PRESET = OpenApiParameter("preset", str, enum=PRESET_CHOICES[:-1], description="daily preset (classic)")
+PRESET = OpenApiParameter("preset", str, enum=DAILY_PRESET_CHOICES, description="daily preset (classic)")
 DATE = OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="the daily deal's UTC day")
-DAILY_PRESET = OpenApiParameter("preset", str, OpenApiParameter.PATH, enum=PRESET_CHOICES[:-1],
+DAILY_PRESET = OpenApiParameter("preset", str, OpenApiParameter.PATH, enum=DAILY_PRESET_CHOICES,
                                 description="the daily deal's preset")
 
 

@@ -10,7 +10,8 @@ from rest_framework import serializers
 from rest_framework.fields import SkipField
 
 from games.api.serializers import GameBriefOutput
-from pyramid_site.api.output import Computed, PlayerRefOutput, PresetField, WireDateTimeField, player_ref
+from pyramid_site.api.output import (Computed, DailyPresetField, PlayerRefOutput, PresetField, WireDateTimeField,
+                                     player_ref)
 
 from ..models import Club, ClubChange, Membership, Result, Tournament
 
@@ -239,7 +240,7 @@ class BoardRowOutput(serializers.Serializer):
 class BoardDailyOutput(serializers.Serializer):
     id = serializers.IntegerField()
     date = serializers.DateField()
-    preset = PresetField()
+    preset = DailyPresetField()
     par_moves = serializers.IntegerField(allow_null=True)
 
     class Meta:
@@ -304,7 +305,7 @@ class HistoryRowOutput(BoardRowOutput):
     """A daily result on a player's page: its day and preset, then the board row."""
 
     date = serializers.DateField()
-    preset = PresetField()
+    preset = DailyPresetField()
 
     class Meta:
         ref_name = "HistoryRow"
@@ -415,7 +416,7 @@ class CalendarDealOutput(serializers.Serializer):
     """A daily deal of the day and the player's result of it (``calendar_deal_output``); the figures are null
     when it was not played."""
 
-    preset = PresetField()
+    preset = DailyPresetField()
     outcome = serializers.ChoiceField(choices=DAY_OUTCOMES, help_text="won; lost (finished without reaching "
                                                                       "the goal); or not_played (also a game "
                                                                       "still being played, or a void one)")
@@ -457,7 +458,7 @@ class ShareOutput(serializers.Serializer):
                                             '(par 29)"')
 
     class Meta:
-        ref_name = "Share"
+        ref_name = "ShareLine"  # not "Share": no component is named like one of its properties (share)
 
 
 class MemberOutput(serializers.Serializer):

@@ -9,6 +9,8 @@ the two equal over many real games.
 
 from __future__ import annotations
 
+import re
+
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.plumbing import append_meta
 from drf_spectacular.utils import extend_schema_field
@@ -18,23 +20,31 @@ import engine
 
 UINT64_MAX = 2**64 - 1
 DEAL_NUMBER_PATTERN = "^[0-9]{1,20}$"
+DEAL_NUMBER_TEXT = re.compile("[0-9]{1,20}")
 DEAL_NUMBER_SCHEMA = {"type": "integer", "format": "uint64", "minimum": 0, "maximum": UINT64_MAX,
-                      "description": "deal number: an unsigned 64-bit integer (0 to 2**64 - 1); `number_text` beside "
-                                     "it gives the same number as decimal text for clients whose integers stop at "
-                                     "2**53"}
+                      "description": "deal number: an unsigned 64-bit integer (0 to 2**64 - 1)"}
+# the integer in an answer: JavaScript's numbers stop being exact at 2**53, so answers give `number_text` beside it,
+# and the integer goes in a later major version (docs/api-changelog.md)
+DEAL_NUMBER_ANSWER_SCHEMA = {**DEAL_NUMBER_SCHEMA, "deprecated": True,
+                             "description": "deprecated, read `number_text`: the deal number as an unsigned 64-bit "
+                                            "integer, which clients whose integers stop at 2**53 (JavaScript) "
+                                            "cannot read exactly; leaves in API 4.0.0"}
 DEAL_NUMBER_TEXT_SCHEMA = {"type": "string", "pattern": DEAL_NUMBER_PATTERN,
                            "description": "the deal number as decimal text (exact in every client)"}
 # every preset's name, and "custom" for any other rule set
 PRESET_CHOICES = [*engine.PRESETS, "custom"]
+# the presets a daily deal may be dealt under (every preset: never "custom"); one type in the schema
+# (DailyPresetEnum) for the answers' and the paths' daily presets alike, so a client passes one to the other as it is
+DAILY_PRESET_CHOICES = list(engine.PRESETS)
 
 
 def deal_number_text(number: int | None) -> str | None:
     return None if number is None else str(number)
 
 
-@extend_schema_field(DEAL_NUMBER_SCHEMA)
+@extend_schema_field(DEAL_NUMBER_ANSWER_SCHEMA)
 class DealNumberField(serializers.IntegerField):
-    """A deal number in an answer (a plain integer in the JSON)."""
+    """A deal number in an answer (a plain integer in the JSON; deprecated for ``number_text``)."""
 
 
 @extend_schema_field(DEAL_NUMBER_TEXT_SCHEMA)
@@ -46,11 +56,16 @@ class DealNumberTextField(serializers.CharField):
                                                      "description": "the deal number as decimal text"}],
                       "description": "deal number 0 to 2**64 - 1, as an integer or as decimal text"})
 class DealNumberInputField(serializers.IntegerField):
-    """A deal number in a body: an integer, or the same number as a string of digits (DRF's IntegerField has
-    always taken both)."""
+    """A deal number in a body: an integer, or the same number as a string of ASCII digits (what the schema's
+    pattern says; DRF's IntegerField alone would also take " 7", "7.0" or other scripts' digits)."""
 
     def __init__(self, **kwargs):
         super().__init__(min_value=0, max_value=UINT64_MAX, **kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, str) and DEAL_NUMBER_TEXT.fullmatch(data) is None:
+            self.fail("invalid")
+        return super().to_internal_value(data)
 
 
 class PresetField(serializers.ChoiceField):
@@ -58,6 +73,13 @@ class PresetField(serializers.ChoiceField):
 
     def __init__(self, **kwargs):
         super().__init__(choices=PRESET_CHOICES, **kwargs)
+
+
+class DailyPresetField(serializers.ChoiceField):
+    """The preset of a daily deal (``DailyPresetEnum``: never ``custom``)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(choices=DAILY_PRESET_CHOICES, **kwargs)
 
 
 class WireDateTimeField(serializers.DateTimeField):
@@ -79,6 +101,25 @@ class Computed:
 
     def __getattr__(self, name):
         return getattr(self._obj, name)
+
+
+class FormField(serializers.Field):
+    """Which form of a union an answer is: the same word in every answer of its serializer (the union's
+    discriminator, so a client tells the forms apart by one property)."""
+
+    def __init__(self, form: str, **kwargs):
+        self.form = form
+        super().__init__(source="*", help_text=f"always `{form}`: which form of the answer this is", **kwargs)
+
+    def to_representation(self, value):
+        return self.form
+
+
+class FormFieldSchema(OpenApiSerializerFieldExtension):
+    target_class = FormField
+
+    def map_serializer_field(self, auto_schema, direction):
+        return {"type": "string", "const": self.target.form}
 
 
 class NullableItemsListField(serializers.ListField):

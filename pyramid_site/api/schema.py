@@ -15,7 +15,7 @@ from rest_framework.permissions import IsAdminUser
 
 from pyramid_site.errors import CODE_NAMES, Code
 
-from .output import PRESET_CHOICES
+from .output import DAILY_PRESET_CHOICES
 
 
 class ErrorOutput(serializers.Serializer):
@@ -182,7 +182,7 @@ PLAIN_PATHS = {
 
 
 # enums of parameters, as components (so a client has one type of each, not one per operation)
-PARAMETER_ENUMS = {"DailyPresetEnum": {"type": "string", "enum": PRESET_CHOICES[:-1],
+PARAMETER_ENUMS = {"DailyPresetEnum": {"type": "string", "enum": DAILY_PRESET_CHOICES,
                                        "description": "a preset that daily deals may be dealt under"}}
 
 
@@ -235,8 +235,8 @@ def _inline_null(node, null_schema) -> None:
 
 def shape_operations(result, generator, request, public):
     """drf-spectacular post-processing: every operation's errors as references to the shared responses,
-    ``security: []`` on the operations that need no credentials, the plain Django answers (API index, health)
-    described beside the API's, and the daily deals' two forms as alternatives."""
+    ``security: []`` on the operations that need no credentials, and the plain Django answers (API index, health)
+    described beside the API's."""
     views = _views_by_operation(generator)
     statuses_used, enums_used = set(), set()
     for path, item in result["paths"].items():
@@ -261,9 +261,4 @@ def shape_operations(result, generator, request, public):
     null_schema = components["schemas"].pop("NullEnum", None)
     if null_schema is not None:
         _inline_null(result, null_schema)
-    item = components["schemas"].get("DailyListItem")
-    if item is not None and "oneOf" in item:
-        # a day's daily deals are all of one form: commitments before the day, the deals from it on. The
-        # full form has every field of the other, so either may match: anyOf, not oneOf.
-        item["anyOf"] = item.pop("oneOf")
     return result

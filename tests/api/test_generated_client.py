@@ -1,7 +1,8 @@
 """The contract as a client developer meets it: a Python client generated from the live schema with
-openapi-python-client (``manage.py spectacular`` to a file, then the generator), every module of it imported,
-and a whole practice game, a ranked daily game and the daily board played and read through its typed models
-alone (no raw HTTP, no dict lookups), the service answering through the WSGI application in-process."""
+openapi-python-client (``manage.py spectacular`` to a file, then the generator), every module of it imported and
+type-checked with ``mypy --strict``, and a whole practice game, a ranked daily game and the daily board played and
+read through its typed models alone (no raw HTTP, no dict lookups), the service answering through the WSGI
+application in-process."""
 
 from __future__ import annotations
 
@@ -25,6 +26,10 @@ PACKAGE = "pyramid_client"
 CONFIG = f"""project_name_override: pyramid-client
 package_name_override: {PACKAGE}
 post_hooks: []
+"""
+# the generated package alone, type-checked as strictly as mypy can (no config of the project's applies)
+MYPY_CONFIG = """[mypy]
+strict = True
 """
 
 
@@ -68,6 +73,16 @@ def test_every_generated_module_imports(generated):
     assert len(endpoints) >= 49  # one module per operation of the schema
 
 
+def test_the_generated_client_passes_mypy_strict(generated):
+    folder = generated.parent
+    config = folder / "mypy.ini"
+    config.write_text(MYPY_CONFIG)
+    run = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir",
+                          str(folder / ".mypy_cache"), "--no-error-summary", PACKAGE],
+                         cwd=folder, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
 def test_a_generated_client_plays_a_practice_game_and_a_daily_game(generated, wsgi_app):
     from pyramid_client import AuthenticatedClient, Client
     from pyramid_client.api.accounts import accounts_me_retrieve, accounts_signup_create
@@ -77,10 +92,9 @@ def test_a_generated_client_plays_a_practice_game_and_a_daily_game(generated, ws
     from pyramid_client.api.games import (games_create, games_hint_retrieve, games_log_retrieve, games_moves_create,
                                           games_retrieve, games_share_retrieve, games_undo_create)
     from pyramid_client.api.index import api_index
-    from pyramid_client.models import (ApiIndex, DailyBoard, DailyDeal, DailyPage, DailyPresetEnum, Deal,
-                                       DealStatusEnum, Error, ErrorCodeEnum, Game, GameModeEnum, GameStartInput,
-                                       GameStatusEnum, Hint, MoveInput, MoveLog, MoveOutcome, Share, SignupInput,
-                                       User, UserWithToken)
+    from pyramid_client.models import (ApiIndex, DailyBoard, DailyDeal, DailyPage, Deal, DealStatusEnum, Error,
+                                       ErrorCodeEnum, Game, GameModeEnum, GameStartInput, GameStatusEnum, Hint,
+                                       MoveInput, MoveLog, MoveOutcome, ShareLine, SignupInput, User, UserWithToken)
 
     make_daily()  # today's one-look daily deal: WINNABLE_ONE_LOOK, won by WINNING_LINE in PAR moves
     transport = {"transport": httpx.WSGITransport(app=wsgi_app)}
@@ -131,12 +145,15 @@ def test_a_generated_client_plays_a_practice_game_and_a_daily_game(generated, ws
     deal = deals_retrieve.sync(str(2**64 - 1), client=anonymous, rules="one-look")
     assert isinstance(deal, Deal) and deal.status == DealStatusEnum.UNSOLVED
     assert deal.number == 2**64 - 1 and deal.number_text == "18446744073709551615"
+    # a number past 2**53, sent as text and answered as text
+    big = games_create.sync(client=api, body=GameStartInput(number="13489691998171882937", rules="one-look"))
+    assert isinstance(big, Game) and big.deal.number_text == "13489691998171882937"
 
     # today's daily deal, ranked, won in par; then its board and the share line
     page = daily_retrieve.sync(client=api)
     assert isinstance(page, DailyPage) and page.count == 1 and isinstance(page.results[0], DailyDeal)
     daily = page.results[0]
-    assert daily.my_game is None and daily.par_moves == PAR
+    assert daily.form == "deal" and daily.my_game is None and daily.par_moves == PAR
     game = games_create.sync(client=api, body=GameStartInput(daily=daily.id))
     assert isinstance(game, Game) and game.mode == GameModeEnum.RANKED and game.daily.id == daily.id
     assert game.deal.number is None and game.closes_at is not None  # secret until the day is over
@@ -145,11 +162,13 @@ def test_a_generated_client_plays_a_practice_game_and_a_daily_game(generated, ws
         game = games_moves_create.sync(game.id, client=api, body=MoveInput(ply=game.next_ply, move=move))
         assert isinstance(game, MoveOutcome) and game.applied
     assert game.status == GameStatusEnum.WON and game.moves == PAR and game.cards_left == 0
-    board = boards_daily_retrieve.sync(daily.date, DailyPresetEnum(daily.preset.value), client=api)
+    # the daily deal's preset is the type the board's path takes: passed on as it is
+    board = boards_daily_retrieve.sync(daily.date, daily.preset, client=api)
     assert isinstance(board, DailyBoard) and board.total == 1 and board.daily.par_moves == PAR
     assert board.me is not None and board.me.rank == 1 and board.me.won and board.me.par_text == "par"
     assert board.top[0].player.username == "generated" and board.top[0].game == game.id
     share = games_share_retrieve.sync(game.id, client=api)
-    assert isinstance(share, Share) and share.share.startswith("Pyramid #")
+    assert isinstance(share, ShareLine) and share.share.startswith("Pyramid #")
     page = daily_retrieve.sync(client=api)
+    assert isinstance(page, DailyPage) and isinstance(page.results[0], DailyDeal)
     assert page.results[0].my_game.id == game.id and page.results[0].my_game.status == GameStatusEnum.WON

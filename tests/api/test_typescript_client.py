@@ -1,5 +1,6 @@
 """The contract from TypeScript: types generated from the live schema with openapi-typescript, and a small
-client (tests/api/node/client.ts, on openapi-fetch) type-checked against them with ``tsc --strict``;
+client (tests/api/node/client.ts, on openapi-fetch) type-checked against them with ``tsc --strict``,
+``noUncheckedIndexedAccess`` and ``exactOptionalPropertyTypes`` (a client written with the strictest flags);
 the client also states what the types must refuse (``@ts-expect-error``). Needs Node and the packages of
 tests/api/node (``npm ci --prefix tests/api/node``, which .ci/services runs)."""
 
@@ -16,6 +17,7 @@ from django.core.management import call_command
 HERE = Path(__file__).resolve().parent / "node"
 BIN = HERE / "node_modules" / ".bin"
 TSCONFIG = {"compilerOptions": {"strict": True, "noEmit": True, "noUncheckedIndexedAccess": True,
+                                "exactOptionalPropertyTypes": True,
                                 "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler",
                                 "lib": ["ES2022", "DOM"], "skipLibCheck": True},
             "files": ["client.ts"]}
