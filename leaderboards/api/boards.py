@@ -8,9 +8,9 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pyramid_site.api.output import DAILY_PRESET_CHOICES, DailyPresetField
+from pyramid_site.api.output import PRESET_CHOICES, DailyPresetField
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
-from pyramid_site.api.params import date_value, int_param
+from pyramid_site.api.params import choice_param, choice_value, date_value, int_param
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.visitors import VisitorReadable
 from pyramid_site.clock import utc_today
@@ -20,6 +20,7 @@ from .output import (DailyBoardOutput, PeriodRowOutput, PlayerCalendarOutput, Pl
                      ShareOutput, calendar_output, daily_board_output, period_row, player_page_output,
                      statistics_output)
 
+DAILY_PRESETS = PRESET_CHOICES[:-1]  # a daily deal's preset is never custom
 CLUB = OpenApiParameter("club", int, description="only the members of this club (members only if it is private)")
 LIMIT = OpenApiParameter("limit", int, description="rows from the top (1-200, 50)")
 PERIOD_PAGE = page_schema(
@@ -30,9 +31,9 @@ PERIOD_PAGE = page_schema(
     last=serializers.DateField(allow_null=True, help_text="the period's last day; null for all time"),
     preset=DailyPresetField(help_text="the preset asked for"))
 AROUND = OpenApiParameter("around", int, description="rows above and below my own (0-25, 5)")
-PRESET = OpenApiParameter("preset", str, enum=DAILY_PRESET_CHOICES, description="daily preset (classic)")
+PRESET = OpenApiParameter("preset", str, enum=PRESET_CHOICES[:-1], description="daily preset (classic)")
 DATE = OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="the daily deal's UTC day")
-DAILY_PRESET = OpenApiParameter("preset", str, OpenApiParameter.PATH, enum=DAILY_PRESET_CHOICES,
+DAILY_PRESET = OpenApiParameter("preset", str, OpenApiParameter.PATH, enum=PRESET_CHOICES[:-1],
                                 description="the daily deal's preset")
 
 
@@ -48,14 +49,15 @@ class DailyBoardView(VisitorReadable, APIView):
                    responses={200: DailyBoardOutput, 400: ERROR, 404: ERROR},
                    summary="The board of one daily deal: finished ranked games ranked by cards left, moves, time")
     def get(self, request, date: str, preset: str):
-        board = boards.daily_board_for(date=date_value(date), preset=preset, viewer=request.user,
+        board = boards.daily_board_for(date=date_value(date), preset=choice_value(preset, "preset", DAILY_PRESETS),
+                                       viewer=request.user,
                                        limit=int_param(request, "limit", 50, 1, 200),
                                        around=int_param(request, "around", 5, 0, 25), club_id=_club_id(request))
         return Response(daily_board_output(board))
 
 
 def _period_response(request, week):
-    preset = request.query_params.get("preset", "classic")
+    preset = choice_param(request, "preset", DAILY_PRESETS) or "classic"
     page = stats.period_board_for(preset=preset, week=week, club_id=_club_id(request), viewer=request.user,
                                   around=int_param(request, "around", 5, 0, 25))
     return paged(request, page.board, period_row, decorate=page.shown_rows,

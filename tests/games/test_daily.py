@@ -175,7 +175,7 @@ def test_daily_api_reveals_a_deal_only_in_its_time(player, settings):
 
     ahead = client_for(None).get(f"/api/daily/{future.date.isoformat()}/").json()
     assert ahead["count"] == 1
-    assert ahead["results"] == [{"date": future.date.isoformat(), "preset": "one-look",
+    assert ahead["results"] == [{"form": "commitment", "date": future.date.isoformat(), "preset": "one-look",
                                  "commitment": future.commitment}]
 
     bad = client.get("/api/daily/tomorrow/")

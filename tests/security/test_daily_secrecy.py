@@ -70,7 +70,7 @@ def test_future_days_show_only_their_commitment(users, today):
         daily = make_daily(date=today + offset * DAY)
         listed = api.get(f"/api/daily/{daily.date}/").json()
         assert listed["count"] == 1
-        assert listed["results"] == [{"date": daily.date.isoformat(), "preset": "one-look",
+        assert listed["results"] == [{"form": "commitment", "date": daily.date.isoformat(), "preset": "one-look",
                                       "commitment": daily.commitment}]
         verify = api.get(f"/api/daily/{daily.date}/one-look/verify/").json()
         assert verify["revealed"] is False and verify["commitment"] == daily.commitment
