@@ -18,9 +18,10 @@ from rest_framework import serializers
 import engine
 from engine.rules import DRAWS, MAX_PASSES, RESERVES, WORDS
 from engine.solver.analysis import Analysis, unpack
-from pyramid_site.api.output import (DEAL_NUMBER_ANSWER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA, Computed, DailyPresetField,
-                                     DealNumberField, DealNumberInputField, DealNumberTextField, FormField,
-                                     NullableItemsListField, PresetField, WireDateTimeField, deal_number_text)
+from pyramid_site.api.output import (DEAL_NUMBER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA, Computed, DealNumberField,
+                                     DealNumberInputField, DealNumberTextField, NullableItemsListField, PresetField,
+                                     WireDateTimeField, deal_number_text)
+from pyramid_site.api.output import DailyPresetField, FormField
 
 from ..models import DailyDeal, Deal, Game
 from ..secrecy import daily_is_revealed, game_deal_is_public
@@ -129,7 +130,7 @@ class DealOutput(serializers.ModelSerializer):
         fields = ["number", "number_text", "preset", "rules", "text", "status", "par_moves", "best_cards_left",
                   "best_moves", "solution", "difficulty", "solve_seconds", "solve_nodes", "solved_at"]
 
-    @extend_schema_field(DEAL_NUMBER_ANSWER_SCHEMA)
+    @extend_schema_field(DEAL_NUMBER_SCHEMA)
     def get_number(self, deal) -> int:
         return deal.number
 

@@ -15,7 +15,7 @@ import engine
 from pyramid_site.api.client import DEVICE_PARAMETER
 from pyramid_site.client import client_mark
 from pyramid_site.api.inputs import json_object, valid_input
-from pyramid_site.api.output import DAILY_PRESET_CHOICES, DEAL_NUMBER_PATTERN
+from pyramid_site.api.output import DEAL_NUMBER_PATTERN, PRESET_CHOICES
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.params import date_value, int_param
 from pyramid_site.api.play_throttles import AccountAndAddressThrottle
@@ -39,7 +39,7 @@ DAILY_PAGE = page_schema(PolymorphicProxySerializer(
     component_name="DailyListItem", serializers={"deal": DailyOutput, "commitment": DailyCommitmentOutput},
     resource_type_field_name="form"), name="DailyPage")
 DATE = OpenApiParameter("date", OpenApiTypes.DATE, OpenApiParameter.PATH, description="a UTC day, YYYY-MM-DD")
-DAILY_PRESET = OpenApiParameter("preset", str, OpenApiParameter.PATH, enum=DAILY_PRESET_CHOICES,
+DAILY_PRESET = OpenApiParameter("preset", str, OpenApiParameter.PATH, enum=PRESET_CHOICES[:-1],
                                 description="the daily deal's preset")
 GAME_START_EXAMPLES = [
     OpenApiExample("a practice deal", value={"number": 7, "rules": "one-look"}, request_only=True),

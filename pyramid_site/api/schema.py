@@ -15,7 +15,7 @@ from rest_framework.permissions import IsAdminUser
 
 from pyramid_site.errors import CODE_NAMES, Code
 
-from .output import DAILY_PRESET_CHOICES
+from .output import PRESET_CHOICES
 
 
 class ErrorOutput(serializers.Serializer):
@@ -182,7 +182,7 @@ PLAIN_PATHS = {
 
 
 # enums of parameters, as components (so a client has one type of each, not one per operation)
-PARAMETER_ENUMS = {"DailyPresetEnum": {"type": "string", "enum": DAILY_PRESET_CHOICES,
+PARAMETER_ENUMS = {"DailyPresetEnum": {"type": "string", "enum": PRESET_CHOICES[:-1],
                                        "description": "a preset that daily deals may be dealt under"}}
 
 
@@ -235,8 +235,8 @@ def _inline_null(node, null_schema) -> None:
 
 def shape_operations(result, generator, request, public):
     """drf-spectacular post-processing: every operation's errors as references to the shared responses,
-    ``security: []`` on the operations that need no credentials, and the plain Django answers (API index, health)
-    described beside the API's."""
+    ``security: []`` on the operations that need no credentials, the plain Django answers (API index, health)
+    described beside the API's, and the daily deals' two forms as alternatives."""
     views = _views_by_operation(generator)
     statuses_used, enums_used = set(), set()
     for path, item in result["paths"].items():
