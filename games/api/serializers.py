@@ -173,9 +173,7 @@ class DailyOutput(serializers.ModelSerializer):
 
     form = FormField("deal")
     preset = DailyPresetField()
-    par_moves = serializers.IntegerField(source="deal.par_moves", allow_null=True,
-                                         help_text="null only while its deal is not solved yet (a daily deal is "
-                                                   "proved winnable before its day)")
+    par_moves = serializers.IntegerField(source="deal.par_moves", allow_null=True)  # null while the deal is not solved
     difficulty = serializers.IntegerField(source="deal.difficulty", allow_null=True)
     my_game = GameBriefOutput(allow_null=True, help_text="my game of it (null when I have none, or am not "
                                                          "logged in)")
