@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
@@ -266,11 +268,11 @@ class GameReplayView(APIView):
 
 
 def _deal_request(request, number: str) -> tuple[int, engine.Rules]:
-    try:
-        value = int(number)
-    except ValueError:
+    # ASCII digits only, as the schema's pattern says (int() alone also takes "+7", "7_000" or other scripts' digits)
+    if re.fullmatch(DEAL_NUMBER_PATTERN, number) is None:
         raise DomainError(Code.BAD_DEAL_NUMBER,
-                          gettext("%(number)s is not a deal number") % {"number": repr(number[:40])}) from None
+                          gettext("%(number)s is not a deal number") % {"number": repr(number[:40])})
+    value = int(number)
     if not 0 <= value < 2**64:
         raise DomainError(Code.BAD_DEAL_NUMBER, gettext("deal numbers run from 0 to 2**64 - 1"))
     try:

@@ -142,6 +142,13 @@ def test_a_deal_number_is_an_integer_or_a_string_of_digits_in_range(api, sent):
     assert refused.json()["code"] == "invalid" and "number" in refused.json()["fields"]
 
 
+@pytest.mark.parametrize("sent", ["+7", "7_000", "%20%207", "7.0", "%D9%A1%D9%A2", "18446744073709551616"])
+def test_a_deal_number_in_an_address_is_a_string_of_digits_in_range(sent):
+    refused = APIClient().get(f"/api/deals/{sent}/", {"rules": "one-look"})
+    assert refused.status_code == 400 and refused.json()["code"] == "bad_deal_number", refused.content
+    assert APIClient().get("/api/deals/0007/", {"rules": "one-look"}).json()["number_text"] == "7"
+
+
 def test_daily_deals_say_which_form_they_are(api):
     make_daily()
     tomorrow = utc_today() + dt.timedelta(days=1)
