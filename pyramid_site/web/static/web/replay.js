@@ -149,7 +149,7 @@ export class Replay {
     if (this.closed) return;  // nothing is drawn after the page closed
     const game = this.game;
     const title = game.daily ? interpolate(gettext("Daily %(date)s"), { date: formatDate(game.daily.date) })
-      : game.deal.number === null ? gettext("Tournament game") : interpolate(gettext("Deal #%(number)s"), { number: game.deal.number });
+      : game.deal.number_text === null ? gettext("Tournament game") : interpolate(gettext("Deal #%(number)s"), { number: game.deal.number_text });
     const [moveBefore, moveBetween, moveAfter] = gettext("Move %(ply)s of %(last)s").split(/%\((?:ply|last)\)s/);
     const faceDown = game.position.rules.stock_top !== "live";
     this.root.innerHTML = html`

@@ -29,7 +29,7 @@ import { html as lit, nothing, render } from "./vendor/lit-html/lit-html.js";
  * @property {number} id
  * @property {"practice" | "ranked"} mode
  * @property {string} status
- * @property {{number: number | string | null, preset: string, par_moves: number | null}} deal
+ * @property {{number: number | string | null, number_text: string | null, preset: string, par_moves: number | null}} deal
  * @property {{date: string, preset: string} | null} daily
  * @property {number} moves
  * @property {number} next_ply
@@ -60,7 +60,7 @@ function elapsed(game) {
 /** @param {Game} game */
 export function shareLine(game) {
   const what = game.daily ? interpolate(gettext("Pyramid daily %(date)s (%(preset)s)"), { date: game.daily.date, preset: game.deal.preset })
-    : interpolate(gettext("Pyramid deal #%(number)s (%(preset)s)"), { number: game.deal.number, preset: game.deal.preset });
+    : interpolate(gettext("Pyramid deal #%(number)s (%(preset)s)"), { number: game.deal.number_text, preset: game.deal.preset });
   const result = game.status === "won" ? gettext("cleared ▲")
     : interpolate(ngettext("%(count)s card left", "%(count)s cards left", game.cards_left), { count: game.cards_left });
   const words = { what, result, moves: game.moves, par: game.deal.par_moves, time: clock(elapsed(game)) };
@@ -665,7 +665,7 @@ export class Table {
     const passes = v.passes === null ? "∞" : v.passes;
     // a tournament's deal number stays secret until the tournament is over
     const title = game.daily ? interpolate(gettext("Daily %(date)s"), { date: formatDate(game.daily.date) })
-      : game.deal.number === null ? gettext("Tournament game") : interpolate(gettext("Deal #%(number)s"), { number: game.deal.number });
+      : game.deal.number_text === null ? gettext("Tournament game") : interpolate(gettext("Deal #%(number)s"), { number: game.deal.number_text });
     const closing = game.daily ? gettext("the game is closed as it stands when its day ends")
       : gettext("the game is closed as it stands when its tournament ends");
     const closes = closesIn(game);
@@ -774,7 +774,7 @@ export class Table {
             : lit`<button type="button" id="copy-share" @click=${() => this.copy()}>${gettext("Copy")}</button>`}
         </div>
         <p class="next">${game.daily ? lit`<a href="#/boards/daily/${game.daily.date}/${game.daily.preset}">${gettext("See the daily board")}</a> · ` : nothing}
-          ${game.mode === "practice" ? lit`<button type="button" id="play-again" @click=${() => startGame({ number: game.deal.number, rules })}>${gettext("Play this deal again")}</button>
+          ${game.mode === "practice" ? lit`<button type="button" id="play-again" @click=${() => startGame({ number: game.deal.number_text, rules })}>${gettext("Play this deal again")}</button>
           <button type="button" id="new-deal" @click=${() => startGame({ rules, winnable: true })}>${gettext("New deal")}</button> · `
             : lit`<a href="#/practice">${gettext("Practise another deal")}</a> · `}
           <a href="#/">${gettext("Home")}</a></p>
@@ -818,7 +818,7 @@ export class Table {
         const rules = game.deal.preset === "custom" ? null : game.deal.preset;
         // the deal's par, asked for at the end of the game (solved in milliseconds) when nobody had asked before
         if (game.deal.par_moves != null || !rules) return;
-        const path = `deals/${game.deal.number}/solve/?rules=${encodeURIComponent(rules)}`;
+        const path = `deals/${game.deal.number_text}/solve/?rules=${encodeURIComponent(rules)}`;
         let deal = await api("POST", path, undefined, { signal }).catch((e) => (isAbort(e) ? Promise.reject(e) : null));
         for (let wait = 0; deal?.status === "pending" && wait < 10; wait += 1) {  // a worker is solving it
           this.extra.par = gettext("being solved");
