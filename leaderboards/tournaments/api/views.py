@@ -16,12 +16,13 @@ from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.visitors import VisitorReadable
 
+from ...clubs.api.output import ClubChangeOutput, change_output
 from .. import services
-from ..selectors.clubs import (club_tournaments_for_viewer, games_not_counted, standings_page, tournament_for_viewer,
-                               tournament_page)
+from ..selectors import (club_tournaments_for_viewer, games_not_counted, standings_page, tournament_for_viewer,
+                         tournament_page)
 from .inputs import TournamentGameInput, TournamentInput, TournamentUpdateInput
-from .output import (ClubChangeOutput, EntryOutput, StandingOutput, TournamentDetailOutput, TournamentOutput,
-                     WindowChangeOutput, change_output, entry_output, joined_output, tournament_detail_output,
+from .output import (EntryOutput, StandingOutput, TournamentDetailOutput, TournamentOutput,
+                     WindowChangeOutput, entry_output, joined_output, tournament_detail_output,
                      tournament_output, window_change_output)
 
 TOURNAMENT = TournamentOutput

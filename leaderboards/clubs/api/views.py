@@ -13,7 +13,7 @@ from pyramid_site.api.schema import ERROR
 from pyramid_site.api.visitors import VisitorReadable
 
 from .. import services
-from ..selectors.clubs import club_changes, club_for_viewer, club_members, clubs_for_viewer
+from ..selectors import club_changes, club_for_viewer, club_members, clubs_for_viewer
 from .inputs import ClubInput, ClubUpdateInput, JoinInput, RoleInput
 from .output import ClubChangeOutput, ClubOutput, MemberOutput, change_output, club_output, member_output
 
