@@ -31,7 +31,7 @@ from ..models import Deal
 from ..tasks import analyse_game_soon, solve_deal_soon
 from .serializers import (DailyCommitmentOutput, DailyOutput, DailyVerifyOutput, DealOutput, GameAnalysisOutput,
                           GameOutput, GameReplayOutput, GameStartInput, GameSummaryOutput, HintOutput, MoveInput,
-                          MoveLogOutput, MoveOutcomeOutput, VerdictOutput, analysis_output, game_output, move_input,
+                          MoveLogOutput, MoveOutcomeOutput, VerdictOutput, game_output, move_input,
                           replay_output, unsolved_deal)
 
 # a day's daily deals: the deals from the day on, only their commitments before it
@@ -208,12 +208,10 @@ class GameVerdictView(APIView):
     @extend_schema(responses={200: VerdictOutput, 403: ERROR, 404: ERROR},
                    summary="Can this practice position still be won? (practice only)")
     def get(self, request, game_id: int):
-        game, solution = services.game_verdict(game_id=game_id, player=request.user,
-                                                budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS,
-                                                payer=SolverPayer.of_request(request))
-        return Response(VerdictOutput({"game": game.pk, "ply": game.moves, "verdict": solution.verdict,
-                                       "moves_to_win": solution.par_moves,
-                                       "best_cards_left": solution.best_cards_left}).data)
+        verdict = services.game_verdict(game_id=game_id, player=request.user,
+                                        budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS,
+                                        payer=SolverPayer.of_request(request))
+        return Response(VerdictOutput(verdict).data)
 
 
 class GameLogView(APIView):
@@ -223,9 +221,7 @@ class GameLogView(APIView):
     @extend_schema(responses={200: MoveLogOutput, 404: ERROR},
                    summary="A game's move log: yours, or anyone's ranked game once its day or tournament is over")
     def get(self, request, game_id: int):
-        game, log = selectors.game_log(game_id=game_id, user=request.user)
-        return Response(MoveLogOutput({"game": game.pk, "status": game.status, "moves": log,
-                                       "log": " ".join(m.notation for m in log)}).data)
+        return Response(MoveLogOutput(selectors.game_log(game_id=game_id, user=request.user)).data)
 
 
 class GameAnalysisView(APIView):
@@ -239,10 +235,10 @@ class GameAnalysisView(APIView):
                    summary="A finished game's analysis by the exact solver")
     def get(self, request, game_id: int):
         payer = SolverPayer.of_request(request)
-        game, analysis, moves = selectors.game_analysis(game_id=game_id, user=request.user, payer=payer)
-        if analysis is None:
-            analyse_game_soon(game.pk, payer=payer)
-        return Response(GameAnalysisOutput(analysis_output(game, analysis, moves)).data)
+        report = selectors.game_analysis(game_id=game_id, user=request.user, payer=payer)
+        if report.pending:
+            analyse_game_soon(report.game, payer=payer)
+        return Response(GameAnalysisOutput(report).data)
 
 
 class GameReplayView(APIView):
