@@ -186,7 +186,8 @@ class GameUndoView(APIView):
 
 class GameHintView(APIView):
     """The solver's hint for a practice game: a move, why, the cards it names, and whether the position can
-    still be won (counted in `hint_count`; throttled per account). Ranked games have no hints."""
+    still be won (counted in `hint_count` once per position: asked again before a move or an undo, say after a lost
+    answer, it is not counted again; throttled per account). Ranked games have no hints."""
 
     throttle_classes = [AccountThrottle]
     throttle_scope = "hint"

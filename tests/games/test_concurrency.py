@@ -84,3 +84,26 @@ def test_a_ranked_deal_started_twice_at_once_makes_one_game(player):
         thread.join()
     assert sorted(codes) == [201, 409, 409, 409]
     assert Game.objects.filter(player=player, daily=daily).count() == 1
+
+
+def test_a_hint_asked_many_times_at_once_for_one_position_is_counted_once(player):
+    game = _practice_game(player)
+    barrier = threading.Barrier(4)
+    answers = []
+
+    def ask():
+        try:
+            client = client_for(player)
+            barrier.wait()
+            answers.append(client.get(f"/api/games/{game['id']}/hint/"))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [answer.status_code for answer in answers] == [200] * 4
+    assert len({answer.content for answer in answers}) == 1  # the same advice, four times
+    assert Game.objects.get(pk=game["id"]).hint_count == 1
