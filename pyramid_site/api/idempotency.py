@@ -79,10 +79,11 @@ def _key(raw: str) -> str:
     key = raw.strip()
     if key.startswith('"'):
         try:
-            key = http_sf.parse(key.encode("latin-1"), tltype="item")[0]
+            parsed = http_sf.parse(key.encode("latin-1"), tltype="item")
         except (http_sf.StructuredFieldError, UnicodeEncodeError):
-            key = ""
-        key = key if isinstance(key, str) else ""
+            parsed = None
+        value = parsed[0] if isinstance(parsed, tuple) else None  # an item: (its value, its parameters)
+        key = value if isinstance(value, str) else ""
     if not key or len(key) > KEY_MAX or not all(" " <= char <= "~" for char in key):
         raise DomainError(Code.BAD_IDEMPOTENCY_KEY,
                           gettext("Idempotency-Key must be 1 to %(most)s printable ASCII characters, such as a "

@@ -26,14 +26,17 @@ def parse_rate(text: str | None) -> tuple[int, int] | None:
     return int(count), _PERIODS[period[0]]
 
 
-def note_count(request, *, policy: str, limit: int, seconds: int, counted: Estimate) -> None:
+def note_count(request, *, policy: str, limit: int, seconds: int, counted: Estimate) -> float:
     """Note a sliding window's count for the RateLimit headers (``rate_limits``): ``r`` the requests that fit
     under ``limit`` now; ``t`` the seconds until one more than that fits (the counts fading), which with ``r=0``
-    is the wait before the next request is taken."""
+    is the wait before the next request is taken (at least a second): that wait, 0 when ``r`` is not 0."""
     remaining = max(math.floor(limit - counted.used), 0)
-    reset = counted.wait(limit - remaining - 1)
-    note(request, policy=policy, quota=limit, window=seconds, remaining=remaining,
-         reset=max(reset, 1.0) if remaining == 0 else reset)
+    # the instant the count reaches the level that lets one more in (a hair less: float error at exact bounds)
+    reset = max(counted.wait(limit - remaining - 1) - 1e-9, 0.0)
+    if remaining == 0:
+        reset = max(reset, 1.0)
+    note(request, policy=policy, quota=limit, window=seconds, remaining=remaining, reset=reset)
+    return reset if remaining == 0 else 0.0
 
 
 class AccountAndAddressThrottle(BaseThrottle):
@@ -61,9 +64,9 @@ class AccountAndAddressThrottle(BaseThrottle):
                 continue
             limit, seconds = rate
             counted = SlidingWindow(f"throttle:{scope}", seconds).count(ident)
-            note_count(request, policy=policy, limit=limit, seconds=seconds, counted=counted)
+            wait = note_count(request, policy=policy, limit=limit, seconds=seconds, counted=counted)
             if counted.used > limit:  # room again once one more would not go over
-                self._wait = max(self._wait, counted.wait(limit - 1), 1.0)
+                self._wait = max(self._wait, wait)
         return self._wait == 0
 
     def wait(self) -> float | None:

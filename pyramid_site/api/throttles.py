@@ -33,7 +33,7 @@ class _Announced:
 
     def policies(self, view) -> list[str]:
         """The policy it counts ``view``'s requests by, if its scope has a rate."""
-        scope = getattr(view, "throttle_scope", None)
+        scope = str(getattr(view, "throttle_scope", ""))
         return [f"{scope}{self.policy_suffix}"] if api_settings.DEFAULT_THROTTLE_RATES.get(scope) else []
 
     def allow_request(self, request, view):

@@ -42,9 +42,9 @@ class VisitorReadThrottle(BaseThrottle):
             return True
         limit, seconds = rate
         counted = SlidingWindow(f"throttle:{SCOPE}", seconds).count(f"ip:{client_address(request)}")
-        note_count(request, policy=SCOPE, limit=limit, seconds=seconds, counted=counted)
-        if counted.used > limit:  # room again once one more would not go over
-            self._wait = max(counted.wait(limit - 1), 1.0)
+        wait = note_count(request, policy=SCOPE, limit=limit, seconds=seconds, counted=counted)
+        if counted.used > limit:  # room again once one more would not go over (the RateLimit header's t)
+            self._wait = wait
         return self._wait == 0
 
     def wait(self) -> float | None:
