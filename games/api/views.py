@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 import engine
 from pyramid_site.api.client import DEVICE_PARAMETER
 from pyramid_site.client import client_mark
+from pyramid_site.api.idempotency import idempotent
 from pyramid_site.api.inputs import json_object, valid_input
 from pyramid_site.api.output import DEAL_NUMBER_PATTERN, PRESET_CHOICES
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
@@ -118,6 +119,7 @@ class GameListView(APIView):
     @extend_schema(request=GameStartInput, examples=GAME_START_EXAMPLES, parameters=[DEVICE_PARAMETER],
                    responses={201: GameOutput, 400: ERROR, 404: ERROR, 409: ERROR, 429: ERROR},
                    summary="Start a game: a daily deal (ranked), or a practice deal by number or at random")
+    @idempotent
     def post(self, request):
         data = valid_input(GameStartInput, request)
         game = services.game_start(player=request.user, daily_id=data.get("daily"), number=data.get("number"),
@@ -309,6 +311,7 @@ class DealSolveView(APIView):
 
     @extend_schema(request=None, parameters=[NUMBER, RULES], responses={202: DealOutput, 400: ERROR, 404: ERROR},
                    summary="Ask for a practice deal to be solved (logged-in players; throttled)")
+    @idempotent
     def post(self, request, number: str):
         value, rules = _deal_request(request, number)
         payer = SolverPayer.of_request(request)

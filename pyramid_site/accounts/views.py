@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.views import APIView
 
+from pyramid_site.api.idempotency import idempotent
 from pyramid_site.api.inputs import TextField, no_body, valid_input
 from pyramid_site.names import canonical_name, clean_name
 from pyramid_site.api.schema import ERROR
@@ -136,6 +137,7 @@ class SignupView(APIView):
     @extend_schema(request=SignupInput, examples=SIGNUP_EXAMPLES,
                    responses={201: UserWithTokenOutput, 200: UserWithTokenOutput, 403: ERROR, 409: ERROR},
                    summary="Create an account, or name my guest account; returns a token")
+    @idempotent
     def post(self, request):
         data = valid_input(SignupInput, request)
         user, token, named_guest = services.account_signup(
@@ -163,6 +165,7 @@ class GuestView(APIView):
 
     @extend_schema(request=None, responses={201: UserWithTokenOutput, 400: ERROR, 403: ERROR, 409: ERROR},
                    summary="Play without signing up: a guest account and its token")
+    @idempotent
     def post(self, request):
         no_body(request, gettext("a guest account takes nothing: its name is the server's; sign up afterwards to "
                                  "choose one"))
