@@ -113,7 +113,8 @@ def fill(*, days: int, players: int, seed: int) -> dict:
     from django.contrib.auth import get_user_model
 
     from games import services as game_services
-    from leaderboards import services as leaderboard_services
+    from leaderboards.clubs import services as club_services
+    from leaderboards.tournaments import services as leaderboard_services
     from leaderboards.fair_play.recheck import ranked_day_recheck
     from leaderboards.models import Tournament
     from pyramid_site.clock import day_end, utc_today
@@ -124,9 +125,9 @@ def fill(*, days: int, players: int, seed: int) -> dict:
     users = [get_user_model().objects.create_user(username=f"drill{n}", email=f"drill{n}@example.org")
              for n in range(players)]
     owner, members = users[0], users[1:1 + max(1, players // 2)]
-    club = leaderboard_services.club_create(user=owner, name="Drill club", description="the restore drill's club")
+    club = club_services.club_create(user=owner, name="Drill club", description="the restore drill's club")
     for user in members:
-        leaderboard_services.club_join(user=user, invite_code=club.invite_code)
+        club_services.club_join(user=user, invite_code=club.invite_code)
 
     def daily_play(daily, player, index: int) -> None:
         deal = daily.deal

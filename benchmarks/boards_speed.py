@@ -107,7 +107,7 @@ def fill(players: int, days: int, entrants: int) -> None:
                    g.started_at, g.finished_at, false
             FROM games_game g JOIN games_dailydeal d ON d.id = g.daily_id JOIN games_deal dl ON dl.id = g.deal_id""")
         print(f"generated {players * days:,} games and results in {time.perf_counter() - t:.0f} s", flush=True)
-    from leaderboards.services import board_counts_rebuild
+    from leaderboards.boards.services import board_counts_rebuild
 
     board_counts_rebuild()
     now = timezone.now()
@@ -158,10 +158,10 @@ def main() -> None:
         fill(args.players, args.days, args.entrants)
 
     from games.models import DailyDeal
-    from leaderboards import services
+    from leaderboards.boards import services
     from leaderboards.models import Result, Tournament
-    from leaderboards.selectors.boards import daily_board
-    from leaderboards.selectors.clubs import standings
+    from leaderboards.boards.selectors.boards import daily_board
+    from leaderboards.tournaments.selectors import standings
 
     settings.PYRAMID_BOARD_REDIS_URL = args.redis
     games = Result.objects.count()

@@ -105,8 +105,8 @@ def boards_agree(daily_id: int) -> bool:
     stand in either order (PostgreSQL lists them by result, Redis by member), so the pairs are compared
     as sets."""
     from games.models import DailyDeal
-    from leaderboards import cache
-    from leaderboards.selectors.boards import daily_board
+    from leaderboards.boards import cache
+    from leaderboards.boards.selectors.boards import daily_board
 
     daily = DailyDeal.objects.get(pk=daily_id)
     from_postgres = daily_board(daily=daily, limit=200, use_cache=False)

@@ -120,7 +120,7 @@ def fill(args) -> dict:
     from django.db import connection
 
     from games import services as game_services
-    from leaderboards.services import board_counts_rebuild, period_standings_rebuild
+    from leaderboards.boards.services import board_counts_rebuild, period_standings_rebuild
     from pyramid_site.clock import utc_today
 
     steps = Steps()

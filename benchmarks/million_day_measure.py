@@ -58,11 +58,11 @@ def measure_reads(args, daily, players, clubs_of, tournaments, jobs, rng, only_p
     from django.contrib.auth import get_user_model
     from rest_framework.test import APIRequestFactory, force_authenticate
 
-    from leaderboards.api import boards as board_views
-    from leaderboards.api import tournaments as tournament_views
+    from leaderboards.boards.api import views as board_views
+    from leaderboards.tournaments.api import views as tournament_views
     from leaderboards.models import Membership
-    from leaderboards.selectors.boards import daily_board
-    from leaderboards.services import board_cache_rebuild
+    from leaderboards.boards.selectors.boards import daily_board
+    from leaderboards.boards.services import board_cache_rebuild
 
     factory = APIRequestFactory()
     figures: dict = {}
@@ -136,8 +136,8 @@ def measure_reads(args, daily, players, clubs_of, tournaments, jobs, rng, only_p
 
 def measure_jobs(jobs: dict) -> None:
     from leaderboards.models import Tournament
-    from leaderboards.services import (board_counts_rebuild, period_standings_rebuild, results_rebuild,
-                                       standings_rebuild)
+    from leaderboards.boards.services import board_counts_rebuild, period_standings_rebuild, results_rebuild
+    from leaderboards.tournaments.services import standings_rebuild
 
     def timed(name: str, work) -> None:
         started = time.perf_counter()

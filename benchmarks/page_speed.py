@@ -18,10 +18,7 @@ with one worker and DEBUG off, static files by WhiteNoise, as deployed), and dri
 from __future__ import annotations
 
 import argparse
-import os
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,6 +29,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.common import start_service  # noqa: E402
 from engine import Position, deal_from_number, preset  # noqa: E402
 from engine.solver import WINNABLE, solve  # noqa: E402
 
@@ -46,35 +44,6 @@ def winnable_deal() -> tuple[int, list[str]]:
 
 
 WINNABLE_ONE_LOOK, WINNING_LINE = winnable_deal()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_service(folder: Path, root: Path) -> tuple[subprocess.Popen, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")} | {
-        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}", "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": "page-speed-benchmark", "PYRAMID_DAILY_SECRET": "page-speed-benchmark",
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "STATIC_ROOT": str(folder / "static"),
-        "DJANGO_SETTINGS_MODULE": "pyramid_site.settings", "PYRAMID_THROTTLE_SIGNUP": "100000/hour"}
-    python = sys.executable
-    for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
-        subprocess.run([python, "manage.py", *command], cwd=root, env=env, check=True, capture_output=True)
-    port = free_port()
-    server = subprocess.Popen([python, "-m", "gunicorn", "pyramid_site.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"],
-                              cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return server, url
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise SystemExit("the service did not start")
 
 
 def deal(page) -> None:
@@ -143,7 +112,8 @@ def main() -> None:
                         help="the source tree to serve (an older checkout, for a before-and-after)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        server, url = start_service(Path(folder), args.root)
+        server, url = start_service(Path(folder), args.root, secret="page-speed-benchmark",
+                                    env={"PYRAMID_THROTTLE_SIGNUP": "100000/hour"})
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")

@@ -156,7 +156,7 @@ def main() -> None:
 
     from games.models import Game
     from leaderboards.models import Result
-    from leaderboards.selectors import statistics
+    from leaderboards.boards.selectors import statistics
 
     users = get_user_model().objects
     heavy = users.get(username="heavy")

@@ -21,13 +21,10 @@ falls on every checkout alike:
 from __future__ import annotations
 
 import argparse
-import os
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -35,6 +32,10 @@ from rich.console import Console
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.common import start_service  # noqa: E402
+
 CHROMIUM = "/usr/bin/chromium"
 DEAL = 3
 
@@ -56,39 +57,10 @@ new MutationObserver(() => {
 """
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_service(folder: Path, root: Path) -> tuple[subprocess.Popen, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")} | {
-        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}", "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": "web-table-benchmark", "PYRAMID_DAILY_SECRET": "web-table-benchmark",
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "STATIC_ROOT": str(folder / "static"),
-        "DJANGO_SETTINGS_MODULE": "pyramid_site.settings", "PYTHONPATH": str(root),
-        "PYRAMID_THROTTLE_GAME_START": "100000/min", "PYRAMID_THROTTLE_GAME_START_ADDRESS": "100000/min",
-        "PYRAMID_THROTTLE_MOVE": "100000/min", "PYRAMID_THROTTLE_MOVE_ADDRESS": "100000/min",
-        "PYRAMID_THROTTLE_GUEST": "100000/hour", "PYRAMID_FLAG_FASTEST_MOVE_MS": "0"}
-    python = sys.executable
-    served = subprocess.run([python, "-c", "import pyramid_site; print(pyramid_site.__file__)"], cwd=root, env=env,
-                            check=True, capture_output=True, text=True).stdout.strip()
-    if not served.startswith(str(root.resolve())):
-        raise SystemExit(f"{root} would serve the code of {served}")
-    for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
-        subprocess.run([python, "manage.py", *command], cwd=root, env=env, check=True, capture_output=True)
-    port = free_port()
-    server = subprocess.Popen([python, "-m", "gunicorn", "pyramid_site.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"],
-                              cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return server, f"http://127.0.0.1:{port}"
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise SystemExit("the service did not start")
+# the table is pressed far faster than a person plays: the throttles and the speed rule lifted
+UNTHROTTLED = {"PYRAMID_THROTTLE_GAME_START": "100000/min", "PYRAMID_THROTTLE_GAME_START_ADDRESS": "100000/min",
+               "PYRAMID_THROTTLE_MOVE": "100000/min", "PYRAMID_THROTTLE_MOVE_ADDRESS": "100000/min",
+               "PYRAMID_THROTTLE_GUEST": "100000/hour", "PYRAMID_FLAG_FASTEST_MOVE_MS": "0"}
 
 
 def new_game(page) -> None:
@@ -172,7 +144,7 @@ def main() -> None:
                                    capture_output=True, text=True).stdout.strip()
             names.append(f"{root.name} ({commit}{'+' if dirty else ''})")
             console.print(f"[bold]{names[-1]}[/bold]: serving {root}")
-            server, url = start_service(Path(folder.name), root)
+            server, url = start_service(Path(folder.name), root, secret="web-table-benchmark", env=UNTHROTTLED)
             servers.append(server)
             urls.append(url)
         with sync_playwright() as playwright:

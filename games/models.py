@@ -120,6 +120,9 @@ class Game(models.Model):
     cards_left = models.PositiveSmallIntegerField()
     undo_count = models.PositiveIntegerField(default=0)
     hint_count = models.PositiveIntegerField(default=0)
+    hinted_version = models.PositiveIntegerField(
+        null=True, blank=True, help_text="the version the last hint counted was given at: a hint asked again at it "
+                                         "(its answer lost) is not counted twice")
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     # a ranked game's window: its daily deal's day, or its tournament; no move is taken from then on

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from functools import cache
 
 from django.db import connection
@@ -11,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 import engine
+from engine.solver.analysis import Analysis, Costly, unpack
 from pyramid_site.solver_budget import SolverPayer, refuse_when_spent
 from pyramid_site.db import prepared_cursor
 from pyramid_site.errors import Code, DomainError
@@ -157,10 +159,23 @@ def _game_of_player_row(game_id: int, player_id: int) -> Game | None:
     return game
 
 
-def game_log(*, game_id: int, user) -> tuple[Game, list[LoggedMove]]:
+@dataclass(frozen=True)
+class MoveLog:
+    """A game's moves in order, each with the server's time (``MoveLogOutput``)."""
+    game: int
+    status: str
+    moves: list[LoggedMove]
+
+    @property
+    def log(self) -> str:
+        """The whole line in one string, the moves separated by spaces."""
+        return " ".join(move.notation for move in self.moves)
+
+
+def game_log(*, game_id: int, user) -> MoveLog:
     """A game's move log, to whoever may see the game (``secrecy.game_is_visible``)."""
     game = game_for_viewer(game_id=game_id, user=user)
-    return game, log_moves(game.move_log, started_at=game.started_at)
+    return MoveLog(game.pk, game.status, log_moves(game.move_log, started_at=game.started_at))
 
 
 def game_notations(game: Game) -> list[str]:
@@ -181,18 +196,55 @@ def analysis_open(game: Game) -> None:
                           opens_at=None)
 
 
-def game_analysis(*, game_id: int, user, payer: SolverPayer | None = None
-                  ) -> tuple[Game, GameAnalysis | None, list[str]]:
-    """A finished game's analysis (None while it is computed) and its moves, to whoever may see its log,
-    once ``analysis_open`` allows. A practice game's analysis not made yet waits while the payer's solver
-    budget is spent (429): the caller would queue it."""
+@dataclass(frozen=True)
+class AnalysisPly:
+    """The solver's answer for one position of a game: ply 0 the start, ply k after move k (``move``)."""
+    ply: int
+    move: str | None
+    verdict: str
+    best_cards_left: int | None
+    moves_to_win: int | None
+    best_move: str | None
+
+
+@dataclass(frozen=True)
+class GameAnalysisReport:
+    """A finished game's analysis as it is answered (``GameAnalysisOutput``): ``pending`` with nothing else while
+    the solver works."""
+    game: int
+    status: str
+    plies: list[AnalysisPly]
+    lost_at: int | None
+    keep_move: str | None
+    costly: list[Costly]
+    seconds: float | None
+
+    @property
+    def pending(self) -> bool:
+        return self.status == "pending"
+
+
+def analysis_report(game: Game, analysis: GameAnalysis | None, moves: list[str]) -> GameAnalysisReport:
+    """The report of a game's stored analysis (None: not made yet) over its moves."""
+    if analysis is None:
+        return GameAnalysisReport(game.pk, "pending", [], None, None, [], None)
+    found = Analysis(moves, unpack(bytes(analysis.plies)))
+    plies = [AnalysisPly(ply, moves[ply - 1] if ply else None, answer.verdict, answer.best_cards_left,
+                         answer.moves_to_win, answer.best_move) for ply, answer in enumerate(found.plies)]
+    return GameAnalysisReport(game.pk, "ready", plies, found.lost_at, found.keep_move, found.costly,
+                              round(analysis.seconds, 3))
+
+
+def game_analysis(*, game_id: int, user, payer: SolverPayer | None = None) -> GameAnalysisReport:
+    """A finished game's analysis (pending while it is computed), to whoever may see its log, once
+    ``analysis_open`` allows. A practice game's analysis not made yet waits while the payer's solver budget is
+    spent (429): the caller would queue it."""
     game = game_for_viewer(game_id=game_id, user=user)
     analysis_open(game)
-    moves = game_notations(game)
     analysis = GameAnalysis.objects.filter(game=game).first()
     if analysis is None and game.mode == Game.Mode.PRACTICE:
         refuse_when_spent(payer)
-    return game, analysis, moves
+    return analysis_report(game, analysis, game_notations(game))
 
 
 def replay_positions(*, game_id: int, user) -> tuple[Game, list[str], list[engine.Position]]:

@@ -11,6 +11,7 @@ from pyramid_site.solver_budget import SolverBudgetSpent, SolverPayer
 from pyramid_site.clock import utc_today
 
 from . import services
+from .models import Deal
 from .services.daily import PURPOSE as DAILY
 from .services.daily import daily_key
 
@@ -20,7 +21,9 @@ def _payer(account_id: int | None, address: str | None) -> SolverPayer | None:
     return None if account_id is None and address is None else SolverPayer(account_id, address)
 
 
-@shared_task(acks_late=True)
+# a solve may be queued inside the transaction that makes its deal (a request sent with an Idempotency-Key runs in
+# one): a worker quicker than that commit finds no deal yet, and looks again a moment later
+@shared_task(acks_late=True, autoretry_for=(Deal.DoesNotExist,), max_retries=5, retry_backoff=1)
 def solve_deal(deal_id: int, account_id: int | None = None, address: str | None = None) -> str:
     try:
         return services.deal_solve(deal_id=deal_id, payer=_payer(account_id, address)).status

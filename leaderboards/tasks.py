@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import services
+from .boards import services
 from .fair_play.tasks import recheck_ranked_day  # noqa: F401  (found where Celery looks for an app's tasks)
 
 

@@ -43,6 +43,8 @@ class Code(str, enum.Enum):  # noqa: UP042 (each member is made by __new__ from 
     BAD_REQUEST = ("bad_request", 400, "the request could not be read (a bad Host header, or a NUL byte in the "
                                        "address, say)")
     BAD_PARAMETER = ("bad_parameter", 400, "a query parameter such as `limit` or `offset` is out of range")
+    BAD_IDEMPOTENCY_KEY = ("bad_idempotency_key", 400, "an `Idempotency-Key` header that is empty, over 255 "
+                                                       "characters or not printable ASCII")
     BAD_DATE = ("bad_date", 400, "a date that is not YYYY-MM-DD, or out of range (0001-02-01 to 9998-12-31)")
     BAD_NOTATION = ("bad_notation", 400, "a move not written in the notation of docs/rules.md")
     BAD_RULES = ("bad_rules", 400, "a rule set that does not parse, or an option out of its bounds")
@@ -131,9 +133,15 @@ class Code(str, enum.Enum):  # noqa: UP042 (each member is made by __new__ from 
     ALREADY_VOID = ("already_void", 409, "the game or player is void already")
     ALREADY_LIFTED = ("already_lifted", 409, "the void was lifted already")
     ALREADY_REVIEWED = ("already_reviewed", 409, "the flag was reviewed already")
+    IDEMPOTENCY_KEY_IN_FLIGHT = ("idempotency_key_in_flight", 409, "a request with this `Idempotency-Key` is "
+                                                                    "still being answered: send it again after "
+                                                                    "`retry_after_seconds` (also `Retry-After`)")
     BODY_TOO_LARGE = ("body_too_large", 413, "the body is over the limit")
     UNSUPPORTED_MEDIA_TYPE = ("unsupported_media_type", 415, "the body is not JSON")
     ILLEGAL_MOVE = ("illegal_move", 422, "the move breaks the rules (the message gives the engine's reason)")
+    IDEMPOTENCY_KEY_REUSED = ("idempotency_key_reused", 422, "this `Idempotency-Key` came before with another "
+                                                             "request (method, address or body): a new request "
+                                                             "takes a new key")
     THROTTLED = ("throttled", 429, "too many requests: wait `retry_after_seconds`")
     SERVER_ERROR = ("server_error", 500, "something went wrong on our side (`request_id` finds it in the log)")
     DATABASE_UNAVAILABLE = ("database_unavailable", 503, "the database is not answering: send the same request "

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "pyramid_site.accounts",
     "pyramid_site.operations",
+    "pyramid_site.idempotency",
     "games",
     "leaderboards",
     "pyramid_site.web",
@@ -78,6 +79,7 @@ MIDDLEWARE = [
     "pyramid_site.metrics.MetricsMiddleware",
     "pyramid_site.requests.UnreadableRequestMiddleware",  # a NUL in the path or query: 400 before any view
     "pyramid_site.api.version.ApiVersionMiddleware",  # X-API-Version on every answer
+    "pyramid_site.api.rate_limits.RateLimitHeadersMiddleware",  # RateLimit-Policy, RateLimit where throttled
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # the web page's scripts and styles, also under gunicorn
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -295,15 +297,15 @@ SPECTACULAR_SETTINGS = {
         "GameModeEnum": "games.api.serializers.GAME_MODES",
         "DealStatusEnum": "games.api.serializers.DEAL_STATUSES",
         "VerdictEnum": "games.api.serializers.VERDICTS",
-        "ClubRoleEnum": "leaderboards.api.output.CLUB_ROLES",
-        "TournamentFormatEnum": "leaderboards.api.output.TOURNAMENT_FORMATS",
-        "TournamentScoringEnum": "leaderboards.api.output.TOURNAMENT_SCORINGS",
-        "TournamentSourceEnum": "leaderboards.api.output.TOURNAMENT_SOURCES",
-        "TournamentStatusEnum": "leaderboards.api.output.TOURNAMENT_STATUSES",
-        "BoardSourceEnum": "leaderboards.api.output.BOARD_SOURCES",
+        "ClubRoleEnum": "leaderboards.clubs.api.output.CLUB_ROLES",
+        "TournamentFormatEnum": "leaderboards.tournaments.api.output.TOURNAMENT_FORMATS",
+        "TournamentScoringEnum": "leaderboards.tournaments.api.output.TOURNAMENT_SCORINGS",
+        "TournamentSourceEnum": "leaderboards.tournaments.api.output.TOURNAMENT_SOURCES",
+        "TournamentStatusEnum": "leaderboards.tournaments.api.output.TOURNAMENT_STATUSES",
+        "BoardSourceEnum": "leaderboards.boards.api.output.BOARD_SOURCES",
         "TaskFailureKindEnum": "pyramid_site.operations.api.TASK_FAILURE_KINDS",
-        "DayOutcomeEnum": "leaderboards.api.output.DAY_OUTCOMES",
-        "ClubChangeKindEnum": "leaderboards.api.output.CLUB_CHANGE_KINDS",
+        "DayOutcomeEnum": "leaderboards.boards.api.output.DAY_OUTCOMES",
+        "ClubChangeKindEnum": "leaderboards.clubs.api.output.CLUB_CHANGE_KINDS",
     },
     # OpenAPI 3.1: a null beside a component is `oneOf: [{$ref}, {type: null}]`, which every validator reads
     # alike (3.0's `nullable` beside `allOf` is read both ways)
@@ -314,7 +316,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "pyramid_site.api.schema.add_links",
-                             "pyramid_site.api.schema.shape_operations"],
+                             # the Idempotency-Key header and its errors' statuses, before they are shaped
+                             "pyramid_site.api.idempotency.declare_idempotency_keys",
+                             "pyramid_site.api.schema.shape_operations",
+                             "pyramid_site.api.idempotency.declare_retry_after_on_conflicts",
+                             # RateLimit-Policy and RateLimit on the throttled operations' answers
+                             "pyramid_site.api.rate_limits.declare_rate_limit_headers"],
 }
 
 # --- Celery ---------------------------------------------------------------------------------------
@@ -399,6 +406,12 @@ CELERY_BEAT_SCHEDULE = {
             help="the beat job's period filling the practice pools"),
         "options": {"queue": PYRAMID_SOLVER_QUEUE},
     },
+    # idempotency keys past PYRAMID_IDEMPOTENCY_KEEP_HOURS deleted
+    "purge-idempotency-keys": {
+        "task": "pyramid_site.idempotency.tasks.purge_idempotency_keys",
+        "schedule": env_float("PYRAMID_IDEMPOTENCY_PURGE_EVERY_SECONDS", 3600.0, low=1.0,
+            help="the beat job's period deleting idempotency keys past their time"),
+    },
     # failed tasks' records older than PYRAMID_TASK_FAILURE_KEEP_DAYS deleted
     "prune-task-failures": {
         "task": "pyramid_site.operations.tasks.prune_task_failures",
@@ -406,6 +419,12 @@ CELERY_BEAT_SCHEDULE = {
             help="the beat job's period pruning old task failures"),
     },
 }
+# Safe retries (pyramid_site/api/idempotency.py; docs/api.md, "Retries")
+PYRAMID_IDEMPOTENCY_KEEP_HOURS = env_int("PYRAMID_IDEMPOTENCY_KEEP_HOURS", 24, low=1, high=24 * 30,
+    help="hours an `Idempotency-Key` and its first answer are kept: a retry within them is answered the same")
+PYRAMID_IDEMPOTENCY_WAIT_SECONDS = env_float("PYRAMID_IDEMPOTENCY_WAIT_SECONDS", 10.0, low=0.0,
+    help=("how long a retry waits for the request with its `Idempotency-Key` still being answered before 409 "
+          "`idempotency_key_in_flight`"))
 # Days a failed task's record is kept (admin, /api/operations/task-failures/, /metrics); older ones are pruned
 PYRAMID_TASK_FAILURE_KEEP_DAYS = env_int("PYRAMID_TASK_FAILURE_KEEP_DAYS", 30, low=1, high=3650,
     help='days a failed Celery task\'s record is kept (docs/operations.md, "Task failures")')

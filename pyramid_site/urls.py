@@ -34,7 +34,7 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/accounts/", include("pyramid_site.accounts.urls")),
     path("api/", include("games.api.urls")),
-    path("api/", include("leaderboards.api.urls")),
+    path("api/", include("leaderboards.urls")),
     path("api/fair-play/", include("leaderboards.fair_play.urls")),
     path("api/operations/", include("pyramid_site.operations.urls")),
     path("", include("pyramid_site.web.urls")),

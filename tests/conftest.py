@@ -3,8 +3,9 @@
 Every test runs under a pinned clock (``pinned_clock``, autouse): noon UTC of the day the session started, running
 on at its real pace, for every reader of the time in this process (``date.today``, ``datetime.now``,
 ``django.utils.timezone.now``, ``pyramid_site.clock.utc_today``, ``time.time``; ``time.monotonic`` is left alone).
-No test crosses a UTC midnight, whenever it runs. Tests whose other processes read their own clock (a real Celery
-worker, a browser, a second server) are marked ``real_clock`` and run on the machine's. ``tests/test_pinned_clock.py``
+No test crosses a UTC midnight, whenever it runs. The browser tests' Chromium reads it too (tests/web/conftest.py
+installs Playwright's clock at the pinned time). Tests whose other processes read their own clock (a real Celery
+worker, a second server) are marked ``real_clock`` and run on the machine's. ``tests/test_pinned_clock.py``
 runs date-reading tests starting a moment before midnight, pinned and not, to prove it (the two environment
 variables below are for that test).
 
@@ -46,17 +47,6 @@ def pytest_configure(config):
                                        "the after-test invariant checks are skipped")
     config.addinivalue_line("markers", f"{REAL_CLOCK}: the test runs on the machine's clock, not the pinned one "
                                        "(its other processes read their own clock)")
-
-
-# folders whose tests drive another process that reads its own clock: the browser tests (a browser's Date)
-REAL_CLOCK_FOLDERS = ("web",)
-
-
-def pytest_collection_modifyitems(config, items):
-    tests = os.path.dirname(__file__)
-    for item in items:
-        if os.path.relpath(str(item.path), tests).split(os.sep)[0] in REAL_CLOCK_FOLDERS:
-            item.add_marker(REAL_CLOCK)
 
 
 @pytest.fixture(autouse=True)

@@ -25,7 +25,7 @@ from games.engine_glue import engine_deal, engine_rules
 from games.models import DailyDeal, Deal, Game
 from games.move_log import LoggedMove, log_moves
 from games.services.deals import deal_get_or_create, deal_keep_secret
-from leaderboards import services as leaderboard_services
+from leaderboards.boards import services as leaderboard_services
 from leaderboards.models import BoardCount, PeriodCount, PeriodStanding, Result
 from pyramid_site.clock import day_end, utc_today
 

@@ -19,5 +19,7 @@ def test_docs_build_strict(tmp_path):
     assert built.returncode == 0, f"mkdocs build --strict failed:\n{built.stdout}{built.stderr}"
     pages = {path.parent.name for path in site.glob("*/index.html")}
     documents = {path.stem for path in (ROOT / "docs").glob("*.md")} - {"index"}
-    assert pages == documents
+    # and the API reference, written from the schema at build time (tools/api_reference.py, tests/test_api_reference.py)
+    assert pages == documents | {"api-reference"}
+    assert "op-games_moves_create" in (site / "api-reference" / "index.html").read_text()
     assert (site / "index.html").is_file()

@@ -12,16 +12,17 @@ same positions. Written once; run again only when the rules change on purpose (a
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 from engine import PRESETS, Position, deal_from_number
+from tests.solver.positions import random_position
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "engine" / "perft_oracle.json"
 COMMAND = ".venv/bin/python -m tools.perft_oracle"
 DEALS = (5, 8, 14)
 DEPTH = 6
-MID_GAME = ((6, 101), (14, 202))  # (removals wanted, seed) of the random play that reaches each mid-game position
+# (removals wanted, seed) of the random play (tests/solver/positions.py) that reaches each mid-game position
+MID_GAME = ((6, 101), (14, 202))
 
 
 def perft(position: Position, depth: int) -> list[int]:
@@ -39,26 +40,12 @@ def perft(position: Position, depth: int) -> list[int]:
     return counts
 
 
-def mid_game(start: Position, removals_wanted: int, seed: int) -> Position:
-    rng = random.Random(seed)
-    position, removed = start.copy(), 0
-    while removed < removals_wanted:
-        moves = position.legal_moves()
-        if not moves:
-            break
-        removals = [m for m in moves if m.is_removal]
-        move = rng.choice(removals) if removals and rng.random() < 0.8 else rng.choice(moves)
-        position.apply(move)
-        removed += move.is_removal
-    return position
-
-
 def oracle() -> dict:
     cases = []
     for name, rules in PRESETS.items():
         for number in DEALS:
             start = Position.start(deal_from_number(number), rules)
-            for position in (start, *(mid_game(start, wanted, seed) for wanted, seed in MID_GAME)):
+            for position in (start, *(random_position(number, rules, wanted, seed) for wanted, seed in MID_GAME)):
                 cases.append({"preset": name, "deal": number, "position": position.dumps(),
                               "moves": [str(m) for m in position.legal_moves()], "perft": perft(position, DEPTH)})
     return {"command": COMMAND, "depth": DEPTH, "cases": cases}

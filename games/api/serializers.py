@@ -5,8 +5,8 @@ the OpenAPI schema reads the same class (a named component). One answer is also 
 game is answered on every move, so ``game_output`` builds the move's answer as a plain dict (a serializer
 would cost more than the move), and a replay (a position per ply) by ``replay_output``;
 tests/games/test_game_output_declared.py holds each equal to its serializer (``GameOutput``, ``MoveOutcomeOutput``,
-``GameReplayOutput``) over many real games. ``analysis_output`` gathers an analysis' values, which
-``GameAnalysisOutput`` serializes.
+``GameReplayOutput``) over many real games. The verdict, the move log and the analysis are serialized from the
+objects the services and selectors answer (``PositionVerdict``, ``MoveLog``, ``GameAnalysisReport``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from rest_framework import serializers
 
 import engine
 from engine.rules import DRAWS, MAX_PASSES, RESERVES, WORDS
-from engine.solver.analysis import Analysis, unpack
 from pyramid_site.api.output import (DEAL_NUMBER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA, Computed, DealNumberField,
                                      DealNumberInputField, DealNumberTextField, NullableItemsListField, PresetField,
                                      WireDateTimeField, deal_number_text)
@@ -565,20 +564,6 @@ class GameReplayOutput(serializers.Serializer):
 
     class Meta:
         ref_name = "GameReplay"
-
-
-def analysis_output(game: Game, analysis, moves: list[str]) -> dict:
-    """A game's analysis, for ``GameAnalysisOutput`` (pending while the solver works)."""
-    if analysis is None:
-        return {"game": game.pk, "status": "pending", "plies": [], "lost_at": None, "keep_move": None,
-                "costly": [], "seconds": None}
-    found = Analysis(moves, unpack(bytes(analysis.plies)))
-    plies = [{"ply": ply, "move": moves[ply - 1] if ply else None, "verdict": answer.verdict,
-              "best_cards_left": answer.best_cards_left, "moves_to_win": answer.moves_to_win,
-              "best_move": answer.best_move} for ply, answer in enumerate(found.plies)]
-    return {"game": game.pk, "status": "ready", "plies": plies, "lost_at": found.lost_at,
-            "keep_move": found.keep_move, "costly": [{"ply": c.ply, "cost": c.cost} for c in found.costly],
-            "seconds": round(analysis.seconds, 3)}
 
 
 def replay_output(game: Game, moves: list[str], positions: list, best) -> dict:

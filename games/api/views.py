@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 import engine
 from pyramid_site.api.client import DEVICE_PARAMETER
 from pyramid_site.client import client_mark
+from pyramid_site.api.idempotency import idempotent
 from pyramid_site.api.inputs import json_object, valid_input
 from pyramid_site.api.output import DEAL_NUMBER_PATTERN, PRESET_CHOICES
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
@@ -31,7 +32,7 @@ from ..models import Deal
 from ..tasks import analyse_game_soon, solve_deal_soon
 from .serializers import (DailyCommitmentOutput, DailyOutput, DailyVerifyOutput, DealOutput, GameAnalysisOutput,
                           GameOutput, GameReplayOutput, GameStartInput, GameSummaryOutput, HintOutput, MoveInput,
-                          MoveLogOutput, MoveOutcomeOutput, VerdictOutput, analysis_output, game_output, move_input,
+                          MoveLogOutput, MoveOutcomeOutput, VerdictOutput, game_output, move_input,
                           replay_output, unsolved_deal)
 
 # a day's daily deals: the deals from the day on, only their commitments before it; `form` says which
@@ -118,6 +119,7 @@ class GameListView(APIView):
     @extend_schema(request=GameStartInput, examples=GAME_START_EXAMPLES, parameters=[DEVICE_PARAMETER],
                    responses={201: GameOutput, 400: ERROR, 404: ERROR, 409: ERROR, 429: ERROR},
                    summary="Start a game: a daily deal (ranked), or a practice deal by number or at random")
+    @idempotent
     def post(self, request):
         data = valid_input(GameStartInput, request)
         game = services.game_start(player=request.user, daily_id=data.get("daily"), number=data.get("number"),
@@ -186,7 +188,8 @@ class GameUndoView(APIView):
 
 class GameHintView(APIView):
     """The solver's hint for a practice game: a move, why, the cards it names, and whether the position can
-    still be won (counted in `hint_count`; throttled per account). Ranked games have no hints."""
+    still be won (counted in `hint_count` once per position: asked again before a move or an undo, say after a lost
+    answer, it is not counted again; throttled per account). Ranked games have no hints."""
 
     throttle_classes = [AccountThrottle]
     throttle_scope = "hint"
@@ -208,12 +211,10 @@ class GameVerdictView(APIView):
     @extend_schema(responses={200: VerdictOutput, 403: ERROR, 404: ERROR},
                    summary="Can this practice position still be won? (practice only)")
     def get(self, request, game_id: int):
-        game, solution = services.game_verdict(game_id=game_id, player=request.user,
-                                                budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS,
-                                                payer=SolverPayer.of_request(request))
-        return Response(VerdictOutput({"game": game.pk, "ply": game.moves, "verdict": solution.verdict,
-                                       "moves_to_win": solution.par_moves,
-                                       "best_cards_left": solution.best_cards_left}).data)
+        verdict = services.game_verdict(game_id=game_id, player=request.user,
+                                        budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS,
+                                        payer=SolverPayer.of_request(request))
+        return Response(VerdictOutput(verdict).data)
 
 
 class GameLogView(APIView):
@@ -223,9 +224,7 @@ class GameLogView(APIView):
     @extend_schema(responses={200: MoveLogOutput, 404: ERROR},
                    summary="A game's move log: yours, or anyone's ranked game once its day or tournament is over")
     def get(self, request, game_id: int):
-        game, log = selectors.game_log(game_id=game_id, user=request.user)
-        return Response(MoveLogOutput({"game": game.pk, "status": game.status, "moves": log,
-                                       "log": " ".join(m.notation for m in log)}).data)
+        return Response(MoveLogOutput(selectors.game_log(game_id=game_id, user=request.user)).data)
 
 
 class GameAnalysisView(APIView):
@@ -239,10 +238,10 @@ class GameAnalysisView(APIView):
                    summary="A finished game's analysis by the exact solver")
     def get(self, request, game_id: int):
         payer = SolverPayer.of_request(request)
-        game, analysis, moves = selectors.game_analysis(game_id=game_id, user=request.user, payer=payer)
-        if analysis is None:
-            analyse_game_soon(game.pk, payer=payer)
-        return Response(GameAnalysisOutput(analysis_output(game, analysis, moves)).data)
+        report = selectors.game_analysis(game_id=game_id, user=request.user, payer=payer)
+        if report.pending:
+            analyse_game_soon(report.game, payer=payer)
+        return Response(GameAnalysisOutput(report).data)
 
 
 class GameReplayView(APIView):
@@ -312,6 +311,7 @@ class DealSolveView(APIView):
 
     @extend_schema(request=None, parameters=[NUMBER, RULES], responses={202: DealOutput, 400: ERROR, 404: ERROR},
                    summary="Ask for a practice deal to be solved (logged-in players; throttled)")
+    @idempotent
     def post(self, request, number: str):
         value, rules = _deal_request(request, number)
         payer = SolverPayer.of_request(request)

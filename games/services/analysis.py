@@ -92,8 +92,18 @@ def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seco
     return game, moves, positions, BestLine(best_from, solution.verdict, list(solution.solution), line)
 
 
+@dataclass(frozen=True)
+class PositionVerdict:
+    """Whether a practice game's position can still be won (``VerdictOutput``)."""
+    game: int
+    ply: int  # the position after this many moves
+    verdict: str
+    moves_to_win: int | None
+    best_cards_left: int | None
+
+
 def game_verdict(*, game_id: int, player, budget_seconds: float, payer: SolverPayer | None = None
-                 ) -> tuple[Game, Solution]:
+                 ) -> PositionVerdict:
     """Whether a practice game's position can still be won, for players who ask to see it after every move
     (never a ranked game: it would tell a player the deal's best play while the deal is live), on the payer's
     solver budget."""
@@ -102,4 +112,5 @@ def game_verdict(*, game_id: int, player, budget_seconds: float, payer: SolverPa
         raise DomainError(Code.RANKED_NO_VERDICT,
                           gettext("whether a position can still be won is shown in practice games only"))
     with spending(payer):
-        return game, solve(game_position(game), budget_seconds=budget_seconds, grade=False)
+        solution = solve(game_position(game), budget_seconds=budget_seconds, grade=False)
+    return PositionVerdict(game.pk, game.moves, solution.verdict, solution.par_moves, solution.best_cards_left)

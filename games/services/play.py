@@ -328,13 +328,17 @@ def game_undo(*, game_id: int, player) -> Game:
 
 
 def game_hint(*, game_id: int, player, payer: SolverPayer | None = None) -> Hint:
-    """The solver's advice for a practice game, on the payer's solver budget; counted on the game."""
+    """The solver's advice for a practice game, on the payer's solver budget; counted on the game once per
+    position the player is in (the game's ``version``): asked again there, say because its answer was lost on the
+    way, it is answered again and not counted again."""
     game = game_of_player(game_id=game_id, player=player)
     _practice_only(game, "hint")
     if game.is_over:
         raise game_over(game)
-    # the search runs outside any transaction; the count is one atomic increment
+    # the search runs outside any transaction; the count is one atomic increment, made once per version (the
+    # condition is read again under the row's lock, so of two requests at once for one position one counts)
     with spending(payer):
         advice = solver_hint(game_position(game), budget_seconds=settings.PYRAMID_HINT_BUDGET_SECONDS)
-    Game.objects.filter(pk=game.pk).update(hint_count=F("hint_count") + 1)
+    (Game.objects.filter(pk=game.pk).exclude(hinted_version=game.version)
+     .update(hint_count=F("hint_count") + 1, hinted_version=game.version))
     return advice

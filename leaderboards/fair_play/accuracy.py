@@ -32,7 +32,7 @@ from games.engine_glue import start_position
 from games.models import Game, GameAnalysis
 from games.selectors import game_notations
 
-from ..models import TournamentDeal
+from ..tournaments.models import TournamentDeal
 from .models import Flag
 from .services import flag_raise
 

@@ -10,6 +10,7 @@ from rest_framework.permissions import IsAdminUser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from pyramid_site.api.idempotency import idempotent
 from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR
@@ -103,6 +104,7 @@ class VoidListView(APIView):
                    summary="Void a game or a player: every board and standing is recomputed without it",
                    description="Void a ranked game or a player, with a reason: every board and standing is "
                                "recomputed without it. Staff only.")
+    @idempotent
     def post(self, request):
         data = valid_input(VoidInput, request)
         if "game" in data:

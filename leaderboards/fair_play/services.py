@@ -17,11 +17,11 @@ from django.utils.translation import gettext
 from games.models import Game
 from pyramid_site.errors import Code, DomainError
 
-from .. import cache
-from ..models import Result
-from ..services.board_counts import board_count_move, counted
-from ..services.period_standings import period_standings_follow
-from ..services.standings import entries_refresh_for_result
+from ..boards import cache
+from ..boards.models import Result
+from ..boards.services.board_counts import board_count_move, counted
+from ..boards.services.period_standings import period_standings_follow
+from ..tournaments.services.standings import entries_refresh_for_result
 from .models import Flag, Void
 
 
@@ -116,6 +116,15 @@ def void_lift(*, void_id: int, reason: str, by=None) -> Void:
             player_id=void.player_id)
         _apply(covered.exclude(pk__in=_still_off_board(covered).values("pk")), voided=False)
         return void
+
+
+def result_held_by_fair_play(sender, *, game: Game, **kwargs) -> bool:
+    """The receiver of ``boards.signals.result_held``, asked as a ranked game's result is written: lock the
+    player's row (it orders this against voids and flags, see ``_lock_player``), then look for an active void or an
+    open flag, in statements of their own, whose snapshots see one committed while this one waited for the lock."""
+    _lock_player(game.player_id)
+    return (Void.objects.filter(Q(game_id=game.pk) | Q(player_id=game.player_id), lifted_at__isnull=True).exists()
+            or Flag.objects.filter(game_id=game.pk, reviewed_at__isnull=True).exists())
 
 
 def _lock_player(player_id: int) -> None:

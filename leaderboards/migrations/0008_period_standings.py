@@ -9,7 +9,7 @@ from django.db import migrations, models
 
 
 def standings_fill(apps, schema_editor):
-    from leaderboards.services.period_standings import standings_from
+    from leaderboards.boards.services.period_standings import standings_from
 
     Result, PeriodStanding = apps.get_model("leaderboards", "Result"), apps.get_model("leaderboards", "PeriodStanding")
     PeriodStanding.objects.bulk_create(standings_from(Result.objects.filter(daily__isnull=False, voided=False),

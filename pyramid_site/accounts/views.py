@@ -18,7 +18,8 @@ from rest_framework.response import Response
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.views import APIView
 
-from pyramid_site.api.inputs import TextField, valid_input
+from pyramid_site.api.idempotency import idempotent
+from pyramid_site.api.inputs import TextField, no_body, valid_input
 from pyramid_site.names import canonical_name, clean_name
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.throttles import AddressThrottle, UsernameThrottle
@@ -136,6 +137,7 @@ class SignupView(APIView):
     @extend_schema(request=SignupInput, examples=SIGNUP_EXAMPLES,
                    responses={201: UserWithTokenOutput, 200: UserWithTokenOutput, 403: ERROR, 409: ERROR},
                    summary="Create an account, or name my guest account; returns a token")
+    @idempotent
     def post(self, request):
         data = valid_input(SignupInput, request)
         user, token, named_guest = services.account_signup(
@@ -154,15 +156,19 @@ class GuestView(APIView):
     token, throttled per client address. Keep the token: it is the only key to the account until the guest signs
     up (`POST /api/accounts/signup/` with the token names this account and keeps its games). A request carrying
     the site's `csrftoken` cookie (a browser on the web page) is checked for CSRF and logged in with a session
-    too. Someone logged in already is refused (409 `already_logged_in`)."""
+    too. Someone logged in already is refused (409 `already_logged_in`). It takes no body (or `{}`): a field sent
+    is refused (400 `invalid`, naming it), since the server picks the name and nothing else is set here."""
 
     permission_classes = [AllowAny]
     throttle_classes = [AddressThrottle]
     throttle_scope = "guest"
 
-    @extend_schema(request=None, responses={201: UserWithTokenOutput, 403: ERROR, 409: ERROR},
+    @extend_schema(request=None, responses={201: UserWithTokenOutput, 400: ERROR, 403: ERROR, 409: ERROR},
                    summary="Play without signing up: a guest account and its token")
+    @idempotent
     def post(self, request):
+        no_body(request, gettext("a guest account takes nothing: its name is the server's; sign up afterwards to "
+                                 "choose one"))
         if request.user.is_authenticated:
             raise DomainError(Code.ALREADY_LOGGED_IN,
                               gettext("you are logged in already, as %(username)s")

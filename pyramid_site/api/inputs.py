@@ -16,6 +16,14 @@ def json_object(request) -> dict:
     return request.data
 
 
+def no_body(request, why: str) -> None:
+    """Refuse a body on a request that takes none (nothing, or an empty object ``{}``, is taken): a field sent
+    would otherwise be silently ignored, which a client would read as taken. ``why`` says what to do instead."""
+    data = json_object(request)
+    if data:
+        raise serializers.ValidationError({name: [why] for name in data})
+
+
 def valid_input(serializer_class, request) -> dict:
     """The body checked by the input serializer: its validated data, or a 400 saying what is wrong."""
     serializer = serializer_class(data=json_object(request))

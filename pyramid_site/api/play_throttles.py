@@ -11,7 +11,9 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 from pyramid_site.client import client_address
-from pyramid_site.sliding_window import SlidingWindow
+from pyramid_site.sliding_window import Estimate, SlidingWindow
+
+from .rate_limits import note
 
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -24,26 +26,47 @@ def parse_rate(text: str | None) -> tuple[int, int] | None:
     return int(count), _PERIODS[period[0]]
 
 
+def note_count(request, *, policy: str, limit: int, seconds: int, counted: Estimate) -> float:
+    """Note a sliding window's count for the RateLimit headers (``rate_limits``): ``r`` the requests that fit
+    under ``limit`` now; ``t`` the seconds until one more than that fits (the counts fading), which with ``r=0``
+    is the wait before the next request is taken (at least a second): that wait, 0 when ``r`` is not 0."""
+    remaining = max(math.floor(limit - counted.used), 0)
+    # the instant the count reaches the level that lets one more in (a hair less: float error at exact bounds)
+    reset = max(counted.wait(limit - remaining - 1) - 1e-9, 0.0)
+    if remaining == 0:
+        reset = max(reset, 1.0)
+    note(request, policy=policy, quota=limit, window=seconds, remaining=remaining, reset=reset)
+    return reset if remaining == 0 else 0.0
+
+
 class AccountAndAddressThrottle(BaseThrottle):
-    """The view's ``throttle_scope`` counted for the account and for the client address."""
+    """The view's ``throttle_scope`` counted for the account (policy ``S``) and for the client address
+    (``S_address``)."""
 
     def __init__(self):
         self._wait = 0.0
 
+    def policies(self, view) -> list[str]:
+        """The policies it counts ``view``'s requests by: the account's (signed in) and the address's."""
+        rates = api_settings.DEFAULT_THROTTLE_RATES
+        return [policy for policy in (view.throttle_scope, f"{view.throttle_scope}_address") if rates.get(policy)]
+
     def allow_request(self, request, view) -> bool:
         scope, rates = view.throttle_scope, api_settings.DEFAULT_THROTTLE_RATES
         user = getattr(request, "user", None)
-        counters = [(f"ip:{client_address(request)}", parse_rate(rates.get(f"{scope}_address")))]
+        counters = [(f"ip:{client_address(request)}", f"{scope}_address")]
         if user is not None and user.is_authenticated:
-            counters.append((f"user:{user.pk}", parse_rate(rates.get(scope))))
+            counters.append((f"user:{user.pk}", scope))
         self._wait = 0.0
-        for ident, rate in counters:
+        for ident, policy in counters:
+            rate = parse_rate(rates.get(policy))
             if rate is None:
                 continue
             limit, seconds = rate
             counted = SlidingWindow(f"throttle:{scope}", seconds).count(ident)
+            wait = note_count(request, policy=policy, limit=limit, seconds=seconds, counted=counted)
             if counted.used > limit:  # room again once one more would not go over
-                self._wait = max(self._wait, counted.wait(limit - 1), 1.0)
+                self._wait = max(self._wait, wait)
         return self._wait == 0
 
     def wait(self) -> float | None:

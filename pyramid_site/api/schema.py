@@ -62,8 +62,8 @@ ERROR_RESPONSES = {
                       "one, a name is taken ...)."),
     413: ("ContentTooLarge", "The body is over the limit (`PYRAMID_API_MAX_BODY_BYTES`, 64 KiB by default)."),
     415: ("UnsupportedMediaType", "The body is not JSON: send `Content-Type: application/json`."),
-    422: ("UnprocessableContent", "The move breaks the rules; the message gives the engine's reason. Nothing "
-                                  "changed."),
+    422: ("UnprocessableContent", "The move breaks the rules (the message gives the engine's reason), or an "
+                                  "`Idempotency-Key` came before with another request. Nothing changed."),
     429: ("TooManyRequests", "Too many requests: wait `retry_after_seconds` (also the `Retry-After` header)."),
     500: ("ServerError", "Something went wrong on our side; `request_id` finds it in the log."),
     503: ("ServiceUnavailable", "The database is not answering: send the same request again after `Retry-After` "

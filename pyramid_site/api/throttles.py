@@ -13,6 +13,8 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from pyramid_site.names import canonical_name
 
+from .rate_limits import note
+
 
 class _LiveRates:
     """The rates as the settings say now (DRF's own class reads them once, at import)."""
@@ -22,14 +24,36 @@ class _LiveRates:
         return api_settings.DEFAULT_THROTTLE_RATES
 
 
-class AddressThrottle(_LiveRates, ScopedRateThrottle):
+class _Announced:
+    """Notes its count on the request, for the answer's RateLimit headers (``rate_limits``): its policy is its
+    scope (and ``policy_suffix``), ``r`` the requests left in the window, ``t`` the seconds until the oldest one
+    counted leaves it."""
+
+    policy_suffix = ""
+
+    def policies(self, view) -> list[str]:
+        """The policy it counts ``view``'s requests by, if its scope has a rate."""
+        scope = str(getattr(view, "throttle_scope", ""))
+        return [f"{scope}{self.policy_suffix}"] if api_settings.DEFAULT_THROTTLE_RATES.get(scope) else []
+
+    def allow_request(self, request, view):
+        allowed = super().allow_request(request, view)  # type: ignore[misc]  # beside one of DRF's throttles
+        if getattr(self, "key", None) is not None:  # a rate, and someone to count it against: counted
+            history = self.history
+            note(request, policy=f"{self.scope}{self.policy_suffix}", quota=self.num_requests, window=self.duration,
+                 remaining=self.num_requests - len(history),
+                 reset=self.duration - (self.now - history[-1]) if history else 0)
+        return allowed
+
+
+class AddressThrottle(_Announced, _LiveRates, ScopedRateThrottle):
     """Counted per client address, whoever is logged in (sign-up, log-in)."""
 
     def get_cache_key(self, request, view):
         return self.cache_format % {"scope": self.scope, "ident": f"ip:{self.get_ident(request)}"}
 
 
-class AccountThrottle(_LiveRates, ScopedRateThrottle):
+class AccountThrottle(_Announced, _LiveRates, ScopedRateThrottle):
     """Counted per account (hints, solving on request); per address for anyone else."""
 
     def get_cache_key(self, request, view):
@@ -38,12 +62,14 @@ class AccountThrottle(_LiveRates, ScopedRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
 
-class UsernameThrottle(_LiveRates, ScopedRateThrottle):
+class UsernameThrottle(_Announced, _LiveRates, ScopedRateThrottle):
     """Counted per account asked for (log-in), whichever address asks: by the name's canonical key, the one
     the database keeps unique (``names.canonical_name``), so no spelling of a name (its case, width or
     look-alike letters) is a fresh allowance. Reads the JSON body of the API's log-ins and the form of the
     admin's. A name that is not text has no account to count against: the log-in refuses it (400), and the
     address throttle beside this one counts it."""
+
+    policy_suffix = "_name"
 
     def get_cache_key(self, request, view):
         data = request.data if isinstance(request, Request) else request.POST

@@ -16,7 +16,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 from pyramid_site.client import client_address
-from .play_throttles import parse_rate
+from .play_throttles import note_count, parse_rate
 from pyramid_site.sliding_window import SlidingWindow
 
 SCOPE = "visitor_read"
@@ -28,6 +28,10 @@ class VisitorReadThrottle(BaseThrottle):
     def __init__(self):
         self._wait = 0.0
 
+    def policies(self, view) -> list[str]:
+        """The policy it counts a visitor's reads by."""
+        return [SCOPE] if api_settings.DEFAULT_THROTTLE_RATES.get(SCOPE) else []
+
     def allow_request(self, request, view) -> bool:
         self._wait = 0.0
         user = getattr(request, "user", None)
@@ -38,8 +42,9 @@ class VisitorReadThrottle(BaseThrottle):
             return True
         limit, seconds = rate
         counted = SlidingWindow(f"throttle:{SCOPE}", seconds).count(f"ip:{client_address(request)}")
-        if counted.used > limit:  # room again once one more would not go over
-            self._wait = max(counted.wait(limit - 1), 1.0)
+        wait = note_count(request, policy=SCOPE, limit=limit, seconds=seconds, counted=counted)
+        if counted.used > limit:  # room again once one more would not go over (the RateLimit header's t)
+            self._wait = wait
         return self._wait == 0
 
     def wait(self) -> float | None:

@@ -93,12 +93,20 @@ def test_a_visitor_gets_a_guest_account_and_a_token_that_plays():
     assert second["id"] != guest["id"] and second["username"] != guest["username"]
 
 
-def test_what_a_guest_request_sends_is_ignored_it_gets_a_guest_and_nothing_more():
-    answer = APIClient().post("/api/accounts/guest/", {"username": "admin", "is_staff": True, "password": "x"},
-                              format="json")
-    assert answer.status_code == 201 and GUEST_NAME.fullmatch(answer.json()["username"])
-    assert not User.objects.filter(username="admin").exists()
-    assert not User.objects.get(pk=answer.json()["id"]).is_staff
+def test_a_guest_request_takes_no_body_and_refuses_what_it_would_not_read():
+    users = User.objects.count()
+    sent = APIClient().post("/api/accounts/guest/", {"username": "admin", "is_staff": True, "password": "x"},
+                            format="json")
+    assert sent.status_code == 400 and sent.json()["code"] == "invalid"
+    assert set(sent.json()["fields"]) == {"username", "is_staff", "password"}  # each field sent is named
+    assert "sign up" in sent.json()["message"]
+    listed = APIClient().post("/api/accounts/guest/", [], format="json")
+    assert listed.status_code == 400 and listed.json()["code"] == "malformed_body"
+    assert User.objects.count() == users  # nobody was made
+    for body in ({}, None):  # nothing, or an empty object: a guest and nothing more
+        answer = APIClient().post("/api/accounts/guest/", body, format="json")
+        assert answer.status_code == 201 and GUEST_NAME.fullmatch(answer.json()["username"])
+        assert not User.objects.get(pk=answer.json()["id"]).is_staff
 
 
 def test_nobody_logs_in_to_a_guest_account_with_a_password():

@@ -6,6 +6,7 @@ application in-process."""
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
 import pkgutil
 import subprocess
@@ -13,6 +14,7 @@ import sys
 
 import httpx
 import pytest
+import time_machine
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.management import call_command
 from django.core.signals import request_finished, request_started
@@ -172,3 +174,59 @@ def test_a_generated_client_plays_a_practice_game_and_a_daily_game(generated, ws
     page = daily_retrieve.sync(client=api)
     assert isinstance(page, DailyPage) and isinstance(page.results[0], DailyDeal)
     assert page.results[0].my_game.id == game.id and page.results[0].my_game.status == GameStatusEnum.WON
+
+
+def _signed_up(transport, name: str):
+    from pyramid_client import AuthenticatedClient, Client
+    from pyramid_client.api.accounts import accounts_signup_create
+    from pyramid_client.models import SignupInput
+
+    anonymous = Client(base_url="http://testserver", httpx_args=transport, raise_on_unexpected_status=True)
+    signed_up = accounts_signup_create.sync(client=anonymous,
+                                            body=SignupInput(username=name, password="a-long-pass-phrase"))
+    return AuthenticatedClient(base_url="http://testserver", token=signed_up.token, httpx_args=transport,
+                               raise_on_unexpected_status=True)
+
+
+def test_a_generated_client_paces_itself_by_the_rate_limit_headers(generated, wsgi_app, settings):
+    """Twelve games started under a quota of three a minute (and five per address): the client reads `RateLimit`
+    after each answer and, where a policy has nothing left, waits its `t` seconds (the clock moved, not slept)
+    before the next; it never meets a 429."""
+    import http_sf
+    from pyramid_client.api.games import games_create
+    from pyramid_client.models import Game, GameStartInput
+
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] | {"game_start": "3/min", "game_start_address": "5/min"}
+    settings.REST_FRAMEWORK = settings.REST_FRAMEWORK | {"DEFAULT_THROTTLE_RATES": rates}
+    api = _signed_up({"transport": httpx.WSGITransport(app=wsgi_app)}, "pacer")
+    waits, started = [], []
+    with time_machine.travel(dt.datetime.now(dt.UTC), tick=False) as clock:
+        for number in range(12):
+            answer = games_create.sync_detailed(client=api, body=GameStartInput(number=str(number)))
+            assert answer.status_code == 201 and isinstance(answer.parsed, Game), answer.content
+            started.append(answer.parsed.id)
+            policies = dict(http_sf.parse(answer.headers["RateLimit-Policy"].encode(), tltype="list"))
+            assert policies == {"game_start": {"q": 3, "w": 60}, "game_start_address": {"q": 5, "w": 60}}
+            spent = [params["t"] for _, params in http_sf.parse(answer.headers["RateLimit"].encode(), tltype="list")
+                     if params["r"] == 0]
+            if spent:
+                waits.append(max(spent))
+                clock.shift(max(spent))
+    assert len(set(started)) == 12
+    # the quota was met again and again: without the waits the fourth start would have been a 429
+    assert len(waits) >= 3 and all(0 < wait <= 120 for wait in waits)
+
+
+def test_a_generated_client_retries_a_start_with_its_idempotency_key(generated, wsgi_app):
+    from pyramid_client.api.games import games_create
+    from pyramid_client.models import Game, GameStartInput
+
+    api = _signed_up({"transport": httpx.WSGITransport(app=wsgi_app)}, "retrier")
+    body = GameStartInput(number="7", rules="one-look")
+    first = games_create.sync_detailed(client=api, body=body, idempotency_key="start-7-once")
+    again = games_create.sync_detailed(client=api, body=body, idempotency_key="start-7-once")
+    assert first.status_code == again.status_code == 201
+    assert isinstance(again.parsed, Game) and again.parsed.id == first.parsed.id
+    assert again.headers["Idempotent-Replayed"] == "true" and again.headers["Location"] == first.headers["Location"]
+    other = games_create.sync_detailed(client=api, body=GameStartInput(number="8"), idempotency_key="start-7-once")
+    assert other.status_code == 422 and other.parsed.code.value == "idempotency_key_reused"

@@ -7,7 +7,8 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from leaderboards import services
+from leaderboards.clubs import services
+from leaderboards.tournaments import services as tournament_services
 from leaderboards.fair_play.models import Flag
 from leaderboards.fair_play.services import game_void
 from pyramid_site.operations.services import task_failure_record
@@ -69,9 +70,10 @@ def lists(users, staff, winning_line):
                         kwargs="{}", exception_type="ValueError", exception_message="for the list", traceback="",
                         retries=0, worker="celery@here")
     now = timezone.now()
-    cup = services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format="match",
-                                     starts_at=now - dt.timedelta(hours=1), ends_at=now + dt.timedelta(hours=1))
-    services.tournament_join(user=users[0], tournament_id=cup.pk)
+    cup = tournament_services.tournament_create(actor=users[0], club_id=club.pk, name="Cup",
+                                                rules="one-look", format="match", starts_at=now - dt.timedelta(hours=1),
+                                                ends_at=now + dt.timedelta(hours=1))
+    tournament_services.tournament_join(user=users[0], tournament_id=cup.pk)
     return {"club": club, "daily": daily, "cup": cup}
 
 

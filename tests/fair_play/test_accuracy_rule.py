@@ -16,7 +16,8 @@ from games.models import Game, GameAnalysis
 from engine.solver.analysis import Accuracy
 from leaderboards.fair_play.accuracy import AccuracyFigures, player_accuracy
 from leaderboards.models import Flag, Result
-from leaderboards.services import club_create, club_join, tournament_game_start, tournament_join
+from leaderboards.clubs.services import club_create, club_join
+from leaderboards.tournaments.services import tournament_game_start, tournament_join
 from tests.leaderboards.test_tournaments import create, ready
 from tests.support import WINNABLE_ONE_LOOK, UserFactory, daily_game, make_daily, play
 

@@ -15,16 +15,17 @@ import engine
 from games import services as game_services
 from games.models import Game
 from games.tasks import close_expired_games
-from leaderboards import services as leaderboard_services
-from leaderboards.services import club_create, club_join, tournament_join
+from leaderboards.tournaments import services as leaderboard_services
+from leaderboards.clubs.services import club_create, club_join
+from leaderboards.tournaments.services import tournament_join
 from leaderboards.fair_play import services
 from leaderboards.fair_play.game_rules import game_rules_check
 from leaderboards.fair_play.models import Flag, Void
 from leaderboards.fair_play.recheck import ranked_day_recheck
 from leaderboards.fair_play.scouting import scouting_of
 from leaderboards.models import Entry, Result
-from leaderboards.selectors.boards import daily_board
-from leaderboards.selectors.stats import period_board
+from leaderboards.boards.selectors.boards import daily_board
+from leaderboards.boards.selectors.stats import period_board
 from pyramid_site.client import address_hash, client_mark
 from pyramid_site.clock import day_end, utc_today
 from tests.leaderboards.test_tournaments import create, ready

@@ -11,8 +11,8 @@ from games import services as game_services
 from leaderboards.fair_play import services
 from leaderboards.fair_play.models import Void
 from leaderboards.models import Result
-from leaderboards.selectors.boards import daily_board
-from leaderboards.selectors.stats import period_board
+from leaderboards.boards.selectors.boards import daily_board
+from leaderboards.boards.selectors.stats import period_board
 from pyramid_site.errors import Code, DomainError
 from tests.support import UserFactory, at_once, client_for, daily_game, make_daily
 

@@ -14,25 +14,32 @@ pytestmark = [
 ]
 
 
-def _race(player, game_id, bodies):
-    """Send each body from its own thread, all released at once; return the responses in order."""
-    barrier = threading.Barrier(len(bodies))
-    results = [None] * len(bodies)
+def _at_once(player, requests):
+    """Each ``request(client)`` sent from its own thread with the player's client, all released at once; the
+    answers in the order of the requests."""
+    barrier = threading.Barrier(len(requests))
+    answers = [None] * len(requests)
 
-    def send(index, body):
+    def send(index, request):
         try:
             client = client_for(player)
             barrier.wait()
-            results[index] = client.post(f"/api/games/{game_id}/moves/", body, format="json")
+            answers[index] = request(client)
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=send, args=(i, b)) for i, b in enumerate(bodies)]
+    threads = [threading.Thread(target=send, args=(i, request)) for i, request in enumerate(requests)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    return results
+    return answers
+
+
+def _race(player, game_id, bodies):
+    """Each body sent as a move at once; the responses in order."""
+    return _at_once(player, [lambda client, body=body: client.post(f"/api/games/{game_id}/moves/", body, format="json")
+                             for body in bodies])
 
 
 def _practice_game(player):
@@ -66,21 +73,16 @@ def test_same_move_sent_many_times_at_once_applies_once(player):
 
 def test_a_ranked_deal_started_twice_at_once_makes_one_game(player):
     daily = make_daily()
-    barrier = threading.Barrier(4)
-    codes = []
-
-    def start():
-        try:
-            client = client_for(player)
-            barrier.wait()
-            codes.append(client.post("/api/games/", {"daily": daily.pk}, format="json").status_code)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=start) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(codes) == [201, 409, 409, 409]
+    answers = _at_once(player, [lambda client: client.post("/api/games/", {"daily": daily.pk}, format="json")] * 4)
+    assert sorted(answer.status_code for answer in answers) == [201, 409, 409, 409]
     assert Game.objects.filter(player=player, daily=daily).count() == 1
+
+
+def test_a_hint_asked_many_times_at_once_for_one_position_is_counted_once(player, settings):
+    # one search at a time per account would refuse all but the first (429): the four are let through here
+    settings.PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT = settings.PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS = 0
+    game = _practice_game(player)
+    answers = _at_once(player, [lambda client: client.get(f"/api/games/{game['id']}/hint/")] * 4)
+    assert [answer.status_code for answer in answers] == [200] * 4
+    assert len({answer.content for answer in answers}) == 1  # the same advice, four times
+    assert Game.objects.get(pk=game["id"]).hint_count == 1

@@ -1,7 +1,7 @@
 """The move's answer is built by hand for speed (``game_output``); ``GameOutput`` declares it. Over many real
 games (every preset, random legal play, undo, resignation, a ranked game with its secret deal) the two print
-the same JSON, key order included. The other hand-built answers (a replay: a position per ply; an analysis;
-``player_ref``) are held equal to their serializers here too."""
+the same JSON, key order included. The other hand-built answers (a replay: a position per ply; ``player_ref``)
+are held equal to their serializers here too."""
 
 import json
 import random
@@ -10,9 +10,8 @@ import engine
 import pytest
 from rest_framework.utils.encoders import JSONEncoder
 
-from games import selectors, services
-from games.api.serializers import (GameAnalysisOutput, GameOutput, GameReplayOutput, MoveOutcomeOutput, analysis_output,
-                                   game_output, replay_output)
+from games import services
+from games.api.serializers import GameOutput, GameReplayOutput, MoveOutcomeOutput, game_output, replay_output
 from games.engine_glue import game_position
 from pyramid_site.api.output import PlayerRefOutput, player_ref
 from tests.support import daily_game, make_daily
@@ -59,7 +58,7 @@ def test_the_hand_built_game_answer_is_the_declared_one(player, other_player):
             assert_same(game, game_position(game))
             seen.add(game.status)
             if game.is_over and game.moves:
-                assert_replay_and_analysis_declared(game, best_from=rng.randrange(game.moves))
+                assert_replay_declared(game, best_from=rng.randrange(game.moves))
                 replays += 1
     assert {"playing", "resigned"} <= seen  # both branches of the view (over or not) were compared
     assert replays >= 3
@@ -68,15 +67,12 @@ def test_the_hand_built_game_answer_is_the_declared_one(player, other_player):
     assert_same(ranked, game_position(ranked))
 
 
-def assert_replay_and_analysis_declared(game, best_from):
+def assert_replay_declared(game, best_from):
     game, moves, positions, best = services.game_replay(game_id=game.pk, user=game.player, best_from=best_from,
                                                          budget_seconds=0.5)
     replay = replay_output(game, moves, positions, best)
     assert len(replay["plies"]) == game.moves + 1
     assert wire(replay) == wire(GameReplayOutput(replay).data)
-    game, analysis, moves = selectors.game_analysis(game_id=game.pk, user=game.player)
-    found = analysis_output(game, analysis, moves)
-    assert wire(found) == wire(GameAnalysisOutput(found).data)
 
 
 def test_the_hand_built_player_reference_is_the_declared_one(player):

@@ -270,6 +270,22 @@ def test_practice_hint(api):
     assert Game.objects.get(pk=game["id"]).hint_count == 1
 
 
+def test_a_hint_asked_again_for_the_same_position_is_not_counted_again(api):
+    """A hint whose answer was lost is asked again: the same advice, counted once. A new position (a move, or an
+    undo back to a ply hinted before) is a new hint."""
+    game = start(api, number=0, rules="one-look")
+    hint = f"/api/games/{game['id']}/hint/"
+    first, again = api.get(hint), api.get(hint)
+    assert first.status_code == again.status_code == 200 and first.json() == again.json()
+    assert Game.objects.get(pk=game["id"]).hint_count == 1
+    assert play(api, game["id"], 1, "draw").status_code == 201
+    assert api.get(hint).status_code == api.get(hint).status_code == 200
+    assert Game.objects.get(pk=game["id"]).hint_count == 2
+    assert api.post(f"/api/games/{game['id']}/undo/").status_code == 200
+    assert api.get(hint).status_code == 200
+    assert Game.objects.get(pk=game["id"]).hint_count == 3
+
+
 def test_ranked_games_refuse_undo_and_hints(api):
     daily = make_daily()
     game = start(api, daily=daily.pk)

@@ -191,7 +191,7 @@ def test_the_database_keeps_the_language_to_the_three(player):
 def test_the_share_line_is_in_the_requests_language():
     from django.utils import translation
 
-    from leaderboards.selectors.stats import share_line
+    from leaderboards.boards.selectors.stats import share_line
 
     class Finished:
         won, cards_left, par_moves, moves, preset = False, 3, 30, 41, "classic"

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from games.models import Game
 from leaderboards.models import Club, Membership, Result
-from leaderboards.selectors.boards import daily_board
-from leaderboards.services import board_counts_rebuild, period_standings_rebuild
+from leaderboards.boards.selectors.boards import daily_board
+from leaderboards.boards.services import board_counts_rebuild, period_standings_rebuild
 from pyramid_site.clock import utc_today
 from tests.support import UserFactory, make_daily
 

@@ -8,12 +8,13 @@ import pytest
 from django.core.management import call_command
 
 from games import services as game_services
-from leaderboards import cache, services
+from leaderboards.boards import cache
+from leaderboards.boards import services
 from leaderboards.fair_play.services import game_void
 from leaderboards.models import Result
-from leaderboards.selectors.boards import daily_board
-from leaderboards.services.board_counts import board_count_move, counted
-from leaderboards.services.period_standings import period_standings_refresh
+from leaderboards.boards.selectors.boards import daily_board
+from leaderboards.boards.services.board_counts import board_count_move, counted
+from leaderboards.boards.services.period_standings import period_standings_refresh
 from leaderboards.tasks import rebuild_board_cache
 from tests.support import daily_game, make_daily
 

@@ -5,7 +5,7 @@ import threading
 import pytest
 from django.db import connection
 
-from leaderboards import services
+from leaderboards.clubs import services
 from leaderboards.models import Club, Membership
 from tests.support import UserFactory, client_for, daily_game, make_daily
 

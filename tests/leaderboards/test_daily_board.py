@@ -7,9 +7,9 @@ import pytest
 
 from games import services as game_services
 from games.models import Game
-from leaderboards.api.output import over_par_text
+from leaderboards.boards.api.output import over_par_text
 from leaderboards.models import Result
-from leaderboards.selectors.boards import daily_board
+from leaderboards.boards.selectors.boards import daily_board
 from tests.support import PAR, UserFactory, client_for, daily_game, make_daily, result_of
 
 pytestmark = pytest.mark.django_db

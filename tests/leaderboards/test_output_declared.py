@@ -9,10 +9,12 @@ import json
 import pytest
 from rest_framework.utils.encoders import JSONEncoder
 
-from leaderboards import services
-from leaderboards.api.output import (ClubOutput, DailyBoardOutput, MemberOutput, PeriodRowOutput,
-                                     PlayerCalendarOutput, PlayerPageOutput, PlayerStatisticsOutput, StandingOutput,
-                                     TournamentDetailOutput, WindowChangeOutput)
+from leaderboards.clubs import services
+from leaderboards.tournaments import services as tournament_services
+from leaderboards.boards.api.output import (DailyBoardOutput, PeriodRowOutput, PlayerCalendarOutput, PlayerPageOutput,
+                                            PlayerStatisticsOutput)
+from leaderboards.clubs.api.output import ClubOutput, MemberOutput
+from leaderboards.tournaments.api.output import StandingOutput, TournamentDetailOutput, WindowChangeOutput
 from tests.leaderboards.test_tournaments import create, ready, tournament_game
 from tests.support import WINNABLE_ONE_LOOK, client_for, daily_game, make_daily
 
@@ -62,7 +64,7 @@ def test_the_hand_built_leaderboards_answers_are_the_declared_ones(users, winnin
 
     cup = ready(create(users[0], club), [WINNABLE_ONE_LOOK, 11])
     for user in users[1:3]:
-        services.tournament_join(user=user, tournament_id=cup.pk)
+        tournament_services.tournament_join(user=user, tournament_id=cup.pk)
     tournament_game(users[1], cup, 0, winning_line)
     tournament_game(users[2], cup, 0, winning_line)
     services.member_role_set(actor=users[0], club_id=club.pk, user_id=users[2].pk, role="admin")  # a change

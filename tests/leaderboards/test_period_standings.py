@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from games.models import Game
 from leaderboards.fair_play.services import game_void, void_lift
 from leaderboards.models import Club, Membership, Result
-from leaderboards.selectors.stats import week_of
-from leaderboards.services.period_standings import period_standings_follow
+from leaderboards.boards.selectors.stats import week_of
+from leaderboards.boards.services.period_standings import period_standings_follow
 from pyramid_site.clock import utc_today
 from tests.support import UserFactory, client_for, make_daily, standings_stored, standings_summed
 

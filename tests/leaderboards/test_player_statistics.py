@@ -17,7 +17,7 @@ from games import services as game_services
 from games.engine_glue import engine_deal, engine_rules
 from games.models import Game
 from leaderboards.fair_play import services as fair_play
-from leaderboards.selectors.statistics import calendar_start, player_statistics
+from leaderboards.boards.selectors.statistics import calendar_start, player_statistics
 from pyramid_site.clock import day_end, utc_today
 from tests.support import (PAR, WINNABLE_ONE_LOOK, WINNING_LINE, UserFactory, clock_at, client_for, daily_game, logged,
                            during, make_daily, play)

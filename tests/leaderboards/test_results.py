@@ -5,7 +5,7 @@ import pytest
 
 from games import services as game_services
 from games.engine_glue import game_position
-from leaderboards import services
+from leaderboards.boards import services
 from leaderboards.models import Result
 from tests.support import PAR, daily_game, make_daily, result_of
 

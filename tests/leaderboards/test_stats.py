@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from leaderboards.selectors.stats import period_board, week_of
-from leaderboards.streaks import streak_of
+from leaderboards.boards.selectors.stats import period_board, week_of
+from leaderboards.boards.streaks import streak_of
 from pyramid_site.clock import utc_today
 from tests.support import PAR, UserFactory, client_for, daily_game, make_daily, result_of
 

@@ -13,7 +13,8 @@ from django.test import Client
 from django.utils import timezone
 
 from games import services as game_services
-from leaderboards import services
+from leaderboards.clubs import services
+from leaderboards.tournaments import services as tournament_services
 from leaderboards.models import Club, ClubChange, Entry, Membership, Tournament
 from pyramid_site.errors import Code, DomainError
 from tests.support import WINNABLE_ONE_LOOK, UserFactory, client_for, clock_at, make_daily, play
@@ -44,7 +45,7 @@ def test_an_entrant_removed_from_a_club_made_private_keeps_playing_and_reading(c
     cup = ready(create(users[0], club), [WINNABLE_ONE_LOOK, 11])
     rival, friend = users[2], users[3]
     for user in (rival, friend):
-        services.tournament_join(user=user, tournament_id=cup.pk)
+        tournament_services.tournament_join(user=user, tournament_id=cup.pk)
     client_for(users[0]).patch(f"/api/clubs/{club.pk}/", {"is_private": True}, format="json")
     assert client_for(users[0]).delete(f"/api/clubs/{club.pk}/members/{rival.pk}/").status_code == 204
     assert not Membership.objects.filter(club=club, user=rival).exists()
@@ -75,7 +76,7 @@ def test_an_entrant_removed_from_a_club_made_private_keeps_playing_and_reading(c
 
 def test_an_entrant_who_leaves_the_club_keeps_playing(club, users, winning_line):
     cup = ready(create(users[0], club), [WINNABLE_ONE_LOOK])
-    services.tournament_join(user=users[4], tournament_id=cup.pk)
+    tournament_services.tournament_join(user=users[4], tournament_id=cup.pk)
     services.club_update(actor=users[0], club_id=club.pk, is_private=True)
     assert client_for(users[4]).post(f"/api/clubs/{club.pk}/leave/").status_code == 204
     started = client_for(users[4]).post(f"/api/tournaments/{cup.pk}/games/", {}, format="json")
@@ -115,8 +116,8 @@ def test_a_club_with_a_finished_tournament_is_archived_not_erased(club, users, w
     services.club_update(actor=users[0], club_id=club.pk, is_private=True)
     cup = ready(create(users[0], club), [WINNABLE_ONE_LOOK])
     winner = users[2]
-    services.tournament_join(user=winner, tournament_id=cup.pk)
-    play(services.tournament_game_start(user=winner, tournament_id=cup.pk), winning_line)
+    tournament_services.tournament_join(user=winner, tournament_id=cup.pk)
+    play(tournament_services.tournament_game_start(user=winner, tournament_id=cup.pk), winning_line)
     unstarted = create(users[0], club, starts_at=timezone.now() + 3 * HOUR, ends_at=timezone.now() + 4 * HOUR)
     with clock_at(cup.ends_at + SECOND):
         for user in users[1:6]:
@@ -134,14 +135,14 @@ def test_a_club_with_a_finished_tournament_is_archived_not_erased(club, users, w
         joining = client_for(users[6]).post("/api/clubs/join/", {"invite_code": club.invite_code}, format="json")
         assert joining.status_code == 409 and joining.json()["code"] == "club_archived"
         with pytest.raises(DomainError) as refused:
-            services.tournament_create(actor=users[0], club_id=club.pk, name="Again", rules="one-look",
+            tournament_services.tournament_create(actor=users[0], club_id=club.pk, name="Again", rules="one-look",
                                        format="match", starts_at=timezone.now() + HOUR,
                                        ends_at=timezone.now() + 2 * HOUR)
         # the ex-owner no longer sees the private club: the service refuses it as missing, as the API always did
         assert refused.value.code is Code.CLUB_NOT_FOUND
         Club.objects.filter(pk=club.pk).update(is_private=False)  # seen again, the club is still closed
         with pytest.raises(DomainError) as refused:
-            services.tournament_create(actor=users[0], club_id=club.pk, name="Again", rules="one-look",
+            tournament_services.tournament_create(actor=users[0], club_id=club.pk, name="Again", rules="one-look",
                                        format="match", starts_at=timezone.now() + HOUR,
                                        ends_at=timezone.now() + 2 * HOUR)
         assert refused.value.code is Code.CLUB_ARCHIVED
@@ -153,7 +154,7 @@ def test_a_public_archived_club_shows_its_tournaments_to_everyone(users, winning
     club = services.club_create(user=users[0], name="Short Lived")
     services.club_join(user=users[2], invite_code=club.invite_code)
     cup = ready(create(users[0], club), [WINNABLE_ONE_LOOK])
-    services.tournament_join(user=users[2], tournament_id=cup.pk)
+    tournament_services.tournament_join(user=users[2], tournament_id=cup.pk)
     services.member_remove(actor=users[0], club_id=club.pk, user_id=users[2].pk)
     services.club_leave(user=users[0], club_id=club.pk)  # mid-tournament: archived, the tournament runs on
     shown = client_for(users[7]).get(f"/api/clubs/{club.pk}/").json()
@@ -188,14 +189,14 @@ def test_a_daily_tournament_counts_only_games_started_after_joining(users, winni
     assert (entry(cup, users[1]).games, entry(cup, users[1]).cleared) == (0, 0)
     assert joined.json()["games_not_counted"] == [{"index": 0, "game": early.pk}]
     assert client_for(users[1]).post(f"/api/tournaments/{cup.pk}/games/").json()["code"] == "already_played"
-    services.tournament_join(user=users[2], tournament_id=cup.pk)
+    tournament_services.tournament_join(user=users[2], tournament_id=cup.pk)
     play(still_playing, winning_line[4:])  # started before joining, finished after: does not count either
-    services.tournament_join(user=users[3], tournament_id=cup.pk)
-    fair = play(services.tournament_game_start(user=users[3], tournament_id=cup.pk), winning_line)
+    tournament_services.tournament_join(user=users[3], tournament_id=cup.pk)
+    fair = play(tournament_services.tournament_game_start(user=users[3], tournament_id=cup.pk), winning_line)
     assert (entry(cup, users[1]).games, entry(cup, users[1]).cards_left) == (0, PYRAMID_CARDS)
     assert (entry(cup, users[2]).games, entry(cup, users[2]).cleared) == (0, 0)
     assert (entry(cup, users[3]).games, entry(cup, users[3]).cleared) == (1, 1)
-    assert services.standings_rebuild(tournament_id=cup.pk) == 3  # the rebuild counts the same way
+    assert tournament_services.standings_rebuild(tournament_id=cup.pk) == 3  # the rebuild counts the same way
     assert [entry(cup, u).games for u in users[1:4]] == [0, 0, 1]
     me = client_for(users[1]).get(f"/api/tournaments/{cup.pk}/").json()["me"]
     assert me["deals"] == [{"index": 0, "game": me["deals"][0]["game"], "counted": False}]
@@ -210,7 +211,7 @@ def test_a_daily_tournament_counts_only_games_started_after_joining(users, winni
 
 def test_every_change_while_a_tournament_runs_is_recorded_and_shown(club, users):
     cup = ready(create(users[0], club), [WINNABLE_ONE_LOOK])
-    services.tournament_join(user=users[2], tournament_id=cup.pk)
+    tournament_services.tournament_join(user=users[2], tournament_id=cup.pk)
     owner = client_for(users[0])
     owner.patch(f"/api/tournaments/{cup.pk}/", {"name": "Renamed Cup"}, format="json")
     owner.patch(f"/api/tournaments/{cup.pk}/", {"ends_at": (cup.ends_at + HOUR).isoformat()}, format="json")
@@ -244,7 +245,7 @@ def test_every_change_while_a_tournament_runs_is_recorded_and_shown(club, users)
 
 def test_nothing_is_recorded_when_nothing_changes(club, users):
     cup = ready(create(users[0], club), [WINNABLE_ONE_LOOK])
-    services.tournament_update(actor=users[0], tournament_id=cup.pk, name="Cup")
+    tournament_services.tournament_update(actor=users[0], tournament_id=cup.pk, name="Cup")
     services.club_update(actor=users[0], club_id=club.pk, name=club.name, is_private=False)
     services.member_role_set(actor=users[0], club_id=club.pk, user_id=users[1].pk, role="admin")
     assert not ClubChange.objects.filter(club=club).exclude(kind="member_role", member=users[1],
@@ -304,7 +305,7 @@ def test_a_removal_and_a_join_at_once_leave_no_entry_made_after_the_removal(atte
     services.club_join(user=member, invite_code=club.invite_code)
     cup = ready(create(owner, club), [WINNABLE_ONE_LOOK])
     remove, join = race(lambda: services.member_remove(actor=owner, club_id=club.pk, user_id=member.pk),
-                        lambda: services.tournament_join(user=member, tournament_id=cup.pk))
+                        lambda: tournament_services.tournament_join(user=member, tournament_id=cup.pk))
     removal = ClubChange.objects.get(club=club, kind="member_removed", member=member)
     joined = Entry.objects.filter(tournament=cup, player=member).first()
     assert remove is None and not Membership.objects.filter(club=club, user=member).exists()

@@ -17,9 +17,10 @@ from games.services import sequences
 from games.services.deals import deal_get_or_create, deal_keep_secret
 from games.services.sequences import candidate_number
 from games.tasks import settle_sequence
-from leaderboards import services
+from leaderboards.clubs import services as club_services
+from leaderboards.tournaments import services
 from leaderboards.models import Entry, Tournament, TournamentDeal
-from leaderboards.scoring import arena_tally
+from leaderboards.tournaments.scoring import arena_tally
 from tests.support import (WINNABLE_ONE_LOOK, UserFactory, client_for, clock_at, make_daily, play, result_of,
                            winnable_deal)
 
@@ -50,10 +51,10 @@ def tournament_candidates(monkeypatch):
 
 @pytest.fixture
 def club(users):
-    club = services.club_create(user=users[0], name="Arena Club")
+    club = club_services.club_create(user=users[0], name="Arena Club")
     for user in users[1:6]:
-        services.club_join(user=user, invite_code=club.invite_code)
-    services.member_role_set(actor=users[0], club_id=club.pk, user_id=users[1].pk, role="admin")
+        club_services.club_join(user=user, invite_code=club.invite_code)
+    club_services.member_role_set(actor=users[0], club_id=club.pk, user_id=users[1].pk, role="admin")
     return club
 
 
@@ -309,10 +310,10 @@ def test_games_finishing_at_once_all_land_in_the_standings(winning_line, setting
     settings.PYRAMID_DAILY_MAX_ATTEMPTS = 1
     tournament_candidates([QUICK_LOSS])
     owner = UserFactory()
-    club = services.club_create(user=owner, name="Busy")
+    club = club_services.club_create(user=owner, name="Busy")
     players = [UserFactory() for _ in range(4)]
     for user in players:
-        services.club_join(user=user, invite_code=club.invite_code)
+        club_services.club_join(user=user, invite_code=club.invite_code)
     cup = ready(create(owner, club), [WINNABLE_ONE_LOOK, 41, 42])
     games = []
     for user in players:

@@ -9,7 +9,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from benchmarks.common import clock_at
-from leaderboards import services
+from leaderboards.clubs import services
+from leaderboards.tournaments import services as tournament_services
 from leaderboards.models import Tournament, TournamentDeal
 from games.models import Game
 from tests.support import UserFactory, client_for, daily_game, make_daily, winnable_deal
@@ -29,11 +30,12 @@ def world(users):
     now = timezone.now()
     cups = {}
     for name, club, actor in (("cup", public, owner), ("secret_cup", private, hidden_owner)):
-        cup = services.tournament_create(actor=actor, club_id=club.pk, name=name, rules="one-look", format="match",
-                                         starts_at=now - HOUR, ends_at=now + HOUR)
+        cup = tournament_services.tournament_create(actor=actor, club_id=club.pk, name=name,
+                                                    rules="one-look", format="match",
+                                                    starts_at=now - HOUR, ends_at=now + HOUR)
         TournamentDeal.objects.create(tournament=cup, index=0, deal=winnable_deal())
         Tournament.objects.filter(pk=cup.pk).update(status=Tournament.Status.READY, deal_count=1)
-        services.tournament_join(user=member, tournament_id=cup.pk)
+        tournament_services.tournament_join(user=member, tournament_id=cup.pk)
         cups[name] = cup
     daily = make_daily()
     daily_game(owner, daily, 5)

@@ -14,7 +14,8 @@ from games import services
 from games.daily import commitment
 from games.models import Deal, Game
 from games.services.sequences import candidate_number
-from leaderboards import services as leaderboard_services
+from leaderboards.clubs import services as leaderboard_services
+from leaderboards.tournaments import services as tournament_services
 from leaderboards.models import Result, TournamentDeal
 from pyramid_site.clock import day_end, utc_today
 from tests.support import WINNABLE_ONE_LOOK, client_for, clock_at, daily_game, logged, make_daily, winnable_deal
@@ -180,7 +181,7 @@ def test_a_tournament_deal_is_secret_until_the_tournament_ends(users):
     own rules): secret under every rule set until the tournament's end."""
     club = leaderboard_services.club_create(user=users[0], name="Secret Club")
     now = timezone.now()
-    cup = leaderboard_services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look",
+    cup = tournament_services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look",
                                                  format="match", starts_at=now - HOUR, ends_at=now + HOUR,
                                                  deal_count=1)
     deal = winnable_deal()

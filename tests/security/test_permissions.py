@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.models import Game
-from leaderboards import services
+from leaderboards.clubs import services
+from leaderboards.tournaments import services as tournament_services
 from leaderboards.models import Membership, Tournament, TournamentDeal, Void
 from pyramid_site.clock import day_end, utc_today
 from tests.support import client_for, clock_at, daily_game, logged, make_daily, winnable_deal
@@ -66,8 +67,9 @@ def private_club(users):
         services.club_join(user=user, invite_code=club.invite_code)
     services.member_role_set(actor=users[0], club_id=club.pk, user_id=users[1].pk, role="admin")
     now = timezone.now()
-    cup = services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format="match",
-                                     starts_at=now - HOUR, ends_at=now + HOUR)
+    cup = tournament_services.tournament_create(actor=users[0], club_id=club.pk, name="Cup",
+                                                rules="one-look", format="match",
+                                                starts_at=now - HOUR, ends_at=now + HOUR)
     TournamentDeal.objects.get_or_create(tournament=cup, index=0, defaults={"deal": winnable_deal()})
     Tournament.objects.filter(pk=cup.pk).update(status=Tournament.Status.READY, deal_count=1)
     club.cup = cup
@@ -137,9 +139,10 @@ def test_an_entrant_removed_from_a_private_club_keeps_its_tournament_and_nothing
     """An entrant plays and reads the tournament they joined whatever becomes of their membership; the club,
     its other tournaments and its administration close to them as to any outsider."""
     club, cup = private_club.pk, private_club.cup.pk
-    services.tournament_join(user=users[2], tournament_id=cup)
-    other = services.tournament_create(actor=users[0], club_id=club, name="Other", rules="one-look", format="match",
-                                       starts_at=timezone.now() - HOUR, ends_at=timezone.now() + HOUR)
+    tournament_services.tournament_join(user=users[2], tournament_id=cup)
+    other = tournament_services.tournament_create(actor=users[0], club_id=club, name="Other",
+                                                  rules="one-look", format="match",
+                                                  starts_at=timezone.now() - HOUR, ends_at=timezone.now() + HOUR)
     services.member_remove(actor=users[1], club_id=club, user_id=users[2].pk)
     removed = client_for(users[2])
     kept = {

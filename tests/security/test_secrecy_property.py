@@ -26,7 +26,8 @@ from games import services as game_services
 from games.models import DailyDeal, Deal, Game
 from games.services import sequences
 from games.services.sequences import sequence_step
-from leaderboards import services
+from leaderboards.clubs import services
+from leaderboards.tournaments import services as tournament_services
 from pyramid_site.clock import day_end, utc_today
 from tests.support import WINNABLE_ONE_LOOK, WINNING_LINE, UserFactory, client_for, clock_at, during
 
@@ -131,8 +132,9 @@ def sequence_of(purpose: str, owner, members) -> tuple[str, object, dt.datetime]
     for member in members:
         services.club_join(user=member, invite_code=club.invite_code)
     now = timezone.now()
-    cup = services.tournament_create(actor=owner, club_id=club.pk, name="Cup", rules="one-look", format="match",
-                                     starts_at=now - HOUR, ends_at=now + HOUR, deal_count=1)
+    cup = tournament_services.tournament_create(actor=owner, club_id=club.pk, name="Cup",
+                                                rules="one-look", format="match",
+                                                starts_at=now - HOUR, ends_at=now + HOUR, deal_count=1)
     return str(cup.pk), cup, cup.ends_at
 
 

@@ -14,7 +14,8 @@ from games import services as game_services
 from games.models import Deal, Game
 from games.services import sequences
 from games.services.sequences import sequence_step
-from leaderboards import services
+from leaderboards.clubs import services as club_services
+from leaderboards.tournaments import services
 from leaderboards.models import TournamentDeal
 from pyramid_site.clock import day_end, utc_today
 from tests.support import WINNABLE_ONE_LOOK, UserFactory, client_for, clock_at, make_daily, play, winnable_deal
@@ -67,8 +68,8 @@ def test_a_running_tournament_extended_keeps_its_finished_games_closed_until_the
     the old end, and from then on anyone (not even a club member) read it whole, deal number, log, analysis and
     the best line, while the tournament and its deal were still live."""
     owner, entrant, outsider = users[0], users[1], users[7]
-    club = services.club_create(user=owner, name="Window Club")
-    services.club_join(user=entrant, invite_code=club.invite_code)
+    club = club_services.club_create(user=owner, name="Window Club")
+    club_services.club_join(user=entrant, invite_code=club.invite_code)
     now = timezone.now()
     cup = services.tournament_create(actor=owner, club_id=club.pk, name="Cup", rules="one-look", format="match",
                                      starts_at=now - HOUR, ends_at=now + HOUR, deal_count=1)
@@ -102,7 +103,7 @@ def test_a_running_tournament_extended_keeps_its_finished_games_closed_until_the
 
 def test_a_preparing_tournament_extended_keeps_its_candidates_secret_until_the_new_end(users, candidates_at):
     owner = users[0]
-    club = services.club_create(user=owner, name="Slow Club")
+    club = club_services.club_create(user=owner, name="Slow Club")
     now = timezone.now()
     cup = services.tournament_create(actor=owner, club_id=club.pk, name="Cup", rules="one-look", format="match",
                                      starts_at=now + HOUR, ends_at=now + 2 * HOUR, deal_count=2)
@@ -117,7 +118,7 @@ def settle_sequence_of(purpose: str, owner) -> tuple[str, object]:
     """A sequence of ``purpose`` on rules CUSTOM (a tournament's), or today's one-look daily deal."""
     if purpose == "daily":
         return f"{utc_today().isoformat()}|one-look", day_end(utc_today())
-    club = services.club_create(user=owner, name="Custom Club")
+    club = club_services.club_create(user=owner, name="Custom Club")
     now = timezone.now()
     cup = services.tournament_create(actor=owner, club_id=club.pk, name="Custom Cup", rules=CUSTOM, format="match",
                                      starts_at=now - HOUR, ends_at=now + HOUR, deal_count=1)
@@ -238,7 +239,7 @@ def test_an_end_moved_while_games_start_and_finish_moves_every_one_of_them(setti
     settings.PYRAMID_DAILY_MAX_ATTEMPTS = 1
     candidates_at("tournament", [QUICK_LOSS])  # committed creation prepares at once: it fails fast, then fixed below
     owner = UserFactory()
-    club = services.club_create(user=owner, name="Race Club")
+    club = club_services.club_create(user=owner, name="Race Club")
     players = [UserFactory() for _ in range(6)]
     now = timezone.now()
     cup = services.tournament_create(actor=owner, club_id=club.pk, name="Race", rules="one-look", format="match",
@@ -250,7 +251,7 @@ def test_an_end_moved_while_games_start_and_finish_moves_every_one_of_them(setti
     cup.save(update_fields=["status"])
     playing = []
     for user in players:
-        services.club_join(user=user, invite_code=club.invite_code)
+        club_services.club_join(user=user, invite_code=club.invite_code)
         services.tournament_join(user=user, tournament_id=cup.pk)
     for user in players[:3]:
         playing.append(play(services.tournament_game_start(user=user, tournament_id=cup.pk), winning_line[:3],

@@ -9,10 +9,15 @@ the same tests with ``PYRAMID_REFRESH_SCREENSHOTS=1``, from the repository's roo
 (or, with the services already up and the environment of ``.ci/run`` exported,
 ``PYRAMID_REFRESH_SCREENSHOTS=1 .venv/bin/python -m pytest tests/web``), then look at the pictures and
 commit them.
+
+The browser reads the test's clock: every context the ``browser`` fixture opens installs Playwright's clock at the
+test's pinned time (tests/conftest.py ``pinned_clock``), running on at the real pace from there, as the server's
+does. The page's dates, "today" and countdowns then agree with the server's whatever the hour of the run.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shutil
 from pathlib import Path
@@ -63,6 +68,23 @@ def live_server(request, collected_static):
     server.stop()
 
 
+class PinnedBrowser:
+    """The browser, each of whose new contexts reads the clock of the test that opens it (the pinned clock, or the
+    machine's in a test marked ``real_clock``): its ``Date``, timers and ``performance`` start at that time and run
+    on from there."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        context.clock.install(time=dt.datetime.now(dt.UTC))
+        return context
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser(django_db_setup, django_db_blocker):
     if not Path(CHROMIUM).exists():
@@ -80,7 +102,7 @@ def browser(django_db_setup, django_db_blocker):
                 args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                       "--disable-component-update", "--disable-sync", "--no-first-run"],
             )
-            yield browser
+            yield PinnedBrowser(browser)
             browser.close()
     finally:
         if guard is None:

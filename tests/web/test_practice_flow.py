@@ -3,6 +3,7 @@ played again or a new one dealt from the result card."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
@@ -73,6 +74,12 @@ def test_the_home_page_counts_down_to_the_next_daily_deal(page):
     clock = page.locator("#next-daily")
     expect(clock).to_have_text(re.compile(r"^The next daily deal in \d{1,2}:\d\d:\d\d$"))
     first = clock.inner_text()
+    # the browser reads the test's pinned clock (noon UTC, running on): the time left to the next UTC midnight is
+    # the server's, whatever the hour of the run
+    now = dt.datetime.now(dt.UTC)
+    left = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC) - now
+    hours, minutes, seconds = (int(part) for part in first.rsplit(" ", 1)[1].split(":"))
+    assert abs(hours * 3600 + minutes * 60 + seconds - left.total_seconds()) < 5
     page.wait_for_timeout(1200)
     assert clock.inner_text() != first  # it ticks
 

@@ -8,7 +8,8 @@ import datetime as dt
 from django.utils import timezone
 
 from games import services as game_services
-from leaderboards import services
+from leaderboards.clubs import services
+from leaderboards.tournaments import services as tournament_services
 from leaderboards.models import Tournament
 from tests.support import UserFactory, daily_game, make_daily
 
@@ -34,10 +35,10 @@ def visitor_world() -> dict:
     cups = {}
     for name, club, actor in (("Zebra Trophy", public, owner), ("Past Trophy", public, owner),
                               ("Yak Trophy", private, hidden)):
-        cups[name] = services.tournament_create(actor=actor, club_id=club.pk, name=name, rules="one-look",
+        cups[name] = tournament_services.tournament_create(actor=actor, club_id=club.pk, name=name, rules="one-look",
                                                 format="match", source="daily", starts_at=midnight,
                                                 ends_at=midnight + 24 * HOUR)
-        services.tournament_join(user=member if club == public else hidden, tournament_id=cups[name].pk)
+        tournament_services.tournament_join(user=member if club == public else hidden, tournament_id=cups[name].pk)
     # the past cup is over: its standings are final, and everyone's to read
     Tournament.objects.filter(pk=cups["Past Trophy"].pk).update(ends_at=now - dt.timedelta(minutes=1))
     return {"public": public, "private": private, "daily": daily, "owner": owner, "member": member, **cups}

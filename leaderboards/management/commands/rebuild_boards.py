@@ -4,8 +4,9 @@ daily boards."""
 
 from django.core.management.base import BaseCommand
 
-from leaderboards import services
-from leaderboards.models import Tournament
+from leaderboards.boards import services
+from leaderboards.tournaments import services as tournament_services
+from leaderboards.tournaments.models import Tournament
 
 
 class Command(BaseCommand):
@@ -19,7 +20,7 @@ class Command(BaseCommand):
         written = services.results_rebuild()
         buckets = services.board_counts_rebuild()
         standings = services.period_standings_rebuild()
-        entries = sum(services.standings_rebuild(tournament_id=pk)
+        entries = sum(tournament_services.standings_rebuild(tournament_id=pk)
                       for pk in Tournament.objects.values_list("pk", flat=True))
         boards = services.boards_cache_rebuild(days=days)
         self.stdout.write(f"results written: {written}; board counts: {buckets}; "

@@ -1,29 +1,21 @@
-"""The leaderboards API's answers. Each is declared once, by an ``...Output`` serializer (a named component of
-the OpenAPI schema) that also produces it: the functions here only hand it its object, with the few values the
-answer computes (``Computed``). The long lists (board rows, standings rows, a player's history, a calendar) are
-built by hand for speed, about ten times faster than their serializers; tests/leaderboards/test_output_declared.py
-holds each equal to its serializer, key order included."""
+"""The boards' answers; the clubs' and tournaments' are made the same way. Each is declared once, by an
+``...Output`` serializer (a named component of the OpenAPI schema) that also produces it: the functions here only
+hand it its object, with the few values the answer computes (``Computed``). The long lists (board rows, standings
+rows, a player's history, a calendar) are built by hand for speed, about ten times faster than their serializers;
+tests/leaderboards/test_output_declared.py holds each equal to its serializer, key order included."""
 
 from __future__ import annotations
 
 from rest_framework import serializers
-from rest_framework.fields import SkipField
 
-from games.api.serializers import GameBriefOutput
-from pyramid_site.api.output import (Computed, DailyPresetField, PlayerRefOutput, PresetField, WireDateTimeField,
-                                     player_ref)
+from pyramid_site.api.output import DailyPresetField, PlayerRefOutput, PresetField, WireDateTimeField, player_ref
 
-from ..models import Club, ClubChange, Membership, Result, Tournament
+from ...clubs.api.output import PlayerClubOutput, club_computed
+from ..models import Result
 
 # the choice sets of the answers (and of the schema's enums: SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"])
-CLUB_ROLES = list(Membership.Role.values)
-TOURNAMENT_FORMATS = list(Tournament.Format.values)
-TOURNAMENT_SCORINGS = list(Tournament.Scoring.values)
-TOURNAMENT_SOURCES = list(Tournament.Source.values)
-TOURNAMENT_STATUSES = list(Tournament.Status.values)
 BOARD_SOURCES = ["postgresql", "redis"]
 DAY_OUTCOMES = ["won", "lost", "not_played"]
-CLUB_CHANGE_KINDS = list(ClubChange.Kind.values)
 
 
 def over_par_text(result: Result) -> str | None:
@@ -97,7 +89,7 @@ def player_page_output(page) -> dict:
         "streak": streak_output(page.streak),
         "cleared_streak": streak_output(page.cleared_streak),
         "history": [{"date": r.date.isoformat(), "preset": r.preset, **result_row(None, r)} for r in page.history],
-        "clubs": [PlayerClubOutput(_club(m.club, None, role=m.role)).data for m in page.clubs],
+        "clubs": [PlayerClubOutput(club_computed(m.club, None, role=m.role)).data for m in page.clubs],
     }
 
 
@@ -125,88 +117,8 @@ def calendar_output(calendar, months: int) -> dict:
     }
 
 
-def _club(club: Club, membership: Membership | None, **more) -> Computed:
-    # the invite code only to the club's owner and admins: None leaves it out of the answer (OmittedIfNone)
-    return Computed(club, members=getattr(club, "member_count", None), my_role=membership.role if membership else None,
-                    invite_code=club.invite_code if membership and membership.can_manage else None, **more)
-
-
-def club_output(club: Club, membership: Membership | None) -> dict:
-    return ClubOutput(_club(club, membership)).data
-
-
-def member_output(membership: Membership) -> dict:
-    return MemberOutput(membership).data
-
-
-def tournament_output(tournament: Tournament, membership: Membership | None = None) -> dict:
-    can_manage = bool(membership and membership.can_manage)
-    return TournamentOutput(Computed(tournament, club=tournament.club_id, can_manage=can_manage)).data
-
-
-def entry_output(row: dict, *, scored: bool = True) -> dict:
-    """A standing; ``score`` is null under plain scoring, where the ranking is by cards, moves and time."""
-    return {
-        "rank": row["rank"], "player": player_ref(row["player_id"], row["player__username"]),
-        "score": row["score"] if scored else None, "games": row["games"], "cleared": row["cleared"],
-        "cards_left": row["cards_left"],
-        "moves": row["moves"], "seconds": row["duration_ms"] / 1000, "streak": row["streak"],
-        "joined_at": row["joined_at"],
-    }
-
-
-def joined_output(entry, not_counted: list[tuple[int, int]]) -> dict:
-    return EntryOutput(Computed(entry, tournament=entry.tournament_id, player=entry.player_id,
-                                games_not_counted=[{"index": index, "game": game_id}
-                                                   for index, game_id in not_counted])).data
-
-
-def _mine(mine: dict) -> Computed:
-    entry = mine["entry"]
-    return Computed(entry, games_counted=entry.games, seconds=entry.duration_ms / 1000,
-                    deals=[{"index": index, "game": game, "counted": game is not None and game.pk in mine["counted"]}
-                           for index, game in mine["games"]])
-
-
-def tournament_detail_output(page) -> dict:
-    """A tournament with my entry (null until I join) and its changes (``selectors.clubs.TournamentPage``)."""
-    membership = page.membership
-    return TournamentDetailOutput(Computed(
-        page.tournament, club=page.tournament.club_id, can_manage=bool(membership and membership.can_manage),
-        me=page.mine and _mine(page.mine), changes=[_change(c) for c in page.changes])).data
-
-
-def window_change_output(change) -> dict:
-    return WindowChangeOutput(Computed(change, changed_by=change.changed_by_id,
-                                       starts_at={"from": change.starts_from, "to": change.starts_to},
-                                       ends_at={"from": change.ends_from, "to": change.ends_to})).data
-
-
-_HAS_BEFORE = {*ClubChange.VALUE_KINDS, ClubChange.Kind.MEMBER_REMOVED, ClubChange.Kind.MEMBER_LEFT}
-
-
-def _change(change: ClubChange) -> Computed:
-    before = change.before if change.kind in _HAS_BEFORE else None
-    after = change.after if change.kind in ClubChange.VALUE_KINDS else None
-    return Computed(change, tournament=change.tournament_id, before=before, after=after)
-
-
-def change_output(change: ClubChange) -> dict:
-    return ClubChangeOutput(_change(change)).data
-
-
 # --- the answers' serializers: named components of the OpenAPI schema, each producing (or, for a hand-built
 # list, describing) the answer of the function named in its docstring ---------------------------------------
-
-class OmittedIfNoneCharField(serializers.CharField):
-    """A text that the answer leaves out (rather than null) when it is None."""
-
-    def get_attribute(self, instance):
-        value = super().get_attribute(instance)
-        if value is None:
-            raise SkipField
-        return value
-
 
 class StreakOutput(serializers.Serializer):
     current = serializers.IntegerField(help_text="days in a row up to today (or yesterday)")
@@ -313,31 +225,6 @@ class HistoryRowOutput(BoardRowOutput):
     def get_fields(self):
         fields = super().get_fields()
         return {"date": fields.pop("date"), "preset": fields.pop("preset"), **fields}
-
-
-class ClubOutput(serializers.Serializer):
-    """A club (``club_output``); its invite code only to its owner and admins."""
-
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    description = serializers.CharField(allow_blank=True)
-    is_private = serializers.BooleanField(help_text="only members see its boards and tournaments")
-    members = serializers.IntegerField(allow_null=True)
-    created_at = WireDateTimeField()
-    archived_at = WireDateTimeField(allow_null=True, help_text="set once its last member left with "
-                                            "tournaments started: read-only from then on, its standings kept")
-    my_role = serializers.ChoiceField(choices=CLUB_ROLES, allow_null=True)
-    invite_code = OmittedIfNoneCharField(required=False, help_text="owner and admins only")
-
-    class Meta:
-        ref_name = "Club"
-
-
-class PlayerClubOutput(ClubOutput):
-    role = serializers.ChoiceField(choices=CLUB_ROLES, help_text="the player's role in it")
-
-    class Meta:
-        ref_name = "PlayerClub"
 
 
 class PlayerPageOutput(serializers.Serializer):
@@ -461,147 +348,3 @@ class ShareOutput(serializers.Serializer):
         ref_name = "ShareLine"  # not "Share": no component is named like one of its properties (share)
 
 
-class MemberOutput(serializers.Serializer):
-    """A club's member (``member_output``)."""
-
-    user = PlayerRefOutput()
-    role = serializers.ChoiceField(choices=CLUB_ROLES)
-    joined_at = WireDateTimeField()
-
-    class Meta:
-        ref_name = "Member"
-
-
-class TournamentOutput(serializers.Serializer):
-    """A tournament (``tournament_output``)."""
-
-    id = serializers.IntegerField()
-    club = serializers.IntegerField()
-    name = serializers.CharField()
-    preset = PresetField()
-    rules = serializers.CharField(help_text="canonical rule-set text")
-    format = serializers.ChoiceField(choices=TOURNAMENT_FORMATS)
-    scoring = serializers.ChoiceField(choices=TOURNAMENT_SCORINGS)
-    source = serializers.ChoiceField(choices=TOURNAMENT_SOURCES)
-    deal_count = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES, help_text="preparing until its deals are "
-                                                                                 "ready")
-    starts_at = WireDateTimeField()
-    ends_at = WireDateTimeField()
-    can_manage = serializers.BooleanField(help_text="I may change or delete it")
-
-    class Meta:
-        ref_name = "Tournament"
-
-
-class MyDealOutput(serializers.Serializer):
-    index = serializers.IntegerField(help_text="0 for the first deal")
-    game = GameBriefOutput(allow_null=True, help_text="my game of it; null until I start one")
-    counted = serializers.BooleanField(help_text="my game of it counts in the standings (a game started before I "
-                                                 "joined never does)")
-
-    class Meta:
-        ref_name = "MyDeal"
-
-
-class MyEntryOutput(serializers.Serializer):
-    """My entry in a tournament (``tournament_detail_output``)."""
-
-    joined_at = WireDateTimeField()
-    score = serializers.IntegerField(help_text="match (par scoring) or arena points; 0 under plain scoring")
-    games_counted = serializers.IntegerField()
-    cleared = serializers.IntegerField()
-    cards_left = serializers.IntegerField()
-    moves = serializers.IntegerField()
-    seconds = serializers.FloatField()
-    streak = serializers.IntegerField()
-    deals = MyDealOutput(many=True)
-
-    class Meta:
-        ref_name = "MyEntry"
-
-
-class ClubChangeOutput(serializers.Serializer):
-    """A change to a club or one of its tournaments (``change_output``)."""
-
-    kind = serializers.ChoiceField(choices=CLUB_CHANGE_KINDS)
-    changed_by = PlayerRefOutput(allow_null=True, help_text="who made it (null once their account is deleted)")
-    changed_at = WireDateTimeField()
-    member = PlayerRefOutput(allow_null=True, help_text="the member removed, who left, or whose role changed")
-    tournament = serializers.IntegerField(allow_null=True, help_text="the tournament renamed")
-    before = serializers.CharField(allow_null=True, allow_blank=True,
-                                   help_text="the value before (a removed or leaving member's role)")
-    after = serializers.CharField(allow_null=True, allow_blank=True)
-
-    class Meta:
-        ref_name = "ClubChange"
-
-
-class TournamentDetailOutput(TournamentOutput):
-    me = MyEntryOutput(allow_null=True, help_text="my entry; null until I join")
-    changes = ClubChangeOutput(many=True, help_text="every change to it and its club from its creation to its end, "
-                                                    "oldest first (its window's moves are with the standings)")
-
-    class Meta:
-        ref_name = "TournamentDetail"
-
-
-class NotCountedOutput(serializers.Serializer):
-    index = serializers.IntegerField(help_text="the deal's index")
-    game = serializers.IntegerField(help_text="my game of it, started before I joined")
-
-    class Meta:
-        ref_name = "GameNotCounted"
-
-
-class EntryOutput(serializers.Serializer):
-    """A tournament entry as joining answers it (``joined_output``)."""
-
-    tournament = serializers.IntegerField()
-    player = serializers.IntegerField()
-    joined_at = WireDateTimeField(help_text="only games started from then on count")
-    games_not_counted = NotCountedOutput(many=True, help_text="my games of its deals started before I joined: they "
-                                                              "never count in it, and their deals are played")
-
-    class Meta:
-        ref_name = "Entry"
-
-
-class StandingOutput(serializers.Serializer):
-    """A row of the standings (``entry_output``)."""
-
-    rank = serializers.IntegerField()
-    player = PlayerRefOutput()
-    score = serializers.IntegerField(allow_null=True, help_text="arena points or par score; null under plain "
-                                                                "scoring, which ranks by cards, moves and time")
-    games = serializers.IntegerField()
-    cleared = serializers.IntegerField()
-    cards_left = serializers.IntegerField()
-    moves = serializers.IntegerField()
-    seconds = serializers.FloatField()
-    streak = serializers.IntegerField()
-    joined_at = WireDateTimeField(help_text="only games started from then on count")
-
-    class Meta:
-        ref_name = "Standing"
-
-
-class WindowOutput(serializers.Serializer):
-    # "from" is a keyword of Python's: the fields are added in get_fields
-    class Meta:
-        ref_name = "WindowMove"
-
-    def get_fields(self):
-        return {"from": WireDateTimeField(), "to": WireDateTimeField()}
-
-
-class WindowChangeOutput(serializers.Serializer):
-    """A change of a tournament's window, for everyone to see (``window_change_output``)."""
-
-    changed_by = serializers.IntegerField(allow_null=True)
-    changed_at = WireDateTimeField()
-    starts_at = WindowOutput()
-    ends_at = WindowOutput()
-
-    class Meta:
-        ref_name = "WindowChange"

@@ -1,5 +1,5 @@
 """Which results count in a tournament, one rule for the standings (``services.standings``) and for what a player
-is shown of their own games (``selectors.clubs``): ranked games of its deals, not voided, started in its window
+is shown of their own games (``selectors``): ranked games of its deals, not voided, started in its window
 and finished by its end, and started after their player joined. The last keeps a game played before joining out
 of a tournament on the daily deal, where anyone could otherwise play the day's deal first and join only if it
 went well (docs/fair-play.md, "Tournaments nobody can bend")."""
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from django.db.models import F, OuterRef, QuerySet, Subquery
 
-from .models import Entry, Result, Tournament
+from ..boards.models import Result
+from .models import Entry, Tournament
 
 
 def counting_results(tournament: Tournament) -> QuerySet[Result]:

@@ -1,6 +1,8 @@
 from django.urls import path
 
-from . import boards, clubs, tournaments
+from .boards.api import views as boards
+from .clubs.api import views as clubs
+from .tournaments.api import views as tournaments
 
 urlpatterns = [
     path("boards/daily/<str:date>/<str:preset>/", boards.DailyBoardView.as_view(), name="board-daily"),

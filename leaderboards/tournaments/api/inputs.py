@@ -1,4 +1,4 @@
-"""Request bodies of the leaderboards API."""
+"""Request bodies of the tournaments' API."""
 
 from __future__ import annotations
 
@@ -6,27 +6,7 @@ from rest_framework import serializers
 
 from pyramid_site.api.inputs import AwareDateTimeField
 
-from ..models import Membership, Tournament
-
-
-class ClubInput(serializers.Serializer):
-    name = serializers.CharField(max_length=60)
-    description = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
-    is_private = serializers.BooleanField(required=False, default=False)
-
-
-class ClubUpdateInput(serializers.Serializer):
-    name = serializers.CharField(max_length=60, required=False)
-    description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
-    is_private = serializers.BooleanField(required=False)
-
-
-class JoinInput(serializers.Serializer):
-    invite_code = serializers.CharField(max_length=64)
-
-
-class RoleInput(serializers.Serializer):
-    role = serializers.ChoiceField(choices=Membership.Role.values)
+from ..models import Tournament
 
 
 class TournamentInput(serializers.Serializer):

@@ -16,8 +16,8 @@ from pyramid_site.accounts.selectors import is_guest
 from pyramid_site.names import clean_name
 from pyramid_site.errors import Code, DomainError
 
-from ..models import Club, ClubChange, Membership, Tournament
-from ..selectors.clubs import club_for_viewer
+from .models import Club, ClubChange, Membership
+from .selectors import club_for_viewer
 
 Role = Membership.Role
 Kind = ClubChange.Kind
@@ -156,8 +156,8 @@ def club_leave(*, user, club_id: int) -> None:
                 raise DomainError(Code.OWNER_MUST_HAND_OVER,
                                   gettext("the owner hands the club over (make another member owner) before leaving"))
             now = timezone.now()
-            Tournament.objects.filter(club=club, starts_at__gt=now).delete()
-            if not Tournament.objects.filter(club=club).exists():
+            club.tournaments.filter(starts_at__gt=now).delete()
+            if not club.tournaments.exists():
                 club.delete()
                 return
             membership.delete()

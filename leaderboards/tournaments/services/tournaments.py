@@ -21,9 +21,11 @@ from pyramid_site.names import clean_name
 from pyramid_site.clock import day_end
 from pyramid_site.errors import Code, DomainError
 
-from ..models import Club, ClubChange, Entry, Tournament, TournamentDeal, WindowChange
-from ..selectors.clubs import tournament_for_viewer
-from .clubs import change_record, club_seen, club_shared_lock, manager_of, membership_of, not_a_guest, not_archived
+from ...clubs.models import Club, ClubChange
+from ...clubs.services import (change_record, club_seen, club_shared_lock, manager_of, membership_of, not_a_guest,
+                               not_archived)
+from ..models import Entry, Tournament, TournamentDeal, WindowChange
+from ..selectors import tournament_for_viewer
 from .standings import entry_refresh, standings_rebuild
 
 log = logging.getLogger(__name__)
@@ -244,7 +246,7 @@ def _candidates(tournament: Tournament) -> list[int]:
 def tournament_join(*, user, tournament_id: int) -> Entry:
     """Join as a member of the tournament's club, until its end. The club's row is share-locked meanwhile, so a
     removal from the club lands wholly before (no entry) or after (the entry stays: an entrant plays on
-    whatever becomes of their membership). Only games started from now on count (``leaderboards.counting``)."""
+    whatever becomes of their membership). Only games started from now on count (``counting``)."""
     tournament_seen(tournament_id=tournament_id, user=user)
     club_id = Tournament.objects.filter(pk=tournament_id).values_list("club_id", flat=True).first()
     try:

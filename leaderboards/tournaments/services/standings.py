@@ -7,8 +7,9 @@ from __future__ import annotations
 from django.db import connection, transaction
 from django.utils import timezone
 
+from ...boards.models import Result
 from ..counting import counting_results
-from ..models import Entry, Result, Tournament
+from ..models import Entry, Tournament
 from ..scoring import arena_tally, unplayed
 
 
@@ -60,6 +61,12 @@ def entries_refresh_for_result(result: Result) -> None:
         "pk", flat=True)
     for entry_id in sorted(entry_ids):  # always in the same order, so two refreshes never deadlock
         entry_refresh(entry_id=entry_id)
+
+
+def entries_refresh_on_result_written(sender, *, result: Result, **kwargs) -> None:
+    """The receiver of ``boards.signals.result_written``: a result's tournament standings follow it in its
+    transaction."""
+    entries_refresh_for_result(result)
 
 
 def standings_rebuild(*, tournament_id: int) -> int:

@@ -21,8 +21,9 @@ from pyramid_site.clock import utc_today
 from pyramid_site.errors import Code, DomainError
 
 from .. import cache
-from ..models import BoardCount, Membership, Result
-from .stats import club_must_be_visible
+from ...clubs.models import Membership
+from ...clubs.selectors import club_must_be_visible
+from ..models import BoardCount, Result
 
 TABLE = Result._meta.db_table
 SHOWN = ["game_id", "player_id", "daily_id", "cards_left", "pyramid_left", "moves", "duration_ms", "won", "cleared",

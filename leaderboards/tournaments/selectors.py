@@ -1,10 +1,10 @@
-"""Clubs and tournaments as their members and visitors see them."""
+"""Tournaments as their clubs' members, their entrants and visitors see them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import BooleanField, Case, Count, F, Q, Value, When, Window
+from django.db.models import BooleanField, Case, F, Q, Value, When, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -12,47 +12,14 @@ from django.utils.translation import gettext
 from games.models import Game
 from pyramid_site.errors import Code, DomainError
 
-from ..counting import counting_results
-from ..models import Club, ClubChange, Entry, Membership, Tournament
-from .stats import viewer_id, visible_clubs
-
-
-def club_for_viewer(*, club_id: int, viewer) -> tuple[Club, Membership | None]:
-    """The club and the viewer's membership; a private club is hidden from everyone else."""
-    club = visible_clubs(viewer).annotate(member_count=Count("memberships")).filter(pk=club_id).first()
-    if club is None:
-        raise DomainError(Code.CLUB_NOT_FOUND,
-                          gettext("there is no club %(club_id)s that you can see") % {"club_id": club_id})
-    return club, membership_of(club, viewer)
-
-
-def membership_of(club: Club, viewer) -> Membership | None:
-    """The viewer's membership of the club; None for a visitor."""
-    me = viewer_id(viewer)
-    return None if me is None else Membership.objects.filter(club=club, user_id=me).first()
-
-
-def clubs_for_viewer(*, viewer, mine_only: bool = False):
-    clubs = visible_clubs(viewer).annotate(member_count=Count("memberships")).order_by("name")
-    if mine_only:  # a visitor has none
-        clubs = clubs.filter(memberships__user_id=viewer_id(viewer)) if viewer_id(viewer) else clubs.none()
-    return clubs
-
-
-def members_of(club: Club):
-    return Membership.objects.filter(club=club).select_related("user").order_by("joined_at", "pk")
+from ..clubs.models import Club, ClubChange, Membership
+from ..clubs.selectors import club_for_viewer, membership_of, viewer_id
+from .counting import counting_results
+from .models import Entry, Tournament
 
 
 def club_tournaments(club: Club):
     return Tournament.objects.filter(club=club).order_by("-starts_at", "-pk")
-
-
-def club_members(*, club_id: int, viewer):
-    """A club's members, oldest first: to its members only (a private club is 404 to outsiders)."""
-    club, membership = club_for_viewer(club_id=club_id, viewer=viewer)
-    if membership is None:
-        raise DomainError(Code.NOT_MEMBER, gettext("only members of %(club)s see its members") % {"club": club.name})
-    return members_of(club)
 
 
 def club_tournaments_for_viewer(*, club_id: int, viewer) -> tuple[Membership | None, object]:
@@ -63,15 +30,6 @@ def club_tournaments_for_viewer(*, club_id: int, viewer) -> tuple[Membership | N
 
 def window_changes(tournament: Tournament):
     return tournament.window_changes.order_by("changed_at", "pk")
-
-
-def club_changes(*, club_id: int, viewer):
-    """Every change made to a club and its tournaments, oldest first: to its owner and admins."""
-    club, membership = club_for_viewer(club_id=club_id, viewer=viewer)
-    if membership is None or not membership.can_manage:
-        raise DomainError(Code.NOT_CLUB_MANAGER,
-                          gettext("only the owner and admins of %(club)s may do this") % {"club": club.name})
-    return ClubChange.objects.filter(club=club).select_related("changed_by", "member").order_by("changed_at", "pk")
 
 
 def tournament_changes(tournament: Tournament):

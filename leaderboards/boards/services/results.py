@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Q
 
 import engine
 from games.engine_glue import game_position
 from games.models import Game
 
 from .. import cache
-from ..fair_play.models import Flag, Void
 from ..models import Result
+from ..signals import result_held, result_written
 from .board_counts import board_count_move, counted
 from .period_standings import period_standings_follow
-from .standings import entries_refresh_for_result
 
 
 def _duration_ms(game: Game) -> int:
@@ -44,13 +41,9 @@ def _result_fields(game: Game, position: engine.Position | None, voided: bool) -
     }
 
 
-def _player_locked_is_off_board(game: Game) -> bool:
-    """Lock the player's row (it orders this against voids and flags, see fair_play.services), then look for an
-    active void or an open flag: in statements of their own, whose snapshots see one committed while this one
-    waited for the lock."""
-    get_user_model().objects.select_for_update().filter(pk=game.player_id).exists()
-    return (Void.objects.filter(Q(game_id=game.pk) | Q(player_id=game.player_id), lifted_at__isnull=True).exists()
-            or Flag.objects.filter(game_id=game.pk, reviewed_at__isnull=True).exists())
+def _held_off_boards(game: Game) -> bool:
+    """Whether a room above the boards holds the game's result off them (fair play: a void or an open flag)."""
+    return any(held for _, held in result_held.send(sender=Result, game=game))
 
 
 def result_record(*, game: Game, position: engine.Position | None = None) -> Result | None:
@@ -63,7 +56,7 @@ def result_record(*, game: Game, position: engine.Position | None = None) -> Res
         return None
     # no savepoint of its own inside the caller's transaction: a failure here fails the move that ends the game
     with transaction.atomic(savepoint=False):
-        fields = _result_fields(game, position, _player_locked_is_off_board(game))
+        fields = _result_fields(game, position, _held_off_boards(game))
         result = Result.objects.select_for_update().filter(game=game).first()
         before = counted(result)
         if result is None:
@@ -73,7 +66,7 @@ def result_record(*, game: Game, position: engine.Position | None = None) -> Res
                 setattr(result, name, value)
             result.save()
         period_standings_follow(before, result)
-        entries_refresh_for_result(result)
+        result_written.send(sender=Result, result=result)
         board_count_move(before, counted(result))  # last: the shared count's row lock is held to the commit
     # the cache follows PostgreSQL only once the result is committed (the caller's transaction too)
     transaction.on_commit(lambda: cache.result_changed(result))

@@ -11,17 +11,19 @@ from games.api.serializers import GameOutput, game_output
 from games.engine_glue import game_position
 from pyramid_site.api.client import DEVICE_PARAMETER
 from pyramid_site.client import client_mark
+from pyramid_site.api.idempotency import idempotent
 from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.visitors import VisitorReadable
 
+from ...clubs.api.output import ClubChangeOutput, change_output
 from .. import services
-from ..selectors.clubs import (club_tournaments_for_viewer, games_not_counted, standings_page, tournament_for_viewer,
-                               tournament_page)
+from ..selectors import (club_tournaments_for_viewer, games_not_counted, standings_page, tournament_for_viewer,
+                         tournament_page)
 from .inputs import TournamentGameInput, TournamentInput, TournamentUpdateInput
-from .output import (ClubChangeOutput, EntryOutput, StandingOutput, TournamentDetailOutput, TournamentOutput,
-                     WindowChangeOutput, change_output, entry_output, joined_output, tournament_detail_output,
+from .output import (EntryOutput, StandingOutput, TournamentDetailOutput, TournamentOutput,
+                     WindowChangeOutput, entry_output, joined_output, tournament_detail_output,
                      tournament_output, window_change_output)
 
 TOURNAMENT = TournamentOutput
@@ -50,6 +52,7 @@ class ClubTournamentsView(VisitorReadable, APIView):
                                "Secret deals are found and proved winnable by the solver jobs: the tournament is "
                                "`preparing` until they are ready. Guest accounts sign up first "
                                "(403 `guest_not_allowed`).")
+    @idempotent
     def post(self, request, club_id: int):
         tournament = services.tournament_create(actor=request.user, club_id=club_id,
                                                 **valid_input(TournamentInput, request))
@@ -96,6 +99,7 @@ class TournamentJoinView(APIView):
                    description="Join a tournament of a club you are a member of. Only games started after joining "
                                "count: `games_not_counted` lists your games of its deals started before (on a "
                                "tournament of the daily deal, a daily game played first), whose deals stay played.")
+    @idempotent
     def post(self, request, tournament_id: int):
         entry = services.tournament_join(user=request.user, tournament_id=tournament_id)
         return Response(joined_output(entry, games_not_counted(entry)),
@@ -119,6 +123,7 @@ class TournamentGameView(APIView):
     @extend_schema(request=TournamentGameInput, parameters=[DEVICE_PARAMETER],
                    responses={201: GameOutput, 400: ERROR, 404: ERROR, 409: ERROR},
                    summary="Start your ranked game of the tournament's next deal; play it with the games API")
+    @idempotent
     def post(self, request, tournament_id: int):
         data = valid_input(TournamentGameInput, request)
         game = services.tournament_game_start(user=request.user, tournament_id=tournament_id, index=data.get("index"),

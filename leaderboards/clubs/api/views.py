@@ -7,13 +7,14 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from pyramid_site.api.idempotency import idempotent
 from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.visitors import VisitorReadable
 
 from .. import services
-from ..selectors.clubs import club_changes, club_for_viewer, club_members, clubs_for_viewer
+from ..selectors import club_changes, club_for_viewer, club_members, clubs_for_viewer
 from .inputs import ClubInput, ClubUpdateInput, JoinInput, RoleInput
 from .output import ClubChangeOutput, ClubOutput, MemberOutput, change_output, club_output, member_output
 
@@ -35,6 +36,7 @@ class ClubListView(VisitorReadable, APIView):
                    summary="Create a club; you become its owner",
                    description="Create a club with a name unique whatever its case; you become its owner, and the "
                                "answer has its invite code. Guest accounts sign up first (403 `guest_not_allowed`).")
+    @idempotent
     def post(self, request):
         data = valid_input(ClubInput, request)
         club = services.club_create(user=request.user, **data)
@@ -67,6 +69,7 @@ class ClubJoinView(APIView):
 
     @extend_schema(request=JoinInput, responses={201: CLUB, 404: ERROR, 409: ERROR},
                    summary="Join a club with its invite code")
+    @idempotent
     def post(self, request):
         membership = services.club_join(user=request.user, invite_code=valid_input(JoinInput, request)["invite_code"])
         return Response(club_output(*club_for_viewer(club_id=membership.club_id, viewer=request.user)),

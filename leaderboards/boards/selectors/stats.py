@@ -24,7 +24,9 @@ from games.selectors import game_of_player
 from pyramid_site.clock import utc_today
 from pyramid_site.errors import Code, DomainError
 
-from ..models import Club, Membership, PeriodCount, PeriodStanding, Result
+from ...clubs.models import Membership
+from ...clubs.selectors import club_must_be_visible, viewer_id
+from ..models import PeriodCount, PeriodStanding, Result
 from ..streaks import Streak, streak_of
 
 AT_PAR = Q(won=True, par_moves__isnull=False, moves__lte=F("par_moves"))
@@ -133,14 +135,6 @@ class PeriodBoard:
         if self.club_id is not None:
             return self._club_rows[part]
         return self.standings.order_by("rank_key", "player_id").values(*SHOWN)[part]
-
-
-def club_must_be_visible(*, club_id: int, viewer) -> None:
-    """Refuse a club the viewer may not see (a private club of which they are not a member) as if it did not
-    exist."""
-    if not visible_clubs(viewer).filter(pk=club_id).exists():
-        raise DomainError(Code.CLUB_NOT_FOUND,
-                          gettext("there is no club %(club_id)s that you can see") % {"club_id": club_id})
 
 
 @dataclass
@@ -293,17 +287,3 @@ def player_named(username: str):
         raise DomainError(Code.PLAYER_NOT_FOUND,
                           gettext("there is no player %(username)s") % {"username": repr(username)})
     return player
-
-
-def viewer_id(viewer) -> int | None:
-    """The viewer's account id; None for a visitor (no account: ``AnonymousUser``, or nobody at all), who is
-    an outsider everywhere: no row of theirs, no membership."""
-    return viewer.pk if viewer is not None and getattr(viewer, "is_authenticated", False) else None
-
-
-def visible_clubs(viewer):
-    """The public clubs, and the private ones the viewer is a member of."""
-    me = viewer_id(viewer)
-    if me is None:
-        return Club.objects.filter(is_private=False)
-    return Club.objects.filter(Q(is_private=False) | Q(pk__in=Membership.objects.filter(user_id=me).values("club_id")))

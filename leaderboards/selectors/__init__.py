@@ -1,1 +1,0 @@
-"""Reads of the leaderboards: boards, stats, clubs and standings."""
