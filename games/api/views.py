@@ -16,7 +16,7 @@ from pyramid_site.api.client import DEVICE_PARAMETER
 from pyramid_site.client import client_mark
 from pyramid_site.api.inputs import json_object, valid_input
 from pyramid_site.api.output import DEAL_NUMBER_PATTERN, PRESET_CHOICES
-from pyramid_site.api.pagination import page_parameters, page_schema, paged
+from pyramid_site.api.pagination import cursor_page_parameters, cursor_paged, page_parameters, page_schema, paged
 from pyramid_site.api.params import date_value, int_param
 from pyramid_site.api.play_throttles import AccountAndAddressThrottle
 from pyramid_site.api.schema import ERROR
@@ -107,13 +107,14 @@ class GameListView(APIView):
     def get_throttles(self):
         return [AccountAndAddressThrottle()] if self.request.method == "POST" else []  # starting, not the list
 
-    @extend_schema(parameters=page_parameters(), responses={200: page_schema(GameSummaryOutput), 400: ERROR},
+    @extend_schema(parameters=cursor_page_parameters(), responses={200: page_schema(GameSummaryOutput), 400: ERROR},
                    operation_id="games_list", summary="My games, the latest started first",
                    description="My games, practice and ranked, the latest started first, in pages: each in a line "
                                "(open one at `/api/games/{id}/`). A ranked game's deal number stays hidden until "
                                "its day or tournament is over.")
     def get(self, request):
-        return paged(request, selectors.games_of_player(player=request.user), lambda g: GameSummaryOutput(g).data)
+        return cursor_paged(request, selectors.games_of_player(player=request.user),
+                            lambda g: GameSummaryOutput(g).data, key=selectors.GAMES_OF_PLAYER_ORDER)
 
     @extend_schema(request=GameStartInput, examples=GAME_START_EXAMPLES, parameters=[DEVICE_PARAMETER],
                    responses={201: GameOutput, 400: ERROR, 404: ERROR, 409: ERROR, 429: ERROR},
