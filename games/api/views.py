@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.conf import settings
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
@@ -121,10 +123,12 @@ class GameListView(APIView):
                    summary="Start a game: a daily deal (ranked), or a practice deal by number or at random")
     def post(self, request):
         data = valid_input(GameStartInput, request)
+        payer = SolverPayer.of_request(request)
         game = services.game_start(player=request.user, daily_id=data.get("daily"), number=data.get("number"),
                                    rules=data.get("rules"), winnable=data.get("winnable", False),
-                                   difficulty=data.get("difficulty"), payer=SolverPayer.of_request(request),
-                                   client=client_mark(request))
+                                   difficulty=data.get("difficulty"), payer=payer, client=client_mark(request))
+        if game.mode == game.Mode.PRACTICE and game.deal.status == Deal.Status.PENDING:
+            solve_deal_soon(game.deal_id, payer=payer)  # its deal reads `pending` now: a poll of it sees it solved
         return Response(GameOutput(game, context={"position": game_position(game)}).data,
                         status=status.HTTP_201_CREATED,
                         headers={"Location": f"/api/games/{game.pk}/"})
@@ -288,6 +292,11 @@ NUMBER = OpenApiParameter("number", str, OpenApiParameter.PATH, pattern=DEAL_NUM
                           description="deal number, 0 to 2**64 - 1, in decimal")
 
 
+def deal_location(number: int, rules: engine.Rules) -> str:
+    """The address of a practice deal under these rules: the preset's name, or the rule-set text of custom rules."""
+    return f"/api/deals/{number}/?{urlencode({'rules': rules.name if rules.name != 'custom' else rules.to_text()})}"
+
+
 class DealView(APIView):
     """A practice deal: its text, and what the solver found once a player asked for a solve (`unsolved` until
     then, `pending` while it works). Writes nothing. A daily or tournament deal's number is 404 while it is
@@ -321,4 +330,4 @@ class DealSolveView(APIView):
             solve_deal_soon(deal.pk, payer=payer)
             deal.refresh_from_db()
         return Response(DealOutput(deal).data, status=status.HTTP_202_ACCEPTED,
-                        headers={"Location": f"/api/deals/{value}?rules={rules.name}"})
+                        headers={"Location": deal_location(value, rules)})

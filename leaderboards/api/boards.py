@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from pyramid_site.api.output import PRESET_CHOICES
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
-from pyramid_site.api.params import date_value, int_param
+from pyramid_site.api.params import choice_param, choice_value, date_value, int_param
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.visitors import VisitorReadable
 from pyramid_site.clock import utc_today
@@ -20,6 +20,7 @@ from .output import (DailyBoardOutput, PeriodRowOutput, PlayerCalendarOutput, Pl
                      ShareOutput, calendar_output, daily_board_output, period_row, player_page_output,
                      statistics_output)
 
+DAILY_PRESETS = PRESET_CHOICES[:-1]  # a daily deal's preset is never custom
 CLUB = OpenApiParameter("club", int, description="only the members of this club (members only if it is private)")
 LIMIT = OpenApiParameter("limit", int, description="rows from the top (1-200, 50)")
 PERIOD_PAGE = page_schema(
@@ -48,14 +49,15 @@ class DailyBoardView(VisitorReadable, APIView):
                    responses={200: DailyBoardOutput, 400: ERROR, 404: ERROR},
                    summary="The board of one daily deal: finished ranked games ranked by cards left, moves, time")
     def get(self, request, date: str, preset: str):
-        board = boards.daily_board_for(date=date_value(date), preset=preset, viewer=request.user,
+        board = boards.daily_board_for(date=date_value(date), preset=choice_value(preset, "preset", DAILY_PRESETS),
+                                       viewer=request.user,
                                        limit=int_param(request, "limit", 50, 1, 200),
                                        around=int_param(request, "around", 5, 0, 25), club_id=_club_id(request))
         return Response(daily_board_output(board))
 
 
 def _period_response(request, week):
-    preset = request.query_params.get("preset", "classic")
+    preset = choice_param(request, "preset", DAILY_PRESETS) or "classic"
     page = stats.period_board_for(preset=preset, week=week, club_id=_club_id(request), viewer=request.user,
                                   around=int_param(request, "around", 5, 0, 25))
     return paged(request, page.board, period_row, decorate=page.shown_rows,

@@ -62,6 +62,11 @@ def choice_param(request, name: str, choices: list[str]) -> str | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return None
+    return choice_value(raw, name, choices)
+
+
+def choice_value(raw: str, name: str, choices: list[str]) -> str:
+    """A parameter (of the query or the path) that takes one of ``choices``: 400 ``bad_parameter`` otherwise."""
     if raw not in choices:
         raise DomainError(Code.BAD_PARAMETER, gettext("%(name)s must be one of %(choices)s; got %(raw)s")
                                               % {"name": name, "choices": ', '.join(choices), "raw": repr(raw)})
