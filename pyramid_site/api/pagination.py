@@ -65,7 +65,7 @@ def paged(request, items, shape, *, default_limit: int = 50, max_limit: int = 20
 
 
 @dataclass(frozen=True, slots=True)
-class Cursor:
+class KeyCursor:
     """Where a page starts: after (or, ``reverse``, before) the row whose key is ``position``; ``inclusive`` takes
     that row too (the page before an empty page at the end)."""
 
@@ -86,17 +86,17 @@ class CursorPagination(DrfCursorPagination):
 
     def __init__(self, *, key: list[str], default_limit: int = 50, max_limit: int = 200):
         self.key, self.default_limit, self.max_limit = key, default_limit, max_limit
+        self.url, self.salt = "", ""
+        self.at: KeyCursor | None = None
+        self.shown: list = []
 
-    def _salt(self, request) -> str:
-        return f"pyramid.cursor:{request.path}"
-
-    def decode_cursor(self, request) -> Cursor | None:
+    def read_cursor(self, request) -> KeyCursor | None:
         encoded = request.query_params.get(self.cursor_query_param)
         if encoded is None or encoded == "":
             return None
         try:
-            payload = signing.loads(encoded, salt=self._salt(request))
-            cursor = Cursor(tuple(payload["p"]), bool(payload.get("r")), bool(payload.get("i")))
+            payload = signing.loads(encoded, salt=self.salt)
+            cursor = KeyCursor(tuple(payload["p"]), bool(payload.get("r")), bool(payload.get("i")))
         except (signing.BadSignature, KeyError, TypeError, ValueError):
             cursor = None
         if cursor is None or len(cursor.position) != len(self.key):
@@ -104,49 +104,50 @@ class CursorPagination(DrfCursorPagination):
                                                           "without it, then follow next and previous"))
         return cursor
 
-    def encode_cursor(self, cursor: Cursor) -> str:
+    def link(self, cursor: KeyCursor) -> str:
         payload: dict = {"p": [_wire(value) for value in cursor.position]}
         if cursor.reverse:
             payload["r"] = 1
         if cursor.inclusive:
             payload["i"] = 1
-        encoded = signing.dumps(payload, salt=self._salt(self.request), compress=True)
-        return replace_query_param(self.base_url, self.cursor_query_param, encoded)
+        return replace_query_param(self.url, self.cursor_query_param,
+                                   signing.dumps(payload, salt=self.salt, compress=True))
 
     def _position(self, row) -> tuple:
         names = [column.lstrip("-") for column in self.key]
         return tuple(row[name] for name in names) if isinstance(row, dict) else tuple(getattr(row, n) for n in names)
 
     def paginate_queryset(self, queryset, request, view=None):
-        self.request, self.base_url = request, request.build_absolute_uri()
+        self.request, self.url, self.salt = request, request.build_absolute_uri(), f"pyramid.cursor:{request.path}"
         self.page_size = int_param(request, "limit", self.default_limit, 1, self.max_limit)
-        self.cursor = cursor = self.decode_cursor(request)
+        self.at = cursor = self.read_cursor(request)
         backwards = cursor is not None and cursor.reverse
         order = reversed_order(self.key) if backwards else self.key
         if cursor is not None:
             queryset = queryset.filter(rows_beyond(order, cursor.position, inclusive=cursor.inclusive))
         rows = list(queryset.order_by(*order)[:self.page_size + 1])
-        self.page, more = rows[:self.page_size], len(rows) > self.page_size
+        self.shown, more = rows[:self.page_size], len(rows) > self.page_size
         if backwards:
-            self.page.reverse()
+            self.shown.reverse()
             self.has_next, self.has_previous = True, more
         else:
             self.has_next, self.has_previous = more, cursor is not None
-        return self.page
+        self.page = self.shown
+        return self.shown
 
     def get_next_link(self) -> str | None:
         if not self.has_next:
             return None
-        if not self.page:  # nothing before a backward cursor: the list from its start
-            return remove_query_param(self.base_url, self.cursor_query_param)
-        return self.encode_cursor(Cursor(self._position(self.page[-1])))
+        if not self.shown:  # nothing before a backward cursor: the list from its start
+            return remove_query_param(self.url, self.cursor_query_param)
+        return self.link(KeyCursor(self._position(self.shown[-1])))
 
     def get_previous_link(self) -> str | None:
         if not self.has_previous:
             return None
-        if not self.page:  # past the end (its last rows went meanwhile): the page that ends with the cursor's row
-            return self.encode_cursor(Cursor(self.cursor.position, reverse=True, inclusive=True))
-        return self.encode_cursor(Cursor(self._position(self.page[0]), reverse=True))
+        if not self.shown and self.at is not None:  # past the end (its last rows went): the page ending at the cursor
+            return self.link(KeyCursor(self.at.position, reverse=True, inclusive=True))
+        return self.link(KeyCursor(self._position(self.shown[0]), reverse=True))
 
 
 def cursor_paged(request, items, shape, *, key: list[str], default_limit: int = 50, max_limit: int = 200,

@@ -231,3 +231,22 @@ def test_standings_by_cursor_rank_as_the_whole_table_does(users, format):
     # a page read backwards ranks the same
     back = api.get(page["previous"]).json()["results"]
     assert [(row["player"]["id"], row["rank"]) for row in back] == [(r["player"]["id"], r["rank"]) for r in rows[3:6]]
+
+
+def test_a_page_past_the_end_links_back_to_the_page_that_ends_with_its_cursor(staff):
+    """The rows after a cursor went between two reads (failures are pruned): an empty page, no next, and a
+    previous link to the page that ends with the cursor's row."""
+    from pyramid_site.operations.models import TaskFailure
+
+    for n in range(3):
+        task_failure_record(task_name="games.tasks.solve_deal", task_id=f"run-{n}", kind="error", args="(1,)",
+                            kwargs="{}", exception_type="ValueError", exception_message="", traceback="", retries=0,
+                            worker="celery@here")
+    api = client_for(staff)
+    first = api.get("/api/operations/task-failures/?limit=2").json()
+    assert [row["task_id"] for row in first["results"]] == ["run-2", "run-1"]
+    TaskFailure.objects.filter(task_id="run-0").delete()
+    empty = api.get(first["next"]).json()
+    assert empty["results"] == [] and empty["next"] is None and empty["count"] == 2
+    back = api.get(empty["previous"]).json()
+    assert [row["task_id"] for row in back["results"]] == ["run-2", "run-1"] and back["previous"] is None
