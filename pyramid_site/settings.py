@@ -313,7 +313,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "pyramid_site.api.schema.add_links",
-                             "pyramid_site.api.schema.shape_operations"],
+                             "pyramid_site.api.schema.shape_operations",
+                           "pyramid_site.api.pagination.declare_offset_deprecation"],
 }
 
 # --- Celery ---------------------------------------------------------------------------------------

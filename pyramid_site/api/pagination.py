@@ -208,3 +208,25 @@ def page_schema(item, *, name: str | None = None, **extra: serializers.Field) ->
         "previous": serializers.URLField(allow_null=True, help_text="the page before; null on the first"),
         "results": serializers.ListField(child=child),
     })
+
+
+# what an offset page of a cursor list adds to its answer, as OpenAPI declares a response's headers
+OFFSET_DEPRECATION_HEADERS = {
+    "Deprecation": {"schema": {"type": "string", "example": "@1796083200"},
+                    "description": f"only with `offset`: RFC 9745's date (since when `offset` is deprecated here; "
+                                   f"removed in {OFFSET_REMOVED_IN})"},
+    "Link": {"schema": {"type": "string"}, "description": "only with `offset`: `</api/docs/>; rel=\"deprecation\"`"},
+}
+
+
+def declare_offset_deprecation(result, generator, request, public):
+    """drf-spectacular post-processing: the headers of an offset page (``OFFSET_DEPRECATION_HEADERS``) on the 200
+    of every operation whose ``offset`` is deprecated."""
+    for item in result["paths"].values():
+        for operation in item.values():
+            if not any(p.get("name") == "offset" and p.get("deprecated") for p in operation.get("parameters", [])):
+                continue
+            answer = operation.get("responses", {}).get("200")
+            if answer is not None:
+                answer["headers"] = answer.get("headers", {}) | OFFSET_DEPRECATION_HEADERS
+    return result
