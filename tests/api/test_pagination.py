@@ -250,3 +250,37 @@ def test_a_page_past_the_end_links_back_to_the_page_that_ends_with_its_cursor(st
     assert empty["results"] == [] and empty["next"] is None and empty["count"] == 2
     back = api.get(empty["previous"]).json()
     assert [row["task_id"] for row in back["results"]] == ["run-2", "run-1"] and back["previous"] is None
+
+
+@pytest.mark.rows_edited_behind_the_services
+def test_standings_read_while_a_player_moves_up_show_every_other_player_once(users):
+    """While a tournament runs a finished game moves its player: the standings' cursor is the standing itself, so
+    the players whose standing did not change are each on one page exactly (by offset, the one pushed down by the
+    climber shows twice)."""
+    from leaderboards.models import Entry
+
+    club = services.club_create(user=users[0], name="Moving")
+    for user in users[1:]:
+        services.club_join(user=user, invite_code=club.invite_code)
+    now = timezone.now()
+    cup = services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format="match",
+                                     scoring="par", starts_at=now - dt.timedelta(hours=1),
+                                     ends_at=now + dt.timedelta(hours=1))
+    for points, user in enumerate(users):
+        services.tournament_join(user=user, tournament_id=cup.pk)
+        Entry.objects.filter(tournament=cup, player=user).update(score=10 * points)
+    url = f"/api/tournaments/{cup.pk}/standings/"
+    api = client_for(users[0])
+    first = api.get(url, {"limit": 3}).json()
+    by_offset = api.get(url, {"limit": 3, "offset": 0}).json()
+    climber = users[0]  # last, with 0 points; a game finished now puts it on top
+    Entry.objects.filter(tournament=cup, player=climber).update(score=1000)
+    seen, page = [row["player"]["id"] for row in first["results"]], first
+    while page["next"]:
+        page = api.get(page["next"]).json()
+        seen += [row["player"]["id"] for row in page["results"]]
+    others = [user.pk for user in reversed(users) if user != climber]
+    assert [pk for pk in seen if pk != climber.pk] == others  # each once, in order
+    assert climber.pk not in seen  # it moved into the page already read
+    second_by_offset = api.get(url, {"limit": 3, "offset": 3}).json()
+    assert second_by_offset["results"][0]["player"]["id"] == by_offset["results"][-1]["player"]["id"]
