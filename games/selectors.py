@@ -78,11 +78,14 @@ def window_is_over(game: Game) -> bool:
     return game.closes_at is not None and game.closes_at <= timezone.now()
 
 
+GAMES_OF_PLAYER_ORDER = ["-started_at", "-id"]  # the latest started first; unique, for a cursor
+
+
 def games_of_player(*, player):
     """A player's games, the latest started first (a queryset, for a page of it), but a practice game of a
     number that is secret now (``secrecy``)."""
     return (Game.objects.filter(games_visible_to_their_player(), player=player).select_related("deal", "daily")
-            .order_by("-started_at", "-id"))
+            .order_by(*GAMES_OF_PLAYER_ORDER))
 
 
 def game_for_viewer(*, game_id: int, user) -> Game:

@@ -1,11 +1,68 @@
-"""The Celery app: configuration comes from Django's settings (the CELERY_ names)."""
+"""The Celery app: configuration comes from Django's settings (the CELERY_ names).
 
+Without a broker the tasks run in-process (``CELERY_TASK_ALWAYS_EAGER``). Run as they are queued, a request that
+queues work would wait for all of it (a 30-deal arena's deals: seconds); with ``PYRAMID_TASKS_IN_THREAD`` a task
+queued from anywhere but that thread runs on one thread of its own instead, in the order queued, and what it
+queues in turn runs there at once, as a worker would run a chain.
+"""
+
+import logging
 import os
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 
-from celery import Celery
+from celery import Celery, Task
+from celery.utils import uuid
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "pyramid_site.settings")
 
-app = Celery("pyramid_site")
+log = logging.getLogger(__name__)
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+_on_task_thread = threading.local()
+
+
+def _run_on_task_thread(work) -> None:
+    from django.db import connections
+
+    _on_task_thread.active = True
+    try:
+        work()
+    except Exception:  # nobody waits for it: logged, as a worker logs a failed task
+        log.exception("an in-process task failed")
+    finally:
+        _on_task_thread.active = False
+        connections.close_all()  # this thread's own connections
+
+
+def run_on_task_thread(work) -> Future:
+    """Run ``work`` on the in-process tasks' thread, after what was queued before it."""
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pyramid-tasks")
+    return _executor.submit(_run_on_task_thread, work)
+
+
+def task_thread_idle(timeout: float | None = None) -> None:
+    """Wait until every in-process task queued so far has run (tests, and a process about to stop)."""
+    run_on_task_thread(lambda: None).result(timeout=timeout)
+
+
+class InProcessTask(Task):
+    """A task that, in-process with ``PYRAMID_TASKS_IN_THREAD``, is queued for the tasks' thread."""
+
+    def apply_async(self, args=None, kwargs=None, task_id=None, *rest, **options):
+        from django.conf import settings
+
+        if (not self.app.conf.task_always_eager or not settings.PYRAMID_TASKS_IN_THREAD
+                or getattr(_on_task_thread, "active", False)):
+            return super().apply_async(args, kwargs, task_id, *rest, **options)
+        task_id = task_id or uuid()
+        run_on_task_thread(lambda: super(InProcessTask, self).apply_async(args, kwargs, task_id, *rest, **options))
+        return self.AsyncResult(task_id)
+
+
+app = Celery("pyramid_site", task_cls=InProcessTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

@@ -42,7 +42,8 @@ class Code(str, enum.Enum):  # noqa: UP042 (each member is made by __new__ from 
     MALFORMED_BODY = ("malformed_body", 400, "the body is not a JSON object, not JSON at all, or nested too deep")
     BAD_REQUEST = ("bad_request", 400, "the request could not be read (a bad Host header, or a NUL byte in the "
                                        "address, say)")
-    BAD_PARAMETER = ("bad_parameter", 400, "a query parameter such as `limit` or `offset` is out of range")
+    BAD_PARAMETER = ("bad_parameter", 400, "a parameter such as `limit`, `offset` or `preset` is out of range, "
+                                           "or a `cursor` this list did not give")
     BAD_IDEMPOTENCY_KEY = ("bad_idempotency_key", 400, "an `Idempotency-Key` header that is empty, over 255 "
                                                        "characters or not printable ASCII")
     BAD_DATE = ("bad_date", 400, "a date that is not YYYY-MM-DD, or out of range (0001-02-01 to 9998-12-31)")

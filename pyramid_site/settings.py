@@ -321,7 +321,9 @@ SPECTACULAR_SETTINGS = {
                              "pyramid_site.api.schema.shape_operations",
                              "pyramid_site.api.idempotency.declare_retry_after_on_conflicts",
                              # RateLimit-Policy and RateLimit on the throttled operations' answers
-                             "pyramid_site.api.rate_limits.declare_rate_limit_headers"],
+                             "pyramid_site.api.rate_limits.declare_rate_limit_headers",
+                             # Deprecation and Link on the offset pages of the cursor-paged lists
+                             "pyramid_site.api.pagination.declare_offset_deprecation"],
 }
 
 # --- Celery ---------------------------------------------------------------------------------------
@@ -333,6 +335,12 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not REDI
     shown="on without `REDIS_URL`",
     example="false")
 CELERY_TASK_EAGER_PROPAGATES = True
+# In-process tasks queued by a request run on one thread of their own once it has been answered (a tournament's 30
+# deals took seconds inside the request that created it); a test that wants them inside the call keeps this off.
+PYRAMID_TASKS_IN_THREAD = env_bool("PYRAMID_TASKS_IN_THREAD", default=not REDIS_URL,
+    help="in-process tasks run on a thread of their own, after the request that queued them is answered",
+    shown="on without `REDIS_URL`",
+    example="false")
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "pyramid",
     help="the queue's name")
 # Solver work by its own queues, so that a tournament's preparation or a practice solve never waits in front of

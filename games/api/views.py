@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.conf import settings
 from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
@@ -17,7 +19,7 @@ from pyramid_site.client import client_mark
 from pyramid_site.api.idempotency import idempotent
 from pyramid_site.api.inputs import json_object, valid_input
 from pyramid_site.api.output import DEAL_NUMBER_PATTERN, PRESET_CHOICES
-from pyramid_site.api.pagination import page_parameters, page_schema, paged
+from pyramid_site.api.pagination import cursor_page_parameters, cursor_paged, page_parameters, page_schema, paged
 from pyramid_site.api.params import date_value, int_param
 from pyramid_site.api.play_throttles import AccountAndAddressThrottle
 from pyramid_site.api.schema import ERROR
@@ -108,13 +110,14 @@ class GameListView(APIView):
     def get_throttles(self):
         return [AccountAndAddressThrottle()] if self.request.method == "POST" else []  # starting, not the list
 
-    @extend_schema(parameters=page_parameters(), responses={200: page_schema(GameSummaryOutput), 400: ERROR},
+    @extend_schema(parameters=cursor_page_parameters(), responses={200: page_schema(GameSummaryOutput), 400: ERROR},
                    operation_id="games_list", summary="My games, the latest started first",
                    description="My games, practice and ranked, the latest started first, in pages: each in a line "
                                "(open one at `/api/games/{id}/`). A ranked game's deal number stays hidden until "
                                "its day or tournament is over.")
     def get(self, request):
-        return paged(request, selectors.games_of_player(player=request.user), lambda g: GameSummaryOutput(g).data)
+        return cursor_paged(request, selectors.games_of_player(player=request.user),
+                            lambda g: GameSummaryOutput(g).data, key=selectors.GAMES_OF_PLAYER_ORDER)
 
     @extend_schema(request=GameStartInput, examples=GAME_START_EXAMPLES, parameters=[DEVICE_PARAMETER],
                    responses={201: GameOutput, 400: ERROR, 404: ERROR, 409: ERROR, 429: ERROR},
@@ -122,10 +125,12 @@ class GameListView(APIView):
     @idempotent
     def post(self, request):
         data = valid_input(GameStartInput, request)
+        payer = SolverPayer.of_request(request)
         game = services.game_start(player=request.user, daily_id=data.get("daily"), number=data.get("number"),
                                    rules=data.get("rules"), winnable=data.get("winnable", False),
-                                   difficulty=data.get("difficulty"), payer=SolverPayer.of_request(request),
-                                   client=client_mark(request))
+                                   difficulty=data.get("difficulty"), payer=payer, client=client_mark(request))
+        if game.mode == game.Mode.PRACTICE and game.deal.status == Deal.Status.PENDING:
+            solve_deal_soon(game.deal_id, payer=payer)  # its deal reads `pending` now: a poll of it sees it solved
         return Response(GameOutput(game, context={"position": game_position(game)}).data,
                         status=status.HTTP_201_CREATED,
                         headers={"Location": f"/api/games/{game.pk}/"})
@@ -286,6 +291,11 @@ NUMBER = OpenApiParameter("number", str, OpenApiParameter.PATH, pattern=DEAL_NUM
                           description="deal number, 0 to 2**64 - 1, in decimal")
 
 
+def deal_location(number: int, rules: engine.Rules) -> str:
+    """The address of a practice deal under these rules: the preset's name, or the rule-set text of custom rules."""
+    return f"/api/deals/{number}/?{urlencode({'rules': rules.name if rules.name != 'custom' else rules.to_text()})}"
+
+
 class DealView(APIView):
     """A practice deal: its text, and what the solver found once a player asked for a solve (`unsolved` until
     then, `pending` while it works). Writes nothing. A daily or tournament deal's number is 404 while it is
@@ -320,4 +330,4 @@ class DealSolveView(APIView):
             solve_deal_soon(deal.pk, payer=payer)
             deal.refresh_from_db()
         return Response(DealOutput(deal).data, status=status.HTTP_202_ACCEPTED,
-                        headers={"Location": f"/api/deals/{value}?rules={rules.name}"})
+                        headers={"Location": deal_location(value, rules)})

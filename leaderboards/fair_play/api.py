@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from pyramid_site.api.idempotency import idempotent
 from pyramid_site.api.inputs import valid_input
-from pyramid_site.api.pagination import page_parameters, page_schema, paged
+from pyramid_site.api.pagination import cursor_page_parameters, cursor_paged, page_schema
 from pyramid_site.api.schema import ERROR
 
 from . import selectors, services
@@ -95,10 +95,11 @@ class VoidListView(APIView):
 
     permission_classes = [IsAdminUser]
 
-    @extend_schema(parameters=page_parameters(), responses={200: page_schema(VoidOutput), 400: ERROR, 403: ERROR},
+    @extend_schema(parameters=cursor_page_parameters(), responses={200: page_schema(VoidOutput), 400: ERROR,
+                                                                  403: ERROR},
                    summary="The fair-play audit record, newest first")
     def get(self, request):
-        return paged(request, selectors.voids(), void_output)
+        return cursor_paged(request, selectors.voids(), void_output, key=selectors.NEWEST_FIRST)
 
     @extend_schema(request=VoidInput, responses={201: VoidOutput, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
                    summary="Void a game or a player: every board and standing is recomputed without it",
@@ -132,13 +133,13 @@ class FlagListView(APIView):
 
     permission_classes = [IsAdminUser]
 
-    @extend_schema(parameters=[*page_parameters(), OpenApiParameter("open", bool, description="only flags not yet "
-                                                                                               "reviewed")],
+    @extend_schema(parameters=[*cursor_page_parameters(),
+                               OpenApiParameter("open", bool, description="only flags not yet reviewed")],
                    responses={200: page_schema(FlagOutput), 400: ERROR, 403: ERROR},
                    summary="Games the fair-play rules flagged for review, newest first")
     def get(self, request):
         open_only = request.query_params.get("open") in ("1", "true")
-        return paged(request, selectors.flags(open_only=open_only), flag_output)
+        return cursor_paged(request, selectors.flags(open_only=open_only), flag_output, key=selectors.NEWEST_FIRST)
 
 
 class FlagReviewView(APIView):

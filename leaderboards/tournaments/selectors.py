@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 
 from games.models import Game
 from pyramid_site.errors import Code, DomainError
+from pyramid_site.keyset import reversed_order, rows_beyond
 
 from ..clubs.models import Club, ClubChange, Membership
 from ..clubs.selectors import club_for_viewer, membership_of, viewer_id
@@ -101,6 +102,8 @@ class StandingsPage:
     rows: object
     window_changes: list
     changes: list[ClubChange]
+    keyed: object  # the rows for a cursor (``standings_keyed``), ranked a page at a time (``standings_rank``)
+    key: list[str]
 
 
 def standings_page(*, tournament_id: int, viewer) -> StandingsPage:
@@ -108,7 +111,8 @@ def standings_page(*, tournament_id: int, viewer) -> StandingsPage:
     # plain scoring ranks by cards, moves and time: no score to show (arena points and par scores are)
     scored = tournament.format == Tournament.Format.ARENA or tournament.scoring == Tournament.Scoring.PAR
     return StandingsPage(tournament, membership, final, scored, standings(tournament=tournament),
-                         list(window_changes(tournament)), list(tournament_changes(tournament)))
+                         list(window_changes(tournament)), list(tournament_changes(tournament)),
+                         standings_keyed(tournament=tournament), standing_key(tournament))
 
 
 def standing_order(tournament: Tournament) -> list:
@@ -130,6 +134,41 @@ def standings(*, tournament: Tournament):
     return (Entry.objects.filter(tournament=tournament)
             .annotate(rank=Window(Rank(), order_by=standing_order(tournament)))
             .order_by("rank", "player_id").values("rank", *STANDING_FIELDS))
+
+
+def standing_key(tournament: Tournament) -> list[str]:
+    """``standing_order`` as order_by names over the columns of ``standings_keyed``, the player's id last: a
+    unique key, for a cursor. A row is ahead of another when its key comes first."""
+    if tournament.format == Tournament.Format.ARENA:
+        return ["-score", "no_game", "cards_left", "duration_ms", "player_id"]
+    return ["-score", "cards_left", "moves", "duration_ms", "player_id"]
+
+
+def standings_keyed(*, tournament: Tournament):
+    """The entries as plain rows with the columns of ``standing_key`` and no rank (a window over the whole
+    standings would be cut to a page's rows by the cursor's filter): ``standings_rank`` numbers a page of them."""
+    rows = Entry.objects.filter(tournament=tournament)
+    if tournament.format == Tournament.Format.ARENA:
+        rows = rows.annotate(no_game=Case(When(games=0, then=Value(True)), default=Value(False),
+                                          output_field=BooleanField()))
+    return rows.values(*STANDING_FIELDS, *(["no_game"] if tournament.format == Tournament.Format.ARENA else []))
+
+
+def standings_rank(*, tournament: Tournament, rows: list[dict]) -> None:
+    """Rank the rows of a page of ``standings_keyed`` (consecutive in ``standing_key``'s order) as ``standings``
+    does over the whole (SQL's RANK: 1 + the entries strictly ahead; equal standings share a rank), with two
+    counts: the entries strictly ahead of the page's first row, and those before it in the order."""
+    if not rows:
+        return
+    key = standing_key(tournament)
+    ahead, standing = reversed_order(key), reversed_order(key[:-1])
+    entries = standings_keyed(tournament=tournament)
+    first = rows[0]
+    before_page = entries.filter(rows_beyond(ahead, tuple(first[c.lstrip("-")] for c in key))).count()
+    first["rank"] = 1 + entries.filter(rows_beyond(standing, tuple(first[c.lstrip("-")] for c in key[:-1]))).count()
+    for index in range(1, len(rows)):
+        tied = all(rows[index][c.lstrip("-")] == rows[index - 1][c.lstrip("-")] for c in key[:-1])
+        rows[index]["rank"] = rows[index - 1]["rank"] if tied else before_page + index + 1
 
 
 def standings_are_final(tournament: Tournament) -> bool:

@@ -18,6 +18,9 @@ from rest_framework.authentication import TokenAuthentication, get_authorization
 from ..token_revocations import revocations
 
 _MAX_ENTRIES = 50_000
+# every 401 of the API says this (the exception handler puts it on the 401s no authentication class answers)
+WWW_AUTHENTICATE = 'Bearer realm="api"'
+
 def _bearer(request) -> bool:
     scheme = get_authorization_header(request).split()[:1]
     return bool(scheme) and scheme[0].lower() == b"bearer"
@@ -35,8 +38,8 @@ class CachedTokenAuthentication(TokenAuthentication):
         return super().authenticate(request)
 
     def authenticate_header(self, request):
-        # a 401 names the scheme the request used (Token when it used none)
-        return "Bearer" if _bearer(request) else "Token"
+        # the scheme the schema declares, whichever the request used (``Token`` still works, as a synonym)
+        return WWW_AUTHENTICATE
 
     def authenticate_credentials(self, key):
         now = time.monotonic()

@@ -19,6 +19,8 @@ from pyramid_site.errors import Code, DomainError, error_body
 from pyramid_site.metrics import ERRORS
 from pyramid_site.requests import current_request_id
 
+from .authentication import WWW_AUTHENTICATE
+
 log = logging.getLogger(__name__)
 
 # DRF's own exceptions and the codes they are answered with (any other of DRF's: `bad_request`)
@@ -50,6 +52,9 @@ def exception_handler(exc, context):
     response = _answer(exc, context)
     if response is not None and isinstance(response.data, dict) and "code" in response.data:
         ERRORS.labels(response.data["code"]).inc()
+    if response is not None and response.status_code == 401:
+        # one challenge on every 401: a wrong password too, and a view whose only authentication is the session
+        response["WWW-Authenticate"] = WWW_AUTHENTICATE
     return response
 
 

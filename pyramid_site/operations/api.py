@@ -10,7 +10,7 @@ from rest_framework.permissions import IsAdminUser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from pyramid_site.api.pagination import page_parameters, page_schema, paged
+from pyramid_site.api.pagination import cursor_page_parameters, cursor_paged, page_schema
 from pyramid_site.api.params import choice_param, text_param
 from pyramid_site.api.schema import ERROR
 from pyramid_site.errors import Code, DomainError
@@ -72,7 +72,7 @@ class TaskFailureListView(APIView):
     permission_classes = [IsAdminUser]
 
     @extend_schema(
-        parameters=[*page_parameters(),
+        parameters=[*cursor_page_parameters(),
                     OpenApiParameter("task", str, description="only this task (its registered name)"),
                     OpenApiParameter("exception", str, description="only this exception type, as `exception_type` "
                                                                    "writes it"),
@@ -82,7 +82,7 @@ class TaskFailureListView(APIView):
     def get(self, request):
         found = selectors.task_failures(task=text_param(request, "task"), exception=text_param(request, "exception"),
                                         kind=choice_param(request, "kind", TASK_FAILURE_KINDS))
-        return paged(request, found, task_failure_output)
+        return cursor_paged(request, found, task_failure_output, key=selectors.TASK_FAILURES_ORDER)
 
 
 class TaskFailureView(APIView):

@@ -15,8 +15,11 @@ def with_same_failures(found):
     return found.annotate(same_failures=Coalesce(Subquery(same, output_field=IntegerField()), Value(0)))
 
 
+TASK_FAILURES_ORDER = ["-failed_at", "-id"]  # newest first; unique, for a cursor
+
+
 def task_failures(*, task: str | None = None, exception: str | None = None, kind: str | None = None):
-    found = TaskFailure.objects.order_by("-failed_at", "-pk")
+    found = TaskFailure.objects.order_by(*TASK_FAILURES_ORDER)
     if task:
         found = found.filter(task_name=task)
     if exception:

@@ -59,7 +59,7 @@ def test_session_login_for_the_web_page():
     # token authentication comes first, so no credentials at all is a 401 (with WWW-Authenticate)
     after = client.get("/api/accounts/me/")
     assert after.status_code == 401 and after.json()["code"] == "not_authenticated"
-    assert after["WWW-Authenticate"] == "Token"
+    assert after["WWW-Authenticate"] == 'Bearer realm="api"'
 
 
 def test_login_is_throttled(settings):

@@ -191,6 +191,25 @@ def test_the_main_bodies_have_examples(schema):
         assert body.get("examples"), path
 
 
+@pytest.mark.parametrize("scheme", [None, "Bearer not-a-token", "Token not-a-token"])
+def test_every_401_asks_for_a_bearer_token_in_the_same_words(player, scheme):
+    """Old bug: a 401 said ``Token`` to one request and ``Bearer`` to another, and nothing on a wrong password."""
+    headers = {"HTTP_AUTHORIZATION": scheme} if scheme else {}
+    refused = {
+        "not_authenticated" if scheme is None else "authentication_failed":
+            APIClient().get("/api/accounts/me/", **headers),
+        "bad_credentials": APIClient().post("/api/accounts/login/", {"username": player.username,
+                                                                     "password": "not the password"}, format="json"),
+    }
+    for code, answer in refused.items():
+        assert answer.status_code == 401 and answer.json()["code"] == code
+        assert answer["WWW-Authenticate"] == 'Bearer realm="api"', code
+    # the session log-in, whose view takes no token: its 401 says the same
+    session = APIClient().post("/api/accounts/session/", {"username": player.username, "password": "nope"},
+                               format="json")
+    assert session.status_code == 401 and session["WWW-Authenticate"] == 'Bearer realm="api"'
+
+
 def test_bearer_and_token_both_authenticate(player, settings):
     settings.PYRAMID_TOKEN_CACHE_SECONDS = 0
     key = Token.objects.create(user=player).key
@@ -199,7 +218,7 @@ def test_bearer_and_token_both_authenticate(player, settings):
         assert answer.status_code == 200 and answer.json()["username"] == player.username, scheme
     refused = APIClient().get("/api/accounts/me/", HTTP_AUTHORIZATION="Bearer not-a-token")
     assert refused.status_code == 401 and refused.json()["code"] == "authentication_failed"
-    assert refused["WWW-Authenticate"] == "Bearer"
+    assert refused["WWW-Authenticate"] == 'Bearer realm="api"'
     assert APIClient().get("/api/accounts/me/", HTTP_AUTHORIZATION=f"Basic {key}").status_code == 401
 
 

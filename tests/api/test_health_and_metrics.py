@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 
+import engine
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import OperationalError
 from rest_framework.test import APIClient
 
+from games.services.deals import deal_get_or_create
 from tests.support import UserFactory, client_for, metrics_scrape
 
 pytestmark = pytest.mark.django_db
@@ -64,6 +66,8 @@ def test_metrics_count_requests_moves_and_refusals():
     legal = game["position"]["legal_moves"][0]
     assert api.post(f"/api/games/{game['id']}/moves/", {"ply": 1, "move": legal}, format="json").status_code == 201
     assert api.post(f"/api/games/{game['id']}/moves/", {"ply": 9, "move": "draw"}, format="json").status_code == 409
+    # a deal waiting for the solver (a sequence's candidate; the practice game's own deal was solved as it started)
+    deal_get_or_create(number=5, rules=engine.preset("relaxed"))
     after = metrics_scrape()
     assert _figure(after, "pyramid_moves_validated_total") == _figure(before, "pyramid_moves_validated_total") + 1
     assert (_figure(after, "pyramid_api_errors_total", code="wrong_ply")

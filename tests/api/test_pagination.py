@@ -112,3 +112,177 @@ def test_the_daily_board_is_not_paged(users, lists):
     body = client_for(users[1]).get(f"/api/boards/daily/{daily.date}/{daily.preset}/").json()
     assert {"top", "me", "around"} <= body.keys() and "results" not in body
 
+
+
+# --- lists that grow at the front: paged by cursor ---------------------------------------------------------------
+
+def practice_games(player, count: int) -> list[int]:
+    """``count`` practice games of the player's, started one after another: their ids, the latest first."""
+    from games import services as game_services
+
+    return [game_services.game_start(player=player, number=1000 + n, rules="classic").pk for n in range(count)][::-1]
+
+
+def ids(body) -> list[int]:
+    return [row["id"] for row in body["results"]]
+
+
+def test_a_list_growing_at_the_front_pages_by_cursor_without_a_duplicate_or_a_gap(player):
+    from django.db import connection
+
+    assert connection.vendor == "postgresql"  # the order of rows started within a moment is PostgreSQL's here
+    api = client_for(player)
+    before = practice_games(player, 5)
+    first = api.get("/api/games/?limit=2").json()
+    assert ids(first) == before[:2] and first["count"] == 5 and first["previous"] is None
+    assert "cursor=" in first["next"] and "offset" not in first["next"]
+    offset_first = api.get("/api/games/?limit=2&offset=0").json()
+    newer = practice_games(player, 2)  # two games started between the page reads, at the front
+    seen, page = ids(first), first
+    while page["next"]:
+        page = api.get(page["next"]).json()
+        seen += ids(page)
+    assert seen == before  # every game there at the first read, once each, in order; the newer ones not shifted in
+    assert page["count"] == 7
+    # the same reads by offset: the second page starts two rows back, and shows the first page's games again
+    offset_second = api.get("/api/games/?limit=2&offset=2").json()
+    assert ids(offset_first) == before[:2] and ids(offset_second) == before[:2]
+    # the newer games are at the front of the list read again from its start
+    assert ids(api.get("/api/games/?limit=2").json()) == newer
+
+
+def test_previous_goes_back_a_page_and_next_from_there_forwards_again(player):
+    api = client_for(player)
+    games = practice_games(player, 5)
+    first = api.get("/api/games/?limit=2").json()
+    second = api.get(first["next"]).json()
+    third = api.get(second["next"]).json()
+    assert ids(second) == games[2:4] and ids(third) == games[4:] and third["next"] is None
+    back = api.get(third["previous"]).json()
+    assert ids(back) == games[2:4] and ids(api.get(back["previous"]).json()) == games[:2]
+    assert ids(api.get(back["next"]).json()) == games[4:]
+    start = api.get(api.get(back["previous"]).json()["previous"] or "/api/games/?limit=2").json()
+    assert ids(start) == games[:2]
+
+
+def test_offset_pages_still_answer_with_a_deprecation_header(player):
+    api = client_for(player)
+    games = practice_games(player, 3)
+    answer = api.get("/api/games/?limit=1&offset=1")
+    assert answer.status_code == 200 and ids(answer.json()) == games[1:2] and answer.json()["count"] == 3
+    assert answer["Deprecation"].startswith("@") and 'rel="deprecation"' in answer["Link"]
+    assert answer.json()["next"].endswith("limit=1&offset=2")  # its links page by offset as before
+    assert "Deprecation" not in api.get("/api/games/?limit=1")
+    assert "Deprecation" not in api.get("/api/clubs/?offset=0")  # a list that stays put keeps its offset
+
+
+@pytest.mark.parametrize("cursor", ["x", "bm90IGEgY3Vyc29y", "eyJwIjpbMV19:bad:sig"])
+def test_a_cursor_this_list_did_not_give_is_400(player, cursor):
+    answer = client_for(player).get("/api/games/", {"cursor": cursor})
+    assert answer.status_code == 400 and answer.json()["code"] == "bad_parameter"
+    assert "cursor" in answer.json()["message"]
+
+
+def test_a_cursor_of_another_list_or_with_an_offset_is_400(player, other_player, staff):
+    practice_games(player, 3)
+    practice_games(other_player, 1)
+    mine = client_for(player).get("/api/games/?limit=1").json()
+    cursor = mine["next"].split("cursor=")[1]
+    refused = client_for(staff).get("/api/fair-play/voids/", {"cursor": cursor})
+    assert refused.status_code == 400 and refused.json()["code"] == "bad_parameter"
+    both = client_for(player).get("/api/games/", {"cursor": cursor, "offset": 1})
+    assert both.status_code == 400 and both.json()["code"] == "bad_parameter"
+
+
+@pytest.mark.rows_edited_behind_the_services
+@pytest.mark.parametrize("format", ["match", "arena"])
+def test_standings_by_cursor_rank_as_the_whole_table_does(users, format):
+    """Ties across a page's edge share their rank; every page's ranks are those of SQL's RANK over the whole
+    table, worked out here again from the rows."""
+    from leaderboards.models import Entry
+
+    club = services.club_create(user=users[0], name="Ranked")
+    for user in users[1:]:
+        services.club_join(user=user, invite_code=club.invite_code)
+    now = timezone.now()
+    cup = services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format=format,
+                                     starts_at=now - dt.timedelta(hours=1), ends_at=now + dt.timedelta(hours=1))
+    # standings with ties: (score, games, cards_left) per player
+    figures = [(3, 2, 10), (5, 1, 4), (3, 2, 10), (3, 2, 10), (0, 0, 52), (5, 1, 4), (3, 2, 7), (0, 0, 52)]
+    for user, (score, games, cards) in zip(users, figures, strict=True):
+        services.tournament_join(user=user, tournament_id=cup.pk)
+        Entry.objects.filter(tournament=cup, player=user).update(score=score, games=games, cards_left=cards,
+                                                                 moves=0, duration_ms=0)
+
+    # the standing as a tuple compared in Python: higher score, then (arena) a player with a game, then fewer cards
+    standing = {user.pk: (-score, format == "arena" and games == 0, cards)
+                for user, (score, games, cards) in zip(users, figures, strict=True)}
+    expected = {pk: 1 + sum(other < mine for other in standing.values()) for pk, mine in standing.items()}
+    api = client_for(users[0])
+    whole = api.get(f"/api/tournaments/{cup.pk}/standings/?limit=1000").json()["results"]
+    assert len(whole) == len(users) and {row["player"]["id"]: row["rank"] for row in whole} == expected
+    rows, page = [], api.get(f"/api/tournaments/{cup.pk}/standings/?limit=3").json()
+    rows += page["results"]
+    while page["next"]:
+        page = api.get(page["next"]).json()
+        rows += page["results"]
+    assert [row["player"]["id"] for row in rows] == [row["player"]["id"] for row in whole]
+    assert {row["player"]["id"]: row["rank"] for row in rows} == expected
+    offset = api.get(f"/api/tournaments/{cup.pk}/standings/?limit=1000&offset=0").json()["results"]
+    assert [(r["player"]["id"], r["rank"]) for r in offset] == [(r["player"]["id"], r["rank"]) for r in rows]
+    # a page read backwards ranks the same
+    back = api.get(page["previous"]).json()["results"]
+    assert [(row["player"]["id"], row["rank"]) for row in back] == [(r["player"]["id"], r["rank"]) for r in rows[3:6]]
+
+
+def test_a_page_past_the_end_links_back_to_the_page_that_ends_with_its_cursor(staff):
+    """The rows after a cursor went between two reads (failures are pruned): an empty page, no next, and a
+    previous link to the page that ends with the cursor's row."""
+    from pyramid_site.operations.models import TaskFailure
+
+    for n in range(3):
+        task_failure_record(task_name="games.tasks.solve_deal", task_id=f"run-{n}", kind="error", args="(1,)",
+                            kwargs="{}", exception_type="ValueError", exception_message="", traceback="", retries=0,
+                            worker="celery@here")
+    api = client_for(staff)
+    first = api.get("/api/operations/task-failures/?limit=2").json()
+    assert [row["task_id"] for row in first["results"]] == ["run-2", "run-1"]
+    TaskFailure.objects.filter(task_id="run-0").delete()
+    empty = api.get(first["next"]).json()
+    assert empty["results"] == [] and empty["next"] is None and empty["count"] == 2
+    back = api.get(empty["previous"]).json()
+    assert [row["task_id"] for row in back["results"]] == ["run-2", "run-1"] and back["previous"] is None
+
+
+@pytest.mark.rows_edited_behind_the_services
+def test_standings_read_while_a_player_moves_up_show_every_other_player_once(users):
+    """While a tournament runs a finished game moves its player: the standings' cursor is the standing itself, so
+    the players whose standing did not change are each on one page exactly (by offset, the one pushed down by the
+    climber shows twice)."""
+    from leaderboards.models import Entry
+
+    club = services.club_create(user=users[0], name="Moving")
+    for user in users[1:]:
+        services.club_join(user=user, invite_code=club.invite_code)
+    now = timezone.now()
+    cup = services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format="match",
+                                     scoring="par", starts_at=now - dt.timedelta(hours=1),
+                                     ends_at=now + dt.timedelta(hours=1))
+    for points, user in enumerate(users):
+        services.tournament_join(user=user, tournament_id=cup.pk)
+        Entry.objects.filter(tournament=cup, player=user).update(score=10 * points)
+    url = f"/api/tournaments/{cup.pk}/standings/"
+    api = client_for(users[0])
+    first = api.get(url, {"limit": 3}).json()
+    by_offset = api.get(url, {"limit": 3, "offset": 0}).json()
+    climber = users[0]  # last, with 0 points; a game finished now puts it on top
+    Entry.objects.filter(tournament=cup, player=climber).update(score=1000)
+    seen, page = [row["player"]["id"] for row in first["results"]], first
+    while page["next"]:
+        page = api.get(page["next"]).json()
+        seen += [row["player"]["id"] for row in page["results"]]
+    others = [user.pk for user in reversed(users) if user != climber]
+    assert [pk for pk in seen if pk != climber.pk] == others  # each once, in order
+    assert climber.pk not in seen  # it moved into the page already read
+    second_by_offset = api.get(url, {"limit": 3, "offset": 3}).json()
+    assert second_by_offset["results"][0]["player"]["id"] == by_offset["results"][-1]["player"]["id"]

@@ -350,7 +350,7 @@ def test_deal_endpoint_reports_and_solves_on_request(api):
     # nobody asked for it to be solved: nothing is stored, nothing queued
     assert body["status"] == "unsolved" and body["solution"] == "" and not Deal.objects.exists()
     asked = api.post("/api/deals/0/solve/?rules=one-look")
-    assert asked.status_code == 202 and asked["Location"] == "/api/deals/0?rules=one-look"
+    assert asked.status_code == 202 and asked["Location"] == "/api/deals/0/?rules=one-look"
     body = client_for(None).get("/api/deals/0?rules=one-look").json()
     assert body["status"] == "unwinnable" and body["best_cards_left"] > 0
     replayed = engine.replay(engine.deal_from_number(0), engine.preset("one-look"), body["solution"])
@@ -358,6 +358,35 @@ def test_deal_endpoint_reports_and_solves_on_request(api):
     assert client_for(None).get("/api/deals/x?rules=one-look").json()["code"] == "bad_deal_number"
     assert client_for(None).get("/api/deals/1?rules=bogus").json()["code"] == "bad_rules"
     assert client_for(None).post("/api/deals/0/solve/?rules=one-look").status_code == 401
+
+
+def test_the_location_of_a_solve_of_custom_rules_is_that_deal_under_those_rules(api):
+    """Old bug: custom rules answered ``Location: /api/deals/6?rules=custom``, which is 400 (custom is no rule
+    set) and lacks the trailing slash."""
+    asked = api.post("/api/deals/6/solve/?rules=relaxed;passes=unlimited")
+    assert asked.status_code == 202 and asked["Location"].startswith("/api/deals/6/?rules=")
+    followed = client_for(None).get(asked["Location"])
+    assert followed.status_code == 200, followed.json()
+    expected = engine.Rules.parse("relaxed;passes=unlimited")
+    assert engine.Rules.parse(followed.json()["rules"]) == expected and followed.json()["number"] == 6
+    assert followed.json()["status"] == asked.json()["status"] != "unsolved"  # the deal asked for, not another
+    preset = api.post("/api/deals/6/solve/?rules=relaxed")
+    assert preset["Location"] == "/api/deals/6/?rules=relaxed"
+    assert client_for(None).get(preset["Location"]).status_code == 200
+
+
+def test_a_practice_game_s_deal_is_solved_for_a_client_polling_it(api):
+    """Old bug: starting a practice game stored its deal ``pending`` and queued nothing, so a client polling the
+    deal waited for ever. Its solve is queued now, on the player's solver budget."""
+    game = api.post("/api/games/", {"number": 24, "rules": "relaxed"}, format="json")
+    assert game.status_code == 201
+    deal = Deal.objects.get(number=24, rules=engine.preset("relaxed").to_text())
+    statuses = []
+    for _ in range(50):  # the solve is queued in-process here: it is over before the first poll
+        statuses.append(client_for(None).get("/api/deals/24/?rules=relaxed").json()["status"])
+        if statuses[-1] != "pending":
+            break
+    assert statuses[-1] in {"winnable", "unwinnable"} and statuses[-1] == Deal.objects.get(pk=deal.pk).status
 
 
 def test_deal_endpoint_keeps_a_current_daily_deal_secret(api):

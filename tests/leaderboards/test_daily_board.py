@@ -92,12 +92,28 @@ def test_board_api(board_games, users):
     ("/api/boards/daily/{today}/one-look/?around=99", "bad_parameter", 400),
     ("/api/boards/daily/{tomorrow}/one-look/", "daily_not_found", 404),
     ("/api/boards/daily/{today}/one-look/?club=999", "club_not_found", 404),
+    # a preset that is no preset: the same 400 on every board (the weekly and all-time ones answered an empty board)
+    ("/api/boards/daily/{today}/nope/", "bad_parameter", 400),
+    ("/api/boards/daily/{today}/custom/", "bad_parameter", 400),
+    ("/api/boards/weekly/?preset=nope", "bad_parameter", 400),
+    ("/api/boards/all-time/?preset=nope", "bad_parameter", 400),
+    ("/api/boards/all-time/?preset=custom", "bad_parameter", 400),
+    # a preset with no daily deal that day is no board of a day, and an empty board of a week
+    ("/api/boards/daily/{today}/classic/", "daily_not_found", 404),
 ])
 def test_board_api_errors(player, url, code, status):
     today = make_daily().date
     make_daily(date=today + dt.timedelta(days=1), number=5)
     response = client_for(player).get(url.format(today=today, tomorrow=today + dt.timedelta(days=1)))
     assert response.status_code == status and response.json()["code"] == code and response.json()["message"]
+    if url.endswith("nope"):
+        assert "preset" in response.json()["message"]
+
+
+def test_a_preset_with_no_daily_deal_has_an_empty_weekly_board(player):
+    make_daily()  # one-look only
+    body = client_for(player).get("/api/boards/weekly/?preset=classic").json()
+    assert body["preset"] == "classic" and body["results"] == [] and body["count"] == 0
 
 
 def test_a_visitor_reads_the_board_without_an_account(db):

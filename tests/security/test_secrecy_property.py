@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+import engine
 import pytest
 from django.core.cache import cache
 from django.db import transaction
@@ -186,6 +187,10 @@ def drive(purpose, candidates, practised, moves, resign, extend):
                                                                      "rules": practised}, format="json")
         assert started.status_code == 201
         readers.practice = started.json()["id"]
+    # a practice game's deal is solved as it starts: under the sequence's own rules that candidate is settled then,
+    # with no step of the chain of its own
+    solved = set(Deal.objects.filter(rules=engine.preset("one-look").to_text()).exclude(
+        status=Deal.Status.PENDING).values_list("number", flat=True))
     # the chain, step by step: a candidate made, solved, looked at again ... settled
     step = 0
     while (candidate := sequence_step(purpose=purpose, key=key)) is not None:
@@ -194,7 +199,7 @@ def drive(purpose, candidates, practised, moves, resign, extend):
         game_services.deal_solve(deal_id=candidate.pk)
         readers.check(f"candidate {step} solved")
         step += 1
-    assert readers.candidates == candidates
+    assert readers.candidates == [number for number in candidates if number not in solved]
     readers.check("settled")
     # a ranked game of it
     entrant = client_for(readers.entrant)

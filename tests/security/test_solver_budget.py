@@ -26,7 +26,7 @@ from games.tasks import analyse_game, solve_deal
 from pyramid_site import sliding_window, solver_budget
 from pyramid_site.client import client_address
 from pyramid_site.solver_budget import SolverPayer
-from tests.support import client_for, guest_from, make_daily
+from tests.support import UserFactory, client_for, guest_from, make_daily
 
 pytestmark = pytest.mark.django_db
 STEP = 2.0  # CPU seconds every piece of solver work is measured as
@@ -66,6 +66,13 @@ def budgets(settings, clocks):
         return clocks
 
     return set_budgets
+
+
+@pytest.fixture(autouse=True)
+def practice_deal_solved(db):
+    """The deal ``practice_game`` plays, solved already as the service's own work: starting a game of it queues no
+    solve, so each test's budget goes to the work it is about (a new deal's solve is charged: tested below)."""
+    game_services.deal_solve(deal_id=game_services.deal_get_or_create(number=0, rules=ONE_LOOK).pk)
 
 
 def practice_game(client: APIClient) -> int:
@@ -332,3 +339,16 @@ def test_searches_at_once_are_capped_per_account_and_per_address(budgets, settin
             thread.join()
     assert answers == {first: 200, second: 200}
     assert verdict(third, games[third]).status_code == 200  # let go when the searches ended
+
+
+def test_a_practice_game_of_a_new_deal_has_its_solve_charged_to_its_player(budgets):
+    """Starting a practice game of a deal nobody solved queues its solve (a client polling the deal sees it
+    solved), paid by the player: with the budget spent, the next new deal's solve waits for a request with room,
+    and asking for it is 429."""
+    budgets(account=1, address=0)
+    player = client_for(UserFactory())
+    assert player.post("/api/games/", {"number": 5, "rules": "one-look"}, format="json").status_code == 201
+    assert Deal.objects.get(number=5, rules=ONE_LOOK.to_text()).status != Deal.Status.PENDING  # solved: STEP spent
+    assert player.post("/api/games/", {"number": 6, "rules": "one-look"}, format="json").status_code == 201
+    assert Deal.objects.get(number=6, rules=ONE_LOOK.to_text()).status == Deal.Status.PENDING  # its solve waits
+    assert_throttled(player.post("/api/deals/6/solve/?rules=one-look"))

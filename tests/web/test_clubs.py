@@ -65,3 +65,36 @@ def test_club_and_tournament_created_and_joined_by_a_second_player(browser, site
     expect(owner.locator("#standings")).to_contain_text("club-guest")
     owner_context.close()
     guest_context.close()
+
+
+def test_a_tournament_shows_preparing_until_its_deals_are_ready(page, site, transactional_db,
+                                                                 django_capture_on_commit_callbacks):
+    """The solver proves a tournament's deals after it is made: its page says so, offers no game, and looks
+    again until they are ready."""
+    import datetime as dt
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from leaderboards import services
+
+    sign_up(page, "arena-owner")
+    owner = get_user_model().objects.get(username="arena-owner")
+    club = services.club_create(user=owner, name="Arena Club")
+    now = timezone.now()
+    with django_capture_on_commit_callbacks():  # its preparation is not queued: the test runs it below
+        arena = services.tournament_create(actor=owner, club_id=club.pk, name="Big arena", rules="classic",
+                                           format="arena", deal_count=2, starts_at=now - dt.timedelta(hours=1),
+                                           ends_at=now + dt.timedelta(hours=1))
+    page.goto(f"/#/tournaments/{arena.pk}")
+    expect(page.locator("#tournament-name")).to_have_text("Big arena")
+    expect(page.locator("#tournament-status")).to_have_text("preparing")
+    play_next = page.get_by_role("button", name="Play the next deal")
+    expect(play_next).to_be_disabled()
+    services.tournament_deals_settle(tournament_id=arena.pk)
+    expect(page.locator("#tournament-status")).to_have_text("ready")
+    expect(play_next).to_be_enabled()
+    page.get_by_role("button", name="Join").click()
+    expect(page.locator("#joined")).to_have_text("You are in.")
+    play_next.click()
+    expect(page).to_have_url(re.compile(r"#/game/\d+$"))

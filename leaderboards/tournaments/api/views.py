@@ -13,14 +13,14 @@ from pyramid_site.api.client import DEVICE_PARAMETER
 from pyramid_site.client import client_mark
 from pyramid_site.api.idempotency import idempotent
 from pyramid_site.api.inputs import valid_input
-from pyramid_site.api.pagination import page_parameters, page_schema, paged
+from pyramid_site.api.pagination import cursor_page_parameters, cursor_paged, page_parameters, page_schema, paged
 from pyramid_site.api.schema import ERROR
 from pyramid_site.api.visitors import VisitorReadable
 
 from ...clubs.api.output import ClubChangeOutput, change_output
 from .. import services
-from ..selectors import (club_tournaments_for_viewer, games_not_counted, standings_page, tournament_for_viewer,
-                         tournament_page)
+from ..selectors import (club_tournaments_for_viewer, games_not_counted, standings_page, standings_rank,
+                         tournament_for_viewer, tournament_page)
 from .inputs import TournamentGameInput, TournamentInput, TournamentUpdateInput
 from .output import (EntryOutput, StandingOutput, TournamentDetailOutput, TournamentOutput,
                      WindowChangeOutput, entry_output, joined_output, tournament_detail_output,
@@ -137,12 +137,14 @@ class StandingsView(VisitorReadable, APIView):
     and every other change: live to the club's members and the tournament's entrants, and to everyone who sees
     the club once it is over."""
 
-    @extend_schema(parameters=page_parameters(default_limit=100, max_limit=1000),
+    @extend_schema(parameters=cursor_page_parameters(default_limit=100, max_limit=1000),
                    responses={200: STANDINGS_PAGE, 400: ERROR, 403: ERROR, 404: ERROR},
                    summary="Standings: live to members and entrants, final to everyone who sees the club after the end")
     def get(self, request, tournament_id: int):
         page = standings_page(tournament_id=tournament_id, viewer=request.user)
-        return paged(request, page.rows, lambda row: entry_output(row, scored=page.scored),
-                     default_limit=100, max_limit=1000, tournament=tournament_output(page.tournament, page.membership),
-                     final=page.final, window_changes=[window_change_output(c) for c in page.window_changes],
-                     changes=[change_output(c) for c in page.changes])
+        return cursor_paged(request, page.keyed, lambda row: entry_output(row, scored=page.scored), key=page.key,
+                            decorate=lambda rows: standings_rank(tournament=page.tournament, rows=rows),
+                            offset_items=page.rows, default_limit=100, max_limit=1000,
+                            tournament=tournament_output(page.tournament, page.membership), final=page.final,
+                            window_changes=[window_change_output(c) for c in page.window_changes],
+                            changes=[change_output(c) for c in page.changes])

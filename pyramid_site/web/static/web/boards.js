@@ -428,7 +428,7 @@ export class TournamentPage {
       <h1 id="tournament-name">${t.name}</h1>
       <p><a href="#/clubs/${t.club}">${gettext("the club")}</a> · ${formatWords(t.format)}, ${interpolate(ngettext("%(count)s deal", "%(count)s deals", t.deal_count), { count: t.deal_count })} ·
         <a href="#/rules/${t.preset}">${t.preset}</a> · ${t.source === "daily" ? gettext("today's daily deal") : gettext("deals the server picks")}
-        · ${statusWords(t.status)}</p>
+        · <span id="tournament-status">${statusWords(t.status)}</span></p>
       <p>${interpolate(gettext("%(start)s to %(end)s"), { start: formatDateTime(t.starts_at), end: formatDateTime(t.ends_at) })}
         <span id="tournament-clock" class="small"></span></p>
       <p class="actions"><span id="entry"></span>
@@ -483,7 +483,20 @@ export class TournamentPage {
         else say(root, error.message);
       }
     };
-    page.listen(box.querySelector("#play-next"), "click", () => {
+    const playButton = /** @type {HTMLButtonElement} */ (box.querySelector("#play-next"));
+    if (t.status === "preparing") {
+      // the solver proves its deals after it is made: no game until they are ready, so look again until then
+      playButton.disabled = true;
+      const watch = async () => {
+        const now = await api("GET", `tournaments/${this.id}/`, undefined, { signal }).catch(() => null);
+        if (page.closed) return;
+        if (!now || now.status === "preparing") return page.after(watch, 2_000);
+        box.querySelector("#tournament-status").textContent = statusWords(now.status);
+        playButton.disabled = now.status !== "ready";
+      };
+      page.after(watch, 2_000);
+    }
+    page.listen(playButton, "click", () => {
       if (!currentUser()) {
         askForAccount(ask, page, { why: tournamentNeeds() });
         return;
