@@ -84,6 +84,7 @@ MIDDLEWARE = [
     # after the session, before anything that answers in words: the request's language (docs/api.md, "Languages"),
     # and Content-Language on every answer
     "django.middleware.locale.LocaleMiddleware",
+    "pyramid_site.requests.NotFoundInEveryModeMiddleware",  # a JSON 404 with DEBUG on too
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
