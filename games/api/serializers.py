@@ -171,7 +171,7 @@ class DailyOutput(serializers.ModelSerializer):
     day has started; the deal itself and the salt once it is over."""
 
     preset = PresetField()
-    par_moves = serializers.IntegerField(source="deal.par_moves")
+    par_moves = serializers.IntegerField(source="deal.par_moves", allow_null=True)  # null while the deal is not solved
     difficulty = serializers.IntegerField(source="deal.difficulty", allow_null=True)
     my_game = GameBriefOutput(allow_null=True, help_text="my game of it (null when I have none, or am not "
                                                          "logged in)")
