@@ -159,7 +159,7 @@ def shape_operations(result, generator, request, public):
     components["schemas"].update({name: PARAMETER_ENUMS[name] for name in sorted(enums_used)})
     components["schemas"].update(error_components())
     components["schemas"] = dict(sorted(components["schemas"].items()))
-    components["headers"] = dict(HEADERS)
+    components.setdefault("headers", {}).update(HEADERS)
     components.pop("responses", None)
     null_schema = components["schemas"].pop("NullEnum", None)
     if null_schema is not None:
