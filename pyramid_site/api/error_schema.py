@@ -10,6 +10,8 @@ from every response that sends them.
 
 from __future__ import annotations
 
+from http import HTTPStatus
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.authentication import SessionAuthentication
@@ -199,7 +201,8 @@ def error_responses(codes: set[Code]) -> dict[str, dict]:
     for status in sorted({code.status for code in codes}):
         of_status = [code for code in Code if code in codes and code.status == status]
         listed = ", ".join(f"`{code.value}`" for code in of_status)
-        response = {"description": f"{STATUS_MEANINGS[status]} Codes: {listed}.",
+        meaning = STATUS_MEANINGS.get(status, f"{HTTPStatus(status).phrase}.")
+        response = {"description": f"{meaning} Codes: {listed}.",
                     "content": {"application/json": {"schema": union(of_status)}}}
         response_headers(response, status, error=True)
         responses[str(status)] = response
