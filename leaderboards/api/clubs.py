@@ -32,10 +32,8 @@ class ClubListView(VisitorReadable, APIView):
         mine = request.query_params.get("mine") in ("1", "true", "yes")
         return paged(request, clubs_for_viewer(viewer=request.user, mine_only=mine), lambda c: club_output(c, None))
 
-    @extend_schema(request=ClubInput, parameters=[location()], responses={201: CLUB,
-                                                                          **errors(Code.BAD_CLUB_NAME,
-                                                                                   Code.GUEST_NOT_ALLOWED,
-                                                                                   Code.CLUB_NAME_TAKEN)},
+    @extend_schema(request=ClubInput, parameters=[location()],
+                   responses={201: CLUB, **errors(Code.BAD_CLUB_NAME, Code.GUEST_NOT_ALLOWED, Code.CLUB_NAME_TAKEN)},
                    summary="Create a club; you become its owner",
                    description="Create a club with a name unique whatever its case; you become its owner, and the "
                                "answer has its invite code. Guest accounts sign up first (403 `guest_not_allowed`).")
@@ -73,10 +71,8 @@ class ClubDetailView(VisitorReadable, APIView):
 class ClubJoinView(APIView):
     """Join a club with its invite code (from its owner or an admin): 201 with the club."""
 
-    @extend_schema(request=JoinInput, parameters=[location()], responses={201: CLUB,
-                                                                          **errors(Code.BAD_INVITE_CODE,
-                                                                                   Code.ALREADY_MEMBER,
-                                                                                   Code.CLUB_ARCHIVED)},
+    @extend_schema(request=JoinInput, parameters=[location()],
+                   responses={201: CLUB, **errors(Code.BAD_INVITE_CODE, Code.ALREADY_MEMBER, Code.CLUB_ARCHIVED)},
                    summary="Join a club with its invite code")
     def post(self, request):
         membership = services.club_join(user=request.user, invite_code=valid_input(JoinInput, request)["invite_code"])

@@ -44,19 +44,12 @@ class ClubTournamentsView(VisitorReadable, APIView):
         membership, tournaments = club_tournaments_for_viewer(club_id=club_id, viewer=request.user)
         return paged(request, tournaments, lambda t: tournament_output(t, membership))
 
-    @extend_schema(request=TournamentInput, parameters=[location()], responses={201: TOURNAMENT,
-                                                                                **errors(Code.BAD_TOURNAMENT_NAME,
-                                                                                         Code.BAD_RULES,
-                                                                                         Code.BAD_WINDOW,
-                                                                                         Code.BAD_FORMAT,
-                                                                                         Code.BAD_SCORING,
-                                                                                         Code.BAD_SOURCE,
-                                                                                         Code.BAD_DEAL_COUNT,
-                                                                                         Code.NO_DAILY_DEAL,
-                                                                                         Code.NOT_CLUB_MANAGER,
-                                                                                         Code.GUEST_NOT_ALLOWED,
-                                                                                         Code.CLUB_NOT_FOUND,
-                                                                                         Code.CLUB_ARCHIVED)},
+    @extend_schema(request=TournamentInput, parameters=[location()],
+                   responses={201: TOURNAMENT,
+                              **errors(Code.BAD_TOURNAMENT_NAME, Code.BAD_RULES, Code.BAD_WINDOW, Code.BAD_FORMAT,
+                                       Code.BAD_SCORING, Code.BAD_SOURCE, Code.BAD_DEAL_COUNT, Code.NO_DAILY_DEAL,
+                                       Code.NOT_CLUB_MANAGER, Code.GUEST_NOT_ALLOWED, Code.CLUB_NOT_FOUND,
+                                       Code.CLUB_ARCHIVED)},
                    summary="Create a tournament (owner and admins); secret deals are prepared by the solver jobs",
                    description="Create a match (one ranked game per deal) or an arena (a sequence of deals played "
                                "one after another) over a window (docs/leaderboards.md, \"Tournament standings\"). "
@@ -109,11 +102,10 @@ class TournamentView(VisitorReadable, APIView):
 class TournamentJoinView(APIView):
     """Join a tournament of a club of mine, at any time until it ends; only games I start from then on count."""
 
-    @extend_schema(request=None, parameters=[location()], responses={201: EntryOutput,
-                                                                     **errors(Code.NOT_MEMBER,
-                                                                              Code.TOURNAMENT_NOT_FOUND,
-                                                                              Code.TOURNAMENT_OVER, Code.ALREADY_JOINED,
-                                                                              Code.CLUB_ARCHIVED)},
+    @extend_schema(request=None, parameters=[location()],
+                   responses={201: EntryOutput,
+                              **errors(Code.NOT_MEMBER, Code.TOURNAMENT_NOT_FOUND, Code.TOURNAMENT_OVER,
+                                       Code.ALREADY_JOINED, Code.CLUB_ARCHIVED)},
                    summary="Join a tournament of your club, until it ends",
                    description="Join a tournament of a club you are a member of. Only games started after joining "
                                "count: `games_not_counted` lists your games of its deals started before (on a "
