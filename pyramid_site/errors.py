@@ -1,32 +1,56 @@
 """Every error the service answers with: one ``Code`` per refusal, and the one registry of what each means.
 
 A service refuses with ``DomainError(Code.X, message, **fields)``: it names what went wrong and knows nothing of
-HTTP. Each member of ``Code`` carries its HTTP status and its description; the API's exception handler
-(``pyramid_site.api.exceptions``) answers with that status, the OpenAPI schema lists the codes of each status from
-here, and the table of error codes in docs/api.md is written from here (``tools/error_codes``).
+HTTP. Each member of ``Code`` carries its HTTP status, its description and the extra fields its answers carry (a
+``Field`` each); the API's exception handler (``pyramid_site.api.exceptions``) answers with that status, the
+OpenAPI schema describes each code's body from here (one component per code, ``pyramid_site.api.schema``), and the
+table of error codes in docs/api.md is written from here (``tools/error_codes``).
 
 Clients branch on the codes, so a code never changes once published.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 
 from django.http import JsonResponse
 
 
+@dataclasses.dataclass(frozen=True)
+class Field:
+    """An extra field of a code's answers, beside ``code`` and ``message``: its JSON type (``format`` and
+    ``nullable`` refine it), what it says, and whether every answer of the code carries it (``required``: the
+    schema makes it required, so a generated client reads it without a check)."""
+
+    type: str
+    description: str
+    required: bool = True
+    nullable: bool = False
+    format: str | None = None
+
+
+# the fields several codes share
+_GAME = Field("integer", "the game in the way", nullable=True)
+_CLOSED = Field("string", "`closed` when the game asked about was closed as it stood (absent when no game was)",
+                required=False)
+
+
 class Code(str, enum.Enum):  # noqa: UP042 (each member is made by __new__ from code, status and description)
-    """One member per error code: ``Code.X.value`` is the code clients see, ``status`` its HTTP status and
-    ``description`` what it means (the docs' table and the schema say this)."""
+    """One member per error code: ``Code.X.value`` is the code clients see, ``status`` its HTTP status,
+    ``description`` what it means (the docs' table and the schema say this) and ``fields`` the extra fields its
+    answers carry, by name (the schema's component of the code declares them)."""
 
     status: int
     description: str
+    fields: dict[str, Field]
 
-    def __new__(cls, code: str, status: int, description: str):
+    def __new__(cls, code: str, status: int, description: str, fields: dict[str, Field] | None = None):
         member = str.__new__(cls, code)
         member._value_ = code
         member.status = status
         member.description = description
+        member.fields = fields or {}
         return member
 
     def __str__(self) -> str:
@@ -38,7 +62,9 @@ class Code(str, enum.Enum):  # noqa: UP042 (each member is made by __new__ from 
         return cls(code)  # type: ignore[call-arg]  # a look-up by value, not the members' three-part __new__
 
     # the request itself
-    INVALID = ("invalid", 400, "a field is missing or wrong (`fields` says which)")
+    INVALID = ("invalid", 400, "a field is missing or wrong (`fields` says which)", {
+        "fields": Field("object", "what is wrong, by field name (`non_field_errors` for the body as a whole); each "
+                                  "a list of messages, or the same shape for a nested object")})
     MALFORMED_BODY = ("malformed_body", 400, "the body is not a JSON object, not JSON at all, or nested too deep")
     BAD_REQUEST = ("bad_request", 400, "the request could not be read (a bad Host header, or a NUL byte in the "
                                        "address, say)")
@@ -100,22 +126,30 @@ class Code(str, enum.Enum):  # noqa: UP042 (each member is made by __new__ from 
     NOT_ACCEPTABLE = ("not_acceptable", 406, "the answer cannot be given in the media type asked for")
     # the state of things
     CONFLICT = ("conflict", 409, "the request conflicts with the state of things")
-    WRONG_PLY = ("wrong_ply", 409, "the move is not the next one (`expected_ply` says which is)")
-    GAME_OVER = ("game_over", 409, "the game is over")
-    ALREADY_PLAYED = ("already_played", 409, "you have played this deal already (`game` is your game)")
-    DAILY_OVER = ("daily_over", 409, "the daily deal's day is over (its game was closed as it stood)")
-    TOURNAMENT_OVER = ("tournament_over", 409, "the tournament is over (its game was closed as it stood)")
+    WRONG_PLY = ("wrong_ply", 409, "the move is not the next one (`expected_ply` says which is)", {
+        "expected_ply": Field("integer", "the ply the game expects next")})
+    GAME_OVER = ("game_over", 409, "the game is over (`status` says how it ended)", {
+        "status": Field("string", "how the game ended: its status")})
+    ALREADY_PLAYED = ("already_played", 409, "you have played this deal already (`game` is your game; null when "
+                                             "every deal of a tournament is played)", {"game": _GAME})
+    DAILY_OVER = ("daily_over", 409, "the daily deal's day is over (its game was closed as it stood)",
+                  {"status": _CLOSED})
+    TOURNAMENT_OVER = ("tournament_over", 409, "the tournament is over (its game was closed as it stood)",
+                       {"status": _CLOSED})
     TOURNAMENT_STARTED = ("tournament_started", 409, "the tournament has started: its start is fixed and its end "
                                                      "only moves later")
     DAILY_WINDOW_FIXED = ("daily_window_fixed", 409, "a tournament on the daily deal keeps its day")
     NOT_STARTED = ("not_started", 409, "the tournament has not started yet")
     NOT_READY = ("not_ready", 409, "the tournament's deals are still being prepared")
     NOT_JOINED = ("not_joined", 409, "join the tournament first")
-    GAME_IN_PROGRESS = ("game_in_progress", 409, "finish your current arena game first (`game` is that game)")
+    GAME_IN_PROGRESS = ("game_in_progress", 409, "finish your current arena game first (`game` is that game)",
+                        {"game": Field("integer", "the arena game being played")})
     NO_DEAL_READY = ("no_deal_ready", 409, "no practice deal of the asked difficulty is proved yet: ask again in a "
                                            "minute")
     NOT_YET = ("not_yet", 409, "a game's analysis is not open yet: the game is being played, or its day or "
-                               "tournament is not over (`opens_at` says when)")
+                               "tournament is not over (`opens_at` says when)", {
+        "opens_at": Field("string", "when the analysis opens (null: when the game ends)", nullable=True,
+                          format="date-time")})
     NOTHING_TO_UNDO = ("nothing_to_undo", 409, "the game has no move to take back")
     NOT_SHAREABLE = ("not_shareable", 409, "only a finished daily game has a share line")
     NOT_RANKED = ("not_ranked", 409, "a practice game is on no board: there is nothing to void")
@@ -136,15 +170,19 @@ class Code(str, enum.Enum):  # noqa: UP042 (each member is made by __new__ from 
     ALREADY_REVIEWED = ("already_reviewed", 409, "the flag was reviewed already")
     IDEMPOTENCY_KEY_IN_FLIGHT = ("idempotency_key_in_flight", 409, "a request with this `Idempotency-Key` is "
                                                                     "still being answered: send it again after "
-                                                                    "`retry_after_seconds` (also `Retry-After`)")
+                                                                    "`retry_after_seconds` (also `Retry-After`)", {
+        "retry_after_seconds": Field("integer", "wait this long (also the `Retry-After` header)")})
     BODY_TOO_LARGE = ("body_too_large", 413, "the body is over the limit")
     UNSUPPORTED_MEDIA_TYPE = ("unsupported_media_type", 415, "the body is not JSON")
-    ILLEGAL_MOVE = ("illegal_move", 422, "the move breaks the rules (the message gives the engine's reason)")
+    ILLEGAL_MOVE = ("illegal_move", 422, "the move breaks the rules (the message gives the engine's reason)", {
+        "move": Field("string", "the move refused, as sent")})
     IDEMPOTENCY_KEY_REUSED = ("idempotency_key_reused", 422, "this `Idempotency-Key` came before with another "
                                                              "request (method, address or body): a new request "
                                                              "takes a new key")
-    THROTTLED = ("throttled", 429, "too many requests: wait `retry_after_seconds`")
-    SERVER_ERROR = ("server_error", 500, "something went wrong on our side (`request_id` finds it in the log)")
+    THROTTLED = ("throttled", 429, "too many requests: wait `retry_after_seconds`", {
+        "retry_after_seconds": Field("integer", "wait this long (also the `Retry-After` header)")})
+    SERVER_ERROR = ("server_error", 500, "something went wrong on our side (`request_id` finds it in the log)", {
+        "request_id": Field("string", "the id the log has it under (also the `X-Request-ID` header)")})
     DATABASE_UNAVAILABLE = ("database_unavailable", 503, "the database is not answering: send the same request "
                                                          "again (`Retry-After`)")
 
@@ -198,10 +236,15 @@ DOCS_TABLE_BEGIN = "<!-- the error codes: written by tools/error_codes from pyra
 DOCS_TABLE_END = "<!-- end of the error codes -->"
 
 
+def _docs_fields(code: Code) -> str:
+    return ", ".join(f"`{name}`" + ("" if field.required else " (optional)") for name, field in code.fields.items())
+
+
 def docs_table() -> str:
-    """The registry as the Markdown table of docs/api.md: code, status, what it means, in the registry's order."""
-    rows = [f"| `{code.value}` | {code.status} | {code.description} |" for code in Code]
-    return "\n".join(["| code | status | what |", "|---|---|---|", *rows])
+    """The registry as the Markdown table of docs/api.md: code, status, what it means, the extra fields its answers
+    carry, in the registry's order."""
+    rows = [f"| `{code.value}` | {code.status} | {code.description} | {_docs_fields(code)} |" for code in Code]
+    return "\n".join(["| code | status | what | fields |", "|---|---|---|---|", *rows])
 
 
 def docs_with_table(text: str) -> str:

@@ -1,12 +1,14 @@
 """Every request gets an id (``X-Request-ID`` on its answer, and on every log line written while it
 runs), and the answers Django itself gives (400, 403, 404, 500) are JSON ``{code, message}`` like the
-API's, the 500 with the request id so an operator can find its traceback."""
+API's, the 500 with the request id so an operator can find its traceback; the 404 in every mode, ``DEBUG`` too."""
 
 from __future__ import annotations
 
 import contextvars
 import logging
 import uuid
+
+from django.conf import settings
 
 from pyramid_site.errors import Code, error_json
 
@@ -53,6 +55,21 @@ class UnreadableRequestMiddleware:
         if "\x00" in request.path or "\x00" in query or "%00" in query:
             return error_json(Code.BAD_REQUEST, message="a NUL byte in the address or its query")
         return self.get_response(request)
+
+
+class NotFoundInEveryModeMiddleware:
+    """An address nothing answers is the JSON 404 ``not_found`` with ``DEBUG`` on too: Django then answers it with
+    its own HTML page instead of ``not_found`` below, which no client of the API can read. Inside the
+    ``CommonMiddleware`` (its slash redirect sees the 404 first) and the locale's (``Content-Language``)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code == 404 and settings.DEBUG and response.get("Content-Type", "").startswith("text/html"):
+            return not_found(request)
+        return response
 
 
 def bad_request(request, exception=None):

@@ -86,6 +86,7 @@ MIDDLEWARE = [
     # after the session, before anything that answers in words: the request's language (docs/api.md, "Languages"),
     # and Content-Language on every answer
     "django.middleware.locale.LocaleMiddleware",
+    "pyramid_site.requests.NotFoundInEveryModeMiddleware",  # a JSON 404 with DEBUG on too
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -316,10 +317,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "pyramid_site.api.schema.add_links",
-                             # the Idempotency-Key header and its errors' statuses, before they are shaped
+                             # the Idempotency-Key header on the operations that take it
                              "pyramid_site.api.idempotency.declare_idempotency_keys",
                              "pyramid_site.api.schema.shape_operations",
-                             "pyramid_site.api.idempotency.declare_retry_after_on_conflicts",
                              # RateLimit-Policy and RateLimit on the throttled operations' answers
                              "pyramid_site.api.rate_limits.declare_rate_limit_headers",
                              # Deprecation and Link on the offset pages of the cursor-paged lists

@@ -146,10 +146,11 @@ def api(player):
 @pytest.fixture
 def schema_conformance_check(settings):
     """Every answer of an operation of the OpenAPI schema, checked against the schema while the test runs
-    (``tests/conformance.py``): the test fails on an undeclared status or a body the schema does not describe."""
+    (``tests/conformance.py``): the test fails on an undeclared status or code, a body the schema does not describe,
+    or a header sent but not declared (the check goes first in the stack: it sees every header)."""
     from . import conformance
 
-    settings.MIDDLEWARE = [*settings.MIDDLEWARE, conformance.MIDDLEWARE]
+    settings.MIDDLEWARE = [conformance.MIDDLEWARE, *settings.MIDDLEWARE]
     conformance.problems.clear()
     yield
     found, conformance.problems[:] = list(conformance.problems), []

@@ -22,7 +22,7 @@ from pyramid_site.api.output import DEAL_NUMBER_PATTERN, PRESET_CHOICES
 from pyramid_site.api.pagination import cursor_page_parameters, cursor_paged, page_parameters, page_schema, paged
 from pyramid_site.api.params import date_value, int_param
 from pyramid_site.api.play_throttles import AccountAndAddressThrottle
-from pyramid_site.api.schema import ERROR
+from pyramid_site.api.error_schema import errors, location
 from pyramid_site.solver_budget import SolverPayer
 from pyramid_site.api.throttles import AccountThrottle
 from pyramid_site.clock import utc_today
@@ -69,7 +69,7 @@ class DailyTodayView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=page_parameters(), responses={200: DAILY_PAGE, 400: ERROR},
+    @extend_schema(parameters=page_parameters(), responses={200: DAILY_PAGE},
                    summary="Today's daily deals (UTC)")
     def get(self, request):
         return _dailies(request, utc_today())
@@ -81,7 +81,7 @@ class DailyOnDateView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[DATE, *page_parameters()], responses={200: DAILY_PAGE, 400: ERROR},
+    @extend_schema(parameters=[DATE, *page_parameters()], responses={200: DAILY_PAGE, **errors(Code.BAD_DATE)},
                    summary="The daily deals of a day; only commitments before it", operation_id="daily_on_date")
     def get(self, request, date: str):
         return _dailies(request, date_value(date))
@@ -93,7 +93,8 @@ class DailyVerifyView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[DATE, DAILY_PRESET], responses={200: DailyVerifyOutput, 400: ERROR, 404: ERROR},
+    @extend_schema(parameters=[DATE, DAILY_PRESET], responses={200: DailyVerifyOutput,
+                                                               **errors(Code.BAD_DATE, Code.DAILY_NOT_FOUND)},
                    summary="Check a daily deal against its commitment (the salt and the deal once the day is over)")
     def get(self, request, date: str, preset: str):
         return Response(DailyVerifyOutput(selectors.daily_verification(date=date_value(date), preset=preset)).data)
@@ -110,7 +111,7 @@ class GameListView(APIView):
     def get_throttles(self):
         return [AccountAndAddressThrottle()] if self.request.method == "POST" else []  # starting, not the list
 
-    @extend_schema(parameters=cursor_page_parameters(), responses={200: page_schema(GameSummaryOutput), 400: ERROR},
+    @extend_schema(parameters=cursor_page_parameters(), responses={200: page_schema(GameSummaryOutput)},
                    operation_id="games_list", summary="My games, the latest started first",
                    description="My games, practice and ranked, the latest started first, in pages: each in a line "
                                "(open one at `/api/games/{id}/`). A ranked game's deal number stays hidden until "
@@ -119,8 +120,10 @@ class GameListView(APIView):
         return cursor_paged(request, selectors.games_of_player(player=request.user),
                             lambda g: GameSummaryOutput(g).data, key=selectors.GAMES_OF_PLAYER_ORDER)
 
-    @extend_schema(request=GameStartInput, examples=GAME_START_EXAMPLES, parameters=[DEVICE_PARAMETER],
-                   responses={201: GameOutput, 400: ERROR, 404: ERROR, 409: ERROR, 429: ERROR},
+    @extend_schema(request=GameStartInput, examples=GAME_START_EXAMPLES, parameters=[DEVICE_PARAMETER, location()],
+                   responses={201: GameOutput,
+                              **errors(Code.BAD_DEAL_NUMBER, Code.BAD_RULES, Code.DAILY_NOT_FOUND, Code.DEAL_NOT_FOUND,
+                                       Code.ALREADY_PLAYED, Code.DAILY_OVER, Code.NO_DEAL_READY, Code.THROTTLED)},
                    summary="Start a game: a daily deal (ranked), or a practice deal by number or at random")
     @idempotent
     def post(self, request):
@@ -141,7 +144,7 @@ class GameDetailView(APIView):
     rules turn it face up), the waste, the score, every legal move, and `forced`: the moves that play the game
     out when every move left is forced (docs/rules.md, section 19), else null."""
 
-    @extend_schema(responses={200: GameOutput, 404: ERROR},
+    @extend_schema(responses={200: GameOutput, **errors(Code.GAME_NOT_FOUND)},
                    summary="A game: yours, or anyone's ranked game once its day or tournament is over")
     def get(self, request, game_id: int):
         game = selectors.game_for_viewer(game_id=game_id, user=request.user)
@@ -160,8 +163,9 @@ class GameMoveView(APIView):
     throttle_scope = "move"
 
     @extend_schema(request=MoveInput, examples=MOVE_EXAMPLES,
-                   responses={200: MoveOutcomeOutput, 201: MoveOutcomeOutput, 400: ERROR, 404: ERROR, 409: ERROR,
-                              422: ERROR},
+                   responses={200: MoveOutcomeOutput, 201: MoveOutcomeOutput,
+                              **errors(Code.BAD_NOTATION, Code.GAME_NOT_FOUND, Code.WRONG_PLY, Code.GAME_OVER,
+                                       Code.DAILY_OVER, Code.TOURNAMENT_OVER, Code.ILLEGAL_MOVE)},
                    summary="Play move number `ply`; resending a move already played returns the game")
     def post(self, request, game_id: int):
         data = move_input(json_object(request))
@@ -175,7 +179,9 @@ class GameMoveView(APIView):
 class GameResignView(APIView):
     """Resign a game that is still being played: it ends as it stands (a ranked one counts on the boards)."""
 
-    @extend_schema(request=None, responses={200: GameOutput, 404: ERROR, 409: ERROR}, summary="Resign a game")
+    @extend_schema(request=None, responses={200: GameOutput,
+                                            **errors(Code.GAME_NOT_FOUND, Code.GAME_OVER, Code.DAILY_OVER,
+                                                     Code.TOURNAMENT_OVER)}, summary="Resign a game")
     def post(self, request, game_id: int):
         game = services.game_resign(game_id=game_id, player=request.user, payer=SolverPayer.of_request(request))
         return Response(GameOutput(game, context={"position": game_position(game)}).data)
@@ -184,7 +190,9 @@ class GameResignView(APIView):
 class GameUndoView(APIView):
     """Take back the last move of a practice game (counted in `undo_count`); ranked games have no undo."""
 
-    @extend_schema(request=None, responses={200: GameOutput, 403: ERROR, 404: ERROR, 409: ERROR},
+    @extend_schema(request=None, responses={200: GameOutput,
+                                            **errors(Code.RANKED_NO_UNDO, Code.GAME_NOT_FOUND, Code.GAME_OVER,
+                                                     Code.NOTHING_TO_UNDO)},
                    summary="Take back the last move (practice games only)")
     def post(self, request, game_id: int):
         game = services.game_undo(game_id=game_id, player=request.user)
@@ -199,7 +207,7 @@ class GameHintView(APIView):
     throttle_classes = [AccountThrottle]
     throttle_scope = "hint"
 
-    @extend_schema(responses={200: HintOutput, 403: ERROR, 404: ERROR, 409: ERROR},
+    @extend_schema(responses={200: HintOutput, **errors(Code.RANKED_NO_HINT, Code.GAME_NOT_FOUND, Code.GAME_OVER)},
                    summary="The solver's hint, and whether the position can still be won (practice only)")
     def get(self, request, game_id: int):
         advice = services.game_hint(game_id=game_id, player=request.user, payer=SolverPayer.of_request(request))
@@ -213,7 +221,7 @@ class GameVerdictView(APIView):
     throttle_classes = [AccountThrottle]
     throttle_scope = "verdict"
 
-    @extend_schema(responses={200: VerdictOutput, 403: ERROR, 404: ERROR},
+    @extend_schema(responses={200: VerdictOutput, **errors(Code.RANKED_NO_VERDICT, Code.GAME_NOT_FOUND)},
                    summary="Can this practice position still be won? (practice only)")
     def get(self, request, game_id: int):
         verdict = services.game_verdict(game_id=game_id, player=request.user,
@@ -226,7 +234,7 @@ class GameLogView(APIView):
     """A game's moves in order, each with the server's time. A ranked game's log is its player's alone until
     its day or tournament is over."""
 
-    @extend_schema(responses={200: MoveLogOutput, 404: ERROR},
+    @extend_schema(responses={200: MoveLogOutput, **errors(Code.GAME_NOT_FOUND)},
                    summary="A game's move log: yours, or anyone's ranked game once its day or tournament is over")
     def get(self, request, game_id: int):
         return Response(MoveLogOutput(selectors.game_log(game_id=game_id, user=request.user)).data)
@@ -239,7 +247,7 @@ class GameAnalysisView(APIView):
     game ends (``pending`` until then); shown to whoever may see the game's log, a ranked game's once its
     day or tournament is over (409 ``not_yet`` with ``opens_at`` before)."""
 
-    @extend_schema(responses={200: GameAnalysisOutput, 404: ERROR, 409: ERROR, 429: ERROR},
+    @extend_schema(responses={200: GameAnalysisOutput, **errors(Code.GAME_NOT_FOUND, Code.NOT_YET, Code.THROTTLED)},
                    summary="A finished game's analysis by the exact solver")
     def get(self, request, game_id: int):
         payer = SolverPayer.of_request(request)
@@ -259,7 +267,7 @@ class GameReplayView(APIView):
 
     @extend_schema(parameters=[OpenApiParameter("best_from", int, description="a ply of the game: the best line "
                                                                                "from there comes too")],
-                   responses={200: GameReplayOutput, 400: ERROR, 404: ERROR, 409: ERROR},
+                   responses={200: GameReplayOutput, **errors(Code.GAME_NOT_FOUND, Code.NOT_YET)},
                    summary="Every position of a finished game, and the best line from one of them")
     def get(self, request, game_id: int):
         best_from = int_param(request, "best_from", default=None, low=0, high=10_000)
@@ -303,7 +311,9 @@ class DealView(APIView):
 
     permission_classes = [AllowAny]
 
-    @extend_schema(parameters=[NUMBER, RULES], responses={200: DealOutput, 400: ERROR, 404: ERROR},
+    @extend_schema(parameters=[NUMBER, RULES], responses={200: DealOutput,
+                                                          **errors(Code.BAD_DEAL_NUMBER, Code.BAD_RULES,
+                                                                   Code.DEAL_NOT_FOUND)},
                    summary="A practice deal: its text and what the solver found (status unsolved until a player "
                            "asks for a solve)")
     def get(self, request, number: str):
@@ -319,7 +329,10 @@ class DealSolveView(APIView):
     throttle_classes = [AccountThrottle]
     throttle_scope = "solve"
 
-    @extend_schema(request=None, parameters=[NUMBER, RULES], responses={202: DealOutput, 400: ERROR, 404: ERROR},
+    @extend_schema(request=None, parameters=[NUMBER, RULES, location(202)], responses={202: DealOutput,
+                                                                                       **errors(Code.BAD_DEAL_NUMBER,
+                                                                                                Code.BAD_RULES,
+                                                                                                Code.DEAL_NOT_FOUND)},
                    summary="Ask for a practice deal to be solved (logged-in players; throttled)")
     @idempotent
     def post(self, request, number: str):

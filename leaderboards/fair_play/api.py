@@ -13,7 +13,8 @@ from rest_framework.views import APIView
 from pyramid_site.api.idempotency import idempotent
 from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.pagination import cursor_page_parameters, cursor_paged, page_schema
-from pyramid_site.api.schema import ERROR
+from pyramid_site.api.error_schema import errors
+from pyramid_site.errors import Code
 
 from . import selectors, services
 from .models import Flag, Void
@@ -95,13 +96,14 @@ class VoidListView(APIView):
 
     permission_classes = [IsAdminUser]
 
-    @extend_schema(parameters=cursor_page_parameters(), responses={200: page_schema(VoidOutput), 400: ERROR,
-                                                                  403: ERROR},
+    @extend_schema(parameters=cursor_page_parameters(), responses={200: page_schema(VoidOutput)},
                    summary="The fair-play audit record, newest first")
     def get(self, request):
         return cursor_paged(request, selectors.voids(), void_output, key=selectors.NEWEST_FIRST)
 
-    @extend_schema(request=VoidInput, responses={201: VoidOutput, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    @extend_schema(request=VoidInput, responses={201: VoidOutput,
+                                                 **errors(Code.REASON_REQUIRED, Code.GAME_NOT_FOUND,
+                                                          Code.PLAYER_NOT_FOUND, Code.NOT_RANKED, Code.ALREADY_VOID)},
                    summary="Void a game or a player: every board and standing is recomputed without it",
                    description="Void a ranked game or a player, with a reason: every board and standing is "
                                "recomputed without it. Staff only.")
@@ -120,7 +122,9 @@ class VoidLiftView(APIView):
 
     permission_classes = [IsAdminUser]
 
-    @extend_schema(request=LiftInput, responses={200: VoidOutput, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    @extend_schema(request=LiftInput, responses={200: VoidOutput,
+                                                 **errors(Code.REASON_REQUIRED, Code.VOID_NOT_FOUND,
+                                                          Code.ALREADY_LIFTED)},
                    summary="Lift a void: what it took off the boards comes back")
     def post(self, request, void_id: int):
         void = services.void_lift(void_id=void_id, reason=valid_input(LiftInput, request)["reason"], by=request.user)
@@ -135,7 +139,7 @@ class FlagListView(APIView):
 
     @extend_schema(parameters=[*cursor_page_parameters(),
                                OpenApiParameter("open", bool, description="only flags not yet reviewed")],
-                   responses={200: page_schema(FlagOutput), 400: ERROR, 403: ERROR},
+                   responses={200: page_schema(FlagOutput)},
                    summary="Games the fair-play rules flagged for review, newest first")
     def get(self, request):
         open_only = request.query_params.get("open") in ("1", "true")
@@ -148,7 +152,10 @@ class FlagReviewView(APIView):
 
     permission_classes = [IsAdminUser]
 
-    @extend_schema(request=ReviewInput, responses={200: FlagOutput, 400: ERROR, 403: ERROR, 404: ERROR, 409: ERROR},
+    @extend_schema(request=ReviewInput, responses={200: FlagOutput,
+                                                   **errors(Code.REASON_REQUIRED, Code.NOTE_REQUIRED,
+                                                            Code.FLAG_NOT_FOUND, Code.GAME_NOT_FOUND, Code.NOT_RANKED,
+                                                            Code.ALREADY_VOID, Code.ALREADY_REVIEWED)},
                    summary="Review a flag: the result goes back on the boards, or with void stays off them")
     def post(self, request, flag_id: int):
         data = valid_input(ReviewInput, request)

@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 from pyramid_site.api.idempotency import idempotent
 from pyramid_site.api.inputs import TextField, no_body, valid_input
 from pyramid_site.names import canonical_name, clean_name
-from pyramid_site.api.schema import ERROR
+from pyramid_site.api.error_schema import errors, location
 from pyramid_site.api.throttles import AddressThrottle, UsernameThrottle
 from pyramid_site.errors import Code, DomainError
 
@@ -135,7 +135,8 @@ class SignupView(APIView):
     throttle_scope = "signup"
 
     @extend_schema(request=SignupInput, examples=SIGNUP_EXAMPLES,
-                   responses={201: UserWithTokenOutput, 200: UserWithTokenOutput, 403: ERROR, 409: ERROR},
+                   parameters=[location()], responses={201: UserWithTokenOutput, 200: UserWithTokenOutput,
+                                                       **errors(Code.USERNAME_TAKEN, Code.ALREADY_SIGNED_UP)},
                    summary="Create an account, or name my guest account; returns a token")
     @idempotent
     def post(self, request):
@@ -163,7 +164,9 @@ class GuestView(APIView):
     throttle_classes = [AddressThrottle]
     throttle_scope = "guest"
 
-    @extend_schema(request=None, responses={201: UserWithTokenOutput, 400: ERROR, 403: ERROR, 409: ERROR},
+    @extend_schema(request=None, parameters=[location()], responses={201: UserWithTokenOutput,
+                                                                     **errors(Code.INVALID, Code.MALFORMED_BODY,
+                                                                              Code.CONFLICT, Code.ALREADY_LOGGED_IN)},
                    summary="Play without signing up: a guest account and its token")
     @idempotent
     def post(self, request):
@@ -193,7 +196,8 @@ class TokenLoginView(APIView):
     throttle_classes = [AddressThrottle, UsernameThrottle]
     throttle_scope = "login"
 
-    @extend_schema(request=LoginInput, examples=LOGIN_EXAMPLES, responses={200: UserWithTokenOutput, 401: ERROR},
+    @extend_schema(request=LoginInput, examples=LOGIN_EXAMPLES, responses={200: UserWithTokenOutput,
+                                                                           **errors(Code.BAD_CREDENTIALS)},
                    summary="Log in for an API token")
     def post(self, request):
         user = _account(request)
@@ -206,7 +210,8 @@ class SessionLoginView(APIView):
     throttle_classes = [AddressThrottle, UsernameThrottle]
     throttle_scope = "login"
 
-    @extend_schema(request=LoginInput, examples=LOGIN_EXAMPLES, responses={200: UserOutput, 401: ERROR, 403: ERROR},
+    @extend_schema(request=LoginInput, examples=LOGIN_EXAMPLES, responses={200: UserOutput,
+                                                                           **errors(Code.BAD_CREDENTIALS)},
                    summary="Log in with a session cookie (web page)",
                    description="Log in with a session cookie, for the web page: checked for CSRF like every session "
                                "write (send the csrftoken cookie's value as `X-CSRFToken`). API clients use "
@@ -218,7 +223,7 @@ class SessionLoginView(APIView):
         login(request._request, user)
         return Response(UserOutput(user).data)
 
-    @extend_schema(request=None, responses={204: None, 403: ERROR}, summary="Log out of the session",
+    @extend_schema(request=None, responses={204: None}, summary="Log out of the session",
                    description="End the session of the web page (nothing happens without one).")
     def delete(self, request):
         logout(request._request)
@@ -229,7 +234,7 @@ class TokenRevokeView(APIView):
     """Revoke my API token: it stops working at once everywhere it is used. Log in again for a new one. A guest
     account that has not signed up is refused (409 `sign_up_first`): its token is its only key."""
 
-    @extend_schema(request=None, responses={204: None, 409: ERROR},
+    @extend_schema(request=None, responses={204: None, **errors(Code.SIGN_UP_FIRST)},
                    summary="Revoke my API token (log out everywhere it is used); log in again for a new one")
     def delete(self, request):
         services.token_revoke(user=request.user)
@@ -243,7 +248,7 @@ class MeView(APIView):
     def get(self, request):
         return Response(UserOutput(request.user).data)
 
-    @extend_schema(request=MeInput, responses={200: UserOutput, 400: ERROR},
+    @extend_schema(request=MeInput, responses={200: UserOutput},
                    examples=[OpenApiExample("Swedish", request_only=True, value={"language": "sv"})],
                    summary="Choose my account's language",
                    description="The account's language: answers to a request that sends no `Accept-Language` are "

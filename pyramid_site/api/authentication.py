@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 
 from django.conf import settings
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import TokenAuthentication, get_authorization_header
 
 from ..token_revocations import revocations
@@ -56,3 +57,16 @@ class CachedTokenAuthentication(TokenAuthentication):
     @classmethod
     def forget(cls, key: str) -> None:
         cls._known.pop(key, None)
+
+
+class BearerTokenScheme(OpenApiAuthenticationExtension):
+    """The API token, as a generator understands it: HTTP bearer (``Token KEY`` is taken as well)."""
+
+    target_class = "pyramid_site.api.authentication.CachedTokenAuthentication"
+    name = "bearerAuth"
+    priority = 1
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer",
+                "description": "the token that sign-up and log-in answer: `Authorization: Bearer KEY` (the older "
+                               "`Authorization: Token KEY` works too)"}

@@ -85,8 +85,11 @@ def _answer(exc, context):
         body = error_body(code, message=_first_message(exc.detail), fields=exc.detail)
     else:
         body = error_body(code, message=str(exc.detail))
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            body["retry_after_seconds"] = int(exc.wait)
+        if isinstance(exc, exceptions.Throttled):
+            # a throttle that does not say how long: ask again in a second
+            wait = int(exc.wait) if exc.wait is not None else 1
+            body["retry_after_seconds"] = wait
+            response["Retry-After"] = str(wait)
     response.data = body
     response.status_code = code.status
     return response

@@ -37,7 +37,9 @@ HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
 # the answer's own headers kept with it (the rest, such as X-Request-ID, belong to each request)
 KEPT_HEADERS = ("Location",)
-MARK = "idempotent"  # the attribute that marks a view method (read by the schema's hook below)
+MARK = "idempotent"  # the attribute that marks a view method (read by the schema's hooks)
+# the codes a request with a key may be answered besides its view's own
+IDEMPOTENCY_CODES = (Code.BAD_IDEMPOTENCY_KEY, Code.IDEMPOTENCY_KEY_IN_FLIGHT, Code.IDEMPOTENCY_KEY_REUSED)
 
 
 def idempotent(handler):
@@ -125,11 +127,16 @@ def _let_go(record) -> None:
         transaction.set_rollback(True)
 
 
+def is_idempotent(handler) -> bool:
+    """Whether a view method takes ``Idempotency-Key`` (is marked ``@idempotent``)."""
+    return getattr(handler, MARK, False)
+
+
 def _idempotent_operations(generator) -> set[tuple[str, str]]:
     marked = set()
     for path, _, method, callback in generator.endpoints or []:
         handler = getattr(getattr(callback, "cls", None), method.lower(), None)
-        if getattr(handler, MARK, False):
+        if is_idempotent(handler):
             marked.add((path, method.lower()))
     return marked
 
@@ -149,9 +156,9 @@ REPLAYED_HEADER = {"schema": {"type": "string", "enum": ["true"]},
 
 
 def declare_idempotency_keys(result, generator, request, public):
-    """drf-spectacular post-processing, before ``schema.shape_operations``: the ``Idempotency-Key`` header on
-    every idempotent operation, ``Idempotent-Replayed`` on its successful answers, and its errors' statuses (400,
-    409, 422) among the operation's (``shape_operations`` makes them references to the shared responses)."""
+    """drf-spectacular post-processing: the ``Idempotency-Key`` header on every idempotent operation and
+    ``Idempotent-Replayed`` on its successful answers (its error codes are among the operation's generic ones:
+    ``error_schema.generic_codes``)."""
     for path, method in _idempotent_operations(generator):
         operation = result["paths"].get(path, {}).get(method)
         if operation is None:
@@ -160,16 +167,4 @@ def declare_idempotency_keys(result, generator, request, public):
         for status, response in operation["responses"].items():
             if status.startswith("2"):
                 response.setdefault("headers", {})[REPLAYED] = REPLAYED_HEADER
-        for status in ("400", "409", "422"):
-            operation["responses"].setdefault(status, {"description": ""})
-    return result
-
-
-def declare_retry_after_on_conflicts(result, generator, request, public):
-    """drf-spectacular post-processing, after ``schema.shape_operations``: a 409 may carry ``Retry-After``
-    (``idempotency_key_in_flight``)."""
-    conflict = result.get("components", {}).get("responses", {}).get("Conflict")
-    if conflict is not None:
-        conflict.setdefault("headers", {})["Retry-After"] = {
-            "schema": {"type": "integer"}, "description": "`idempotency_key_in_flight`: seconds to wait"}
     return result

@@ -100,10 +100,8 @@ def _policies(view_class, method: str) -> list[str]:
 
 def declare_rate_limit_headers(result, generator, request, public):
     """drf-spectacular post-processing, after ``schema.shape_operations``: ``RateLimit-Policy`` and
-    ``RateLimit`` on every answer of a throttled operation (a shared error response declares them for every
-    operation that refers to it: a header declared is one that may come), and the operation's policies named in
-    its description."""
-    responses = result.get("components", {}).get("responses", {})
+    ``RateLimit`` on every answer of a throttled operation (a header declared is one that may come), and the
+    operation's policies named in its description."""
     for path, _, method, callback in generator.endpoints or []:
         view_class = getattr(callback, "cls", None)
         operation = result["paths"].get(path, {}).get(method.lower())
@@ -111,10 +109,7 @@ def declare_rate_limit_headers(result, generator, request, public):
         if operation is None or not policies:
             continue
         for answer in operation["responses"].values():
-            target = answer
-            if "$ref" in answer:
-                target = responses.get(answer["$ref"].rsplit("/", 1)[-1], {})
-            target.setdefault("headers", {}).update(HEADERS)
+            answer.setdefault("headers", {}).update(HEADERS)
         names = ", ".join(f"`{policy}`" for policy in policies)
         operation["description"] = (operation.get("description", "") + f"\n\nRate limits: {names} "
                                     "(the `RateLimit-Policy` and `RateLimit` headers).").lstrip()

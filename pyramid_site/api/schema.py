@@ -1,102 +1,20 @@
-"""Parts of the OpenAPI schema that every API module shares: the one ``Error`` component, the shared error
-responses, the authentication scheme, and the post-processing hooks that put them on every operation.
+"""Parts of the OpenAPI schema that every API module shares: links, the plain Django
+answers, and the post-processing hooks that put the errors and headers of ``error_schema`` on every operation.
 
-Which errors an operation declares follows from the operation itself (``shape_operations``): the errors its
-view names, plus 401 where it needs credentials, 403 where it is for staff, 400, 413 and 415 where it takes a
-body, 400 where it takes query parameters, 429 where it is throttled, and 500 and 503 everywhere.
+Which errors an operation declares (``shape_operations``): the codes its view names (``errors()``), plus those
+that follow from the operation itself (``error_schema.generic_codes``), each status's body the union of its codes.
 """
 
 from __future__ import annotations
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.utils import OpenApiResponse
-from rest_framework import serializers
-from rest_framework.permissions import IsAdminUser
+from pyramid_site.errors import Code
 
-from pyramid_site.errors import CODE_NAMES, Code
-
+from .error_schema import HEADERS, error_components, error_responses, generic_codes, named_codes, response_headers
+from .error_schema import ERROR  # noqa: F401 (where views named every code of a status; LEGACY_OPERATIONS finds them)
 from .output import PRESET_CHOICES
 
-
-class ErrorOutput(serializers.Serializer):
-    """Every error the API answers: a stable ``code`` to branch on, a ``message`` for people, and the extra
-    fields some codes carry."""
-
-    code = serializers.ChoiceField(choices=CODE_NAMES, help_text="stable: clients branch on it "
-                                                                         "(docs/api.md, \"Errors\")")
-    message = serializers.CharField(help_text="for people; may change")
-    expected_ply = serializers.IntegerField(required=False, help_text="`wrong_ply`: the ply the game expects next")
-    game = serializers.IntegerField(required=False, allow_null=True,
-                                    help_text="`already_played`, `game_in_progress`: the game in the way")
-    status = serializers.CharField(required=False, help_text="`game_over`: how the game ended")
-    retry_after_seconds = serializers.IntegerField(required=False, help_text="`throttled`: wait this long")
-    opens_at = serializers.DateTimeField(required=False, allow_null=True,
-                                         help_text="`not_yet`: when the analysis opens (null: when the game ends)")
-    request_id = serializers.CharField(required=False, help_text="`server_error`: the id the log has it under "
-                                                                 "(also the `X-Request-ID` header)")
-
-    class Meta:
-        ref_name = "Error"
-
-    def get_fields(self):
-        # "fields" is a serializer's own attribute: this field is added here, not declared on the class
-        fields = super().get_fields()
-        fields["fields"] = serializers.DictField(
-            required=False, help_text="`invalid`: what is wrong, by field name (`non_field_errors` for the body "
-                                      "as a whole); each a list of messages, or the same shape for a nested object")
-        return fields
-
-
-# the response a view names for an error (replaced by a reference to the shared response of its status)
-ERROR = OpenApiResponse(ErrorOutput, description="an error (see the Error component)")
-
-# status -> (shared response, what it means); each lists the codes of its status from the registry
-ERROR_RESPONSES = {
-    400: ("BadRequest", "The request is wrong: a field, a parameter, a date, a deal number or the body itself."),
-    401: ("Unauthorized", "No credentials, or a token that is unknown or revoked: send `Authorization: Bearer KEY` "
-                          "(or `Token KEY`) with the token of sign-up or log-in."),
-    403: ("Forbidden", "Not allowed to you (staff only, members only, practice only), or a session write without "
-                       "its CSRF token."),
-    404: ("NotFound", "Nothing of this id or name that you may see."),
-    409: ("Conflict", "The request conflicts with the state of things (the game is over, a move is not the next "
-                      "one, a name is taken ...)."),
-    413: ("ContentTooLarge", "The body is over the limit (`PYRAMID_API_MAX_BODY_BYTES`, 64 KiB by default)."),
-    415: ("UnsupportedMediaType", "The body is not JSON: send `Content-Type: application/json`."),
-    422: ("UnprocessableContent", "The move breaks the rules (the message gives the engine's reason), or an "
-                                  "`Idempotency-Key` came before with another request. Nothing changed."),
-    429: ("TooManyRequests", "Too many requests: wait `retry_after_seconds` (also the `Retry-After` header)."),
-    500: ("ServerError", "Something went wrong on our side; `request_id` finds it in the log."),
-    503: ("ServiceUnavailable", "The database is not answering: send the same request again after `Retry-After` "
-                                "seconds (every write is safe to send twice)."),
-}
-_HEADERS = {
-    401: {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "the scheme to authenticate with"}},
-    429: {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds to wait"}},
-    503: {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds to wait"}},
-}
-
-
-def error_response(status: int) -> dict:
-    _name, what = ERROR_RESPONSES[status]
-    codes = ", ".join(f"`{code.value}`" for code in Code if code.status == status)
-    response = {"description": f"{what} Codes: {codes}.",
-                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-    if status in _HEADERS:
-        response["headers"] = _HEADERS[status]
-    return response
-
-
-class BearerTokenScheme(OpenApiAuthenticationExtension):
-    """The API token, as a generator understands it: HTTP bearer (``Token KEY`` is taken as well)."""
-
-    target_class = "pyramid_site.api.authentication.CachedTokenAuthentication"
-    name = "bearerAuth"
-    priority = 1
-
-    def get_security_definition(self, auto_schema):
-        return {"type": "http", "scheme": "bearer",
-                "description": "the token that sign-up and log-in answer: `Authorization: Bearer KEY` (the older "
-                               "`Authorization: Token KEY` works too)"}
+# operations whose view still names its errors with the older ``ERROR`` (tests/api/test_errors_and_schema.py)
+LEGACY_OPERATIONS: set[str] = set()
 
 
 GAME_OPERATIONS = ["games_retrieve", "games_moves_create", "games_resign_create", "games_undo_create",
@@ -159,10 +77,12 @@ PLAIN_COMPONENTS = {
 def _plain_operation(operation_id: str, tag: str, summary: str, description: str, component: str,
                      *, down: bool = False) -> dict:
     body = {"content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{component}"}}}}
-    responses = {"200": {"description": "", **body},
-                 "500": {"$ref": f"#/components/responses/{ERROR_RESPONSES[500][0]}"}}
+    responses = {"200": {"description": "", **body}}
     if down:
         responses["503"] = {"description": "a part the service needs is down (the same body, `ok` false)", **body}
+    for status, response in responses.items():
+        response_headers(response, int(status), error=False)
+    responses.update(error_responses({Code.SERVER_ERROR}))
     return {"operationId": operation_id, "tags": [tag], "summary": summary, "description": description,
             "security": [], "responses": responses}
 
@@ -200,25 +120,6 @@ def _views_by_operation(generator) -> dict[tuple[str, str], type]:
             for path, _, method, callback in (generator.endpoints or [])}
 
 
-def _error_statuses(operation: dict, view, method: str = "") -> set[int]:
-    statuses = {int(code) for code in operation["responses"] if code[0] in "45"}
-    statuses |= {500, 503}
-    # credentials needed, or taken if sent (an unknown token is a 401 even where none is needed)
-    if operation.get("security") or (view is not None and getattr(view, "authentication_classes", None)):
-        statuses.add(401)
-    if "requestBody" in operation:
-        statuses |= {400, 413, 415}
-    if any(parameter.get("in") == "query" for parameter in operation.get("parameters", [])):
-        statuses.add(400)
-    if view is not None:
-        # a view may count some of its methods only (a visitor's reads: `visitors.VisitorReadable`)
-        if getattr(view, "throttle_classes", None) and method in getattr(view, "throttled_methods", {method}):
-            statuses.add(429)
-        if any(issubclass(permission, IsAdminUser) for permission in getattr(view, "permission_classes", [])):
-            statuses.add(403)
-    return statuses
-
-
 NULL_ENUM = {"$ref": "#/components/schemas/NullEnum"}
 
 
@@ -234,30 +135,32 @@ def _inline_null(node, null_schema) -> None:
 
 
 def shape_operations(result, generator, request, public):
-    """drf-spectacular post-processing: every operation's errors as references to the shared responses,
-    ``security: []`` on the operations that need no credentials, the plain Django answers (API index, health)
-    described beside the API's, and the daily deals' two forms as alternatives."""
+    """drf-spectacular post-processing: every operation's errors (the codes it can answer, per status, each
+    status's body their union) and every answer's headers, ``security: []`` on the operations that need no
+    credentials, and the plain Django answers (API index, health) described beside the API's."""
     views = _views_by_operation(generator)
-    statuses_used, enums_used = set(), set()
+    enums_used = set()
     for path, item in result["paths"].items():
         for method, operation in item.items():
             _parameter_enums(operation, enums_used)
             if operation.get("security") is None or {} in operation["security"]:
                 operation["security"] = []  # answers without credentials (some say more to a logged-in player)
-            statuses = _error_statuses(operation, views.get((path, method)), method)
-            unknown = statuses - set(ERROR_RESPONSES)
-            assert not unknown, f"{method} {path}: no shared response for {sorted(unknown)}"
-            responses = {code: answer for code, answer in operation["responses"].items() if code[0] not in "45"}
-            for status in statuses:
-                responses[str(status)] = {"$ref": f"#/components/responses/{ERROR_RESPONSES[status][0]}"}
-            operation["responses"] = dict(sorted(responses.items()))
-            statuses_used |= statuses
+            named, legacy = named_codes(operation)
+            if legacy:
+                LEGACY_OPERATIONS.add(operation["operationId"])
+            codes = named | generic_codes(operation, views.get((path, method)), method)
+            responses = {status: answer for status, answer in operation["responses"].items() if status[0] not in "45"}
+            for status, answer in responses.items():
+                response_headers(answer, int(status), error=False)
+            operation["responses"] = dict(sorted({**responses, **error_responses(codes)}.items()))
     result["paths"] = {**PLAIN_PATHS, **result["paths"]}
     components = result.setdefault("components", {})
     components.setdefault("schemas", {}).update(PLAIN_COMPONENTS)
     components["schemas"].update({name: PARAMETER_ENUMS[name] for name in sorted(enums_used)})
-    components["responses"] = {ERROR_RESPONSES[status][0]: error_response(status)
-                               for status in sorted(statuses_used)}
+    components["schemas"].update(error_components())
+    components["schemas"] = dict(sorted(components["schemas"].items()))
+    components.setdefault("headers", {}).update(HEADERS)
+    components.pop("responses", None)
     null_schema = components["schemas"].pop("NullEnum", None)
     if null_schema is not None:
         _inline_null(result, null_schema)

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from pyramid_site.api.pagination import cursor_page_parameters, cursor_paged, page_schema
 from pyramid_site.api.params import choice_param, text_param
-from pyramid_site.api.schema import ERROR
+from pyramid_site.api.error_schema import errors
 from pyramid_site.errors import Code, DomainError
 
 from . import selectors
@@ -77,7 +77,7 @@ class TaskFailureListView(APIView):
                     OpenApiParameter("exception", str, description="only this exception type, as `exception_type` "
                                                                    "writes it"),
                     OpenApiParameter("kind", str, enum=TASK_FAILURE_KINDS, description="only this kind of failure")],
-        responses={200: page_schema(TaskFailureOutput), 400: ERROR, 403: ERROR},
+        responses={200: page_schema(TaskFailureOutput)},
         summary="Failed Celery tasks, newest first", operation_id="operations_task_failures_list")
     def get(self, request):
         found = selectors.task_failures(task=text_param(request, "task"), exception=text_param(request, "exception"),
@@ -90,7 +90,7 @@ class TaskFailureView(APIView):
 
     permission_classes = [IsAdminUser]
 
-    @extend_schema(responses={200: TaskFailureDetailOutput, 403: ERROR, 404: ERROR},
+    @extend_schema(responses={200: TaskFailureDetailOutput, **errors(Code.TASK_FAILURE_NOT_FOUND)},
                    summary="One failed Celery task, with its traceback",
                    operation_id="operations_task_failures_retrieve")
     def get(self, request, failure_id: int):

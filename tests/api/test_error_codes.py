@@ -64,3 +64,19 @@ def test_drf_exceptions_are_answered_through_the_registry(exc):
         assert answer.data["retry_after_seconds"] == 7
     if isinstance(exc, drf.ValidationError):
         assert answer.data == {"code": "invalid", "message": "name: required", "fields": {"name": ["required"]}}
+
+
+@pytest.mark.parametrize("wait", [7.9, None])
+def test_a_throttled_answer_always_says_how_long_to_wait(wait):
+    """Old: a throttle without a wait answered no ``retry_after_seconds`` and no ``Retry-After``."""
+    throttled = drf.Throttled(wait)
+    answer = exceptions.exception_handler(throttled, {})
+    seconds = 8 if wait else 1  # DRF rounds a wait up
+    assert answer.data["retry_after_seconds"] == seconds and answer["Retry-After"] == str(seconds)
+
+
+def test_every_code_declares_its_fields_once_with_a_json_type():
+    assert Code.WRONG_PLY.fields["expected_ply"].required and Code.ILLEGAL_MOVE.fields["move"].type == "string"
+    for code in Code:
+        for name, field in code.fields.items():
+            assert name not in ("code", "message") and field.type in ("integer", "string", "object"), (code, name)

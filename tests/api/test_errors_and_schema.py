@@ -4,8 +4,12 @@
 import datetime as dt
 
 import pytest
+from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from pyramid_site.api import schema as api_schema
+from pyramid_site.errors import Code, DomainError
+from tests import conformance
 from tests.support import client_for
 
 pytestmark = pytest.mark.django_db
@@ -24,10 +28,19 @@ def test_openapi_schema_and_docs_page():
     assert docs.status_code == 200 and b"swagger" in docs.content.lower()
 
 
-def test_unknown_addresses_answer_in_the_error_shape(settings):
-    settings.DEBUG = False
-    response = APIClient().get("/api/games/99999999999999999999/")
-    assert response.status_code == 404 and response.json()["code"] == "not_found"
+@pytest.mark.parametrize("debug", [False, True], ids=["production", "DEBUG"])
+def test_unknown_addresses_answer_in_the_error_shape_in_every_mode(settings, debug):
+    """Old: with ``DJANGO_DEBUG=1`` Django answered an unknown address with its HTML page of URL patterns."""
+    settings.DEBUG = debug
+    client = APIClient()
+    for path in ("/api/games/99999999999999999999/", "/api/no/such/thing/", "/no/such/page/"):
+        response = client.get(path, HTTP_ACCEPT="application/json")
+        assert (response.status_code, response["Content-Type"]) == (404, "application/json"), path
+        assert response.json() == {"code": "not_found", "message": f"there is nothing at {path}"}
+        assert response["X-Request-ID"] and response["X-API-Version"] and response["Content-Language"] == "en"
+    # the slash Django adds to an address that lacks it still comes first
+    redirected = client.get("/api/daily")
+    assert redirected.status_code == 301 and redirected["Location"] == "/api/daily/"
 
 
 def test_every_kind_of_refusal_has_the_one_shape(player):
@@ -153,3 +166,82 @@ def test_every_201_says_where_the_new_thing_is(users):
         assert owner.get(made[name]["Location"]).json()["id"] == made[name].json()["id"], name
     assert owner.get(made["guest"]["Location"]).json()["player"]["id"] == made["guest"].json()["id"]
     assert member.get(made["tournament game"]["Location"]).json()["mode"] == "ranked"
+
+
+def _codes(operation: dict, status: str) -> list[str]:
+    body = operation["responses"][status]["content"]["application/json"]["schema"]
+    if "oneOf" in body:
+        return list(body["discriminator"]["mapping"])
+    return [conformance.schema()["components"]["schemas"][body["$ref"].split("/")[-1]]["properties"]["code"]["const"]]
+
+
+def test_each_operation_declares_the_codes_it_can_answer():
+    """Old: every operation's 409 listed every conflict of the registry (29 on a move). Now a move's 409 names
+    the four a move can meet, and a status a view never answers is not declared at all."""
+    paths = conformance.schema()["paths"]
+    move = paths["/api/games/{game_id}/moves/"]["post"]
+    assert _codes(move, "409") == ["wrong_ply", "game_over", "daily_over", "tournament_over"]
+    assert _codes(move, "422") == ["illegal_move"]
+    assert _codes(move, "401") == ["not_authenticated", "authentication_failed"]
+    assert _codes(move, "403") == ["forbidden"]  # a session write's CSRF check
+    assert set(_codes(move, "400")) == {"invalid", "malformed_body", "bad_request", "bad_notation"}
+    assert {"406", "413", "415", "429", "500", "503"} <= set(move["responses"])
+    login = paths["/api/accounts/login/"]["post"]
+    assert _codes(login, "401") == ["bad_credentials"] and "403" not in login["responses"]  # no session, no CSRF
+    today = paths["/api/daily/"]["get"]
+    assert _codes(today, "401") == ["authentication_failed"]  # no credentials needed, but a wrong token is refused
+    assert "403" not in today["responses"] and "404" not in today["responses"]
+    assert _codes(paths["/api/fair-play/voids/"]["get"], "403") == ["forbidden"]  # staff only
+
+
+def test_no_operation_names_its_errors_the_older_way():
+    """``ERROR`` (every code of a status) is left for branches still using it: the schema builds, this fails."""
+    api_schema.LEGACY_OPERATIONS.clear()
+    SchemaGenerator().get_schema(request=None, public=True)
+    assert api_schema.LEGACY_OPERATIONS == set(), "name the codes with errors(Code.X, ...) instead of ERROR"
+
+
+def test_every_answer_declares_the_headers_it_carries():
+    headers = conformance.schema()["components"]["headers"]
+    assert {"X-Request-ID", "X-API-Version", "Content-Language", "Location", "Retry-After",
+            "WWW-Authenticate"} <= set(headers)
+    creates = {("/api/games/", "post", "201"), ("/api/deals/{number}/solve/", "post", "202"),
+               ("/api/accounts/signup/", "post", "201"), ("/api/accounts/guest/", "post", "201"),
+               ("/api/clubs/", "post", "201"), ("/api/clubs/join/", "post", "201"),
+               ("/api/clubs/{club_id}/tournaments/", "post", "201"),
+               ("/api/tournaments/{tournament_id}/join/", "post", "201"),
+               ("/api/tournaments/{tournament_id}/games/", "post", "201")}
+    for path, item in conformance.schema()["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                declared = {name: header["$ref"] for name, header in response["headers"].items()}
+                where = (path, method, status)
+                assert {"X-Request-ID", "X-API-Version", "Content-Language"} <= set(declared), where
+                assert all(ref == f"#/components/headers/{name}" for name, ref in declared.items()), where
+                assert ("Location" in declared) == (where in creates), where
+                assert ("WWW-Authenticate" in declared) == (status == "401"), where
+                assert ("Retry-After" in declared) == (status == "429" or (status == "503" and path != "/health/"))
+
+
+def test_the_conformance_check_finds_an_undeclared_code_field_and_header(player, monkeypatch):
+    """What the suite-wide check (tests/conformance.py) holds every answer to, shown failing: a view that
+    answers a code its operation does not declare, a field its code's component does not declare, and a header
+    its response does not declare."""
+    from games.api import views
+
+    def refuse(**kwargs):
+        raise refusal
+
+    monkeypatch.setattr(views.selectors, "game_for_viewer", refuse)
+    api = client_for(player)
+    refusal = DomainError(Code.CLUB_NOT_FOUND, "not this operation's")
+    assert api.get("/api/games/1/").status_code == 404
+    refusal = DomainError(Code.GAME_NOT_FOUND, "with a field no game_not_found has", retry_after_seconds=3)
+    answer = api.get("/api/games/1/")
+    assert answer.status_code == 404 and answer["Retry-After"] == "3"
+    found, conformance.problems[:] = list(conformance.problems), []
+    assert found == [
+        "GET /api/games/1/ -> 404: code club_not_found not declared for GET /api/games/{game_id}/ 404",
+        "GET /api/games/1/ -> 404: header retry-after sent but not declared for GET /api/games/{game_id}/ 404",
+        "GET /api/games/1/ -> 404: at <body>: Additional properties are not allowed ('retry_after_seconds' was "
+        "unexpected)"]

@@ -94,9 +94,10 @@ def test_a_generated_client_plays_a_practice_game_and_a_daily_game(generated, ws
     from pyramid_client.api.games import (games_create, games_hint_retrieve, games_log_retrieve, games_moves_create,
                                           games_retrieve, games_share_retrieve, games_undo_create)
     from pyramid_client.api.index import api_index
-    from pyramid_client.models import (ApiIndex, DailyBoard, DailyDeal, DailyPage, Deal, DealStatusEnum, Error,
-                                       ErrorCodeEnum, Game, GameModeEnum, GameStartInput, GameStatusEnum, Hint,
-                                       MoveInput, MoveLog, MoveOutcome, ShareLine, SignupInput, User, UserWithToken)
+    from pyramid_client.models import (ApiIndex, DailyBoard, DailyDeal, DailyPage, Deal,
+                                       DealStatusEnum, ErrorGameOver, ErrorWrongPly, Game,
+                                       GameModeEnum, GameStartInput, GameStatusEnum, Hint, MoveInput, MoveLog,
+                                       MoveOutcome, ShareLine, SignupInput, User, UserWithToken)
 
     make_daily()  # today's one-look daily deal: WINNABLE_ONE_LOOK, won by WINNING_LINE in PAR moves
     transport = {"transport": httpx.WSGITransport(app=wsgi_app)}
@@ -138,10 +139,15 @@ def test_a_generated_client_plays_a_practice_game_and_a_daily_game(generated, ws
     again = games_retrieve.sync(game.id, client=api)
     assert isinstance(again, Game) and again.version == game.version and again.status == game.status
 
-    # errors are typed too: a move after the end is a 409 Error with its code
+    # errors are typed too, each code its own model with its own fields: a move after the end is a 409
+    # `game_over` saying how the game ended, and a move out of turn a 409 `wrong_ply` with the ply expected
     refused = games_moves_create.sync_detailed(game.id, client=api, body=MoveInput(ply=game.next_ply, move="draw"))
-    assert refused.status_code == 409 and isinstance(refused.parsed, Error)
-    assert refused.parsed.code == ErrorCodeEnum.GAME_OVER
+    assert refused.status_code == 409 and isinstance(refused.parsed, ErrorGameOver)
+    assert refused.parsed.code == "game_over" and refused.parsed.status == game.status.value
+    out_of_turn = games_moves_create.sync_detailed(game.id, client=api, body=MoveInput(ply=1, move="redeal"))
+    assert out_of_turn.status_code == 409 and isinstance(out_of_turn.parsed, ErrorWrongPly)
+    expected_ply: int = out_of_turn.parsed.expected_ply  # required: no Unset to rule out
+    assert expected_ply == game.next_ply
 
     # a deal nobody has played or asked to be solved, by the largest number there is: exact as text and integer
     deal = deals_retrieve.sync(str(2**64 - 1), client=anonymous, rules="one-look")

@@ -9,7 +9,7 @@ import threading
 import pytest
 from django.utils import timezone
 
-from leaderboards import services
+from leaderboards.clubs import services
 from leaderboards.models import Tournament
 from pyramid_site.celery import run_on_task_thread, task_thread_idle
 from tests.support import client_for

@@ -76,11 +76,12 @@ def test_a_tournament_shows_preparing_until_its_deals_are_ready(page, site, tran
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from leaderboards import services
+    from leaderboards.clubs import services as clubs
+    from leaderboards.tournaments import services
 
     sign_up(page, "arena-owner")
     owner = get_user_model().objects.get(username="arena-owner")
-    club = services.club_create(user=owner, name="Arena Club")
+    club = clubs.club_create(user=owner, name="Arena Club")
     now = timezone.now()
     with django_capture_on_commit_callbacks():  # its preparation is not queued: the test runs it below
         arena = services.tournament_create(actor=owner, club_id=club.pk, name="Big arena", rules="classic",

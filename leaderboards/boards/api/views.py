@@ -11,7 +11,8 @@ from rest_framework.views import APIView
 from pyramid_site.api.output import PRESET_CHOICES, DailyPresetField
 from pyramid_site.api.pagination import page_parameters, page_schema, paged
 from pyramid_site.api.params import choice_param, choice_value, date_value, int_param
-from pyramid_site.api.schema import ERROR
+from pyramid_site.api.error_schema import errors
+from pyramid_site.errors import Code
 from pyramid_site.api.visitors import VisitorReadable
 from pyramid_site.clock import utc_today
 
@@ -46,7 +47,8 @@ class DailyBoardView(VisitorReadable, APIView):
     the top rows, my row and the rows around it, with par. `club` narrows it to a club's members."""
 
     @extend_schema(parameters=[DATE, DAILY_PRESET, CLUB, LIMIT, AROUND],
-                   responses={200: DailyBoardOutput, 400: ERROR, 404: ERROR},
+                   responses={200: DailyBoardOutput,
+                              **errors(Code.BAD_DATE, Code.CLUB_NOT_FOUND, Code.DAILY_NOT_FOUND)},
                    summary="The board of one daily deal: finished ranked games ranked by cards left, moves, time")
     def get(self, request, date: str, preset: str):
         board = boards.daily_board_for(date=date_value(date), preset=choice_value(preset, "preset", DAILY_PRESETS),
@@ -72,7 +74,7 @@ class WeeklyBoardView(VisitorReadable, APIView):
     @extend_schema(parameters=[PRESET, CLUB, AROUND, *page_parameters(),
                                OpenApiParameter("week", str,
                                                 description="any day of the ISO week, YYYY-MM-DD (this week)")],
-                   responses={200: PERIOD_PAGE, 400: ERROR, 404: ERROR},
+                   responses={200: PERIOD_PAGE, **errors(Code.BAD_DATE, Code.CLUB_NOT_FOUND)},
                    summary="Weekly board over the daily deals of one ISO week (Monday to Sunday, UTC)")
     def get(self, request):
         week = request.query_params.get("week")
@@ -84,7 +86,7 @@ class AllTimeBoardView(VisitorReadable, APIView):
     pages."""
 
     @extend_schema(parameters=[PRESET, CLUB, AROUND, *page_parameters()],
-                   responses={200: PERIOD_PAGE, 400: ERROR, 404: ERROR},
+                   responses={200: PERIOD_PAGE, **errors(Code.CLUB_NOT_FOUND)},
                    summary="All-time board over every daily deal")
     def get(self, request):
         return _period_response(request, None)
@@ -94,7 +96,7 @@ class PlayerView(VisitorReadable, APIView):
     """A player's page: their daily results (the latest first), statistics, streaks, and the clubs of theirs
     that I may see."""
 
-    @extend_schema(responses={200: PlayerPageOutput, 404: ERROR},
+    @extend_schema(responses={200: PlayerPageOutput, **errors(Code.PLAYER_NOT_FOUND)},
                    summary="A player's page: daily results, stats, streaks and clubs")
     def get(self, request, username: str):
         return Response(player_page_output(stats.player_page_of(username=username, viewer=request.user)))
@@ -105,7 +107,7 @@ class PlayerStatisticsView(VisitorReadable, APIView):
     moves and shortest time of a win; and daily streaks. Ranked figures count what the boards count (finished
     daily and tournament games, none void); practice figures are the player's alone (`null` to anyone else)."""
 
-    @extend_schema(responses={200: PlayerStatisticsOutput, 404: ERROR},
+    @extend_schema(responses={200: PlayerStatisticsOutput, **errors(Code.PLAYER_NOT_FOUND)},
                    summary="A player's statistics by mode (ranked, practice) and preset, and streaks")
     def get(self, request, username: str):
         return Response(statistics_output(statistics.player_statistics_of(username=username, viewer=request.user)))
@@ -120,7 +122,7 @@ class PlayerCalendarView(VisitorReadable, APIView):
     day's daily deals by preset, and for each whether the player won it, lost it or did not play it, with the
     result's cards left, moves and time."""
 
-    @extend_schema(parameters=[MONTHS], responses={200: PlayerCalendarOutput, 400: ERROR, 404: ERROR},
+    @extend_schema(parameters=[MONTHS], responses={200: PlayerCalendarOutput, **errors(Code.PLAYER_NOT_FOUND)},
                    summary="A player's calendar of daily results (won, lost, not played) over the last months")
     def get(self, request, username: str):
         months = int_param(request, "months", 3, 1, statistics.MAX_MONTHS)
@@ -132,7 +134,7 @@ class ShareView(APIView):
     """A line to share a finished daily game of mine: its day, preset, outcome and moves, no card and no
     move of it."""
 
-    @extend_schema(responses={200: ShareOutput, 404: ERROR, 409: ERROR},
+    @extend_schema(responses={200: ShareOutput, **errors(Code.GAME_NOT_FOUND, Code.NOT_SHAREABLE)},
                    summary="A spoiler-free share line for a finished daily game of yours")
     def get(self, request, game_id: int):
         return Response({"game": game_id, "share": stats.share_of_game(game_id=game_id, player=request.user)})

@@ -14,7 +14,8 @@ from pyramid_site.client import client_mark
 from pyramid_site.api.idempotency import idempotent
 from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.pagination import cursor_page_parameters, cursor_paged, page_parameters, page_schema, paged
-from pyramid_site.api.schema import ERROR
+from pyramid_site.api.error_schema import errors, location
+from pyramid_site.errors import Code
 from pyramid_site.api.visitors import VisitorReadable
 
 from ...clubs.api.output import ClubChangeOutput, change_output
@@ -38,14 +39,19 @@ STANDINGS_PAGE = page_schema(
 class ClubTournamentsView(VisitorReadable, APIView):
     """A club's tournaments, the latest start first, in pages; POST creates one (owner and admins)."""
 
-    @extend_schema(parameters=page_parameters(), responses={200: page_schema(TournamentOutput), 400: ERROR,
-                                                           404: ERROR},
+    @extend_schema(parameters=page_parameters(), responses={200: page_schema(TournamentOutput),
+                                                            **errors(Code.CLUB_NOT_FOUND)},
                    summary="A club's tournaments, the latest start first")
     def get(self, request, club_id: int):
         membership, tournaments = club_tournaments_for_viewer(club_id=club_id, viewer=request.user)
         return paged(request, tournaments, lambda t: tournament_output(t, membership))
 
-    @extend_schema(request=TournamentInput, responses={201: TOURNAMENT, 400: ERROR, 403: ERROR, 404: ERROR},
+    @extend_schema(request=TournamentInput, parameters=[location()],
+                   responses={201: TOURNAMENT,
+                              **errors(Code.BAD_TOURNAMENT_NAME, Code.BAD_RULES, Code.BAD_WINDOW, Code.BAD_FORMAT,
+                                       Code.BAD_SCORING, Code.BAD_SOURCE, Code.BAD_DEAL_COUNT, Code.NO_DAILY_DEAL,
+                                       Code.NOT_CLUB_MANAGER, Code.GUEST_NOT_ALLOWED, Code.CLUB_NOT_FOUND,
+                                       Code.CLUB_ARCHIVED)},
                    summary="Create a tournament (owner and admins); secret deals are prepared by the solver jobs",
                    description="Create a match (one ranked game per deal) or an arena (a sequence of deals played "
                                "one after another) over a window (docs/leaderboards.md, \"Tournament standings\"). "
@@ -63,7 +69,7 @@ class ClubTournamentsView(VisitorReadable, APIView):
 class TournamentView(VisitorReadable, APIView):
     """A tournament of a club I may see, or that I joined."""
 
-    @extend_schema(responses={200: TournamentDetailOutput, 404: ERROR},
+    @extend_schema(responses={200: TournamentDetailOutput, **errors(Code.TOURNAMENT_NOT_FOUND)},
                    description="A tournament, with my entry and my game of each deal once I have joined, and every "
                                "change made to it and its club. Its entrants see it whatever became of their "
                                "membership of the club.",
@@ -72,8 +78,11 @@ class TournamentView(VisitorReadable, APIView):
         page = tournament_page(tournament_id=tournament_id, viewer=request.user)
         return Response(tournament_detail_output(page))
 
-    @extend_schema(request=TournamentUpdateInput, responses={200: TOURNAMENT, 400: ERROR, 403: ERROR, 404: ERROR,
-                                                            409: ERROR},
+    @extend_schema(request=TournamentUpdateInput, responses={200: TOURNAMENT,
+                                                             **errors(Code.BAD_TOURNAMENT_NAME, Code.BAD_WINDOW,
+                                                                      Code.NOT_CLUB_MANAGER, Code.TOURNAMENT_NOT_FOUND,
+                                                                      Code.TOURNAMENT_OVER, Code.TOURNAMENT_STARTED,
+                                                                      Code.DAILY_WINDOW_FIXED, Code.CLUB_ARCHIVED)},
                    summary="Rename a tournament or move its window (owner and admins)",
                    description="Rename a tournament or move its window. Once it has started its start is fixed and "
                                "its end only moves later; every move of the window is shown in the standings "
@@ -83,7 +92,9 @@ class TournamentView(VisitorReadable, APIView):
                                    **valid_input(TournamentUpdateInput, request))
         return Response(tournament_output(*tournament_for_viewer(tournament_id=tournament_id, viewer=request.user)))
 
-    @extend_schema(responses={204: None, 403: ERROR, 404: ERROR, 409: ERROR},
+    @extend_schema(responses={204: None,
+                              **errors(Code.NOT_CLUB_MANAGER, Code.TOURNAMENT_NOT_FOUND, Code.TOURNAMENT_STARTED,
+                                       Code.CLUB_ARCHIVED)},
                    summary="Delete a tournament that has not started (owner and admins)",
                    description="Delete a tournament before it starts; owner and admins only.")
     def delete(self, request, tournament_id: int):
@@ -94,7 +105,10 @@ class TournamentView(VisitorReadable, APIView):
 class TournamentJoinView(APIView):
     """Join a tournament of a club of mine, at any time until it ends; only games I start from then on count."""
 
-    @extend_schema(request=None, responses={201: EntryOutput, 403: ERROR, 404: ERROR, 409: ERROR},
+    @extend_schema(request=None, parameters=[location()],
+                   responses={201: EntryOutput,
+                              **errors(Code.NOT_MEMBER, Code.TOURNAMENT_NOT_FOUND, Code.TOURNAMENT_OVER,
+                                       Code.ALREADY_JOINED, Code.CLUB_ARCHIVED)},
                    summary="Join a tournament of your club, until it ends",
                    description="Join a tournament of a club you are a member of. Only games started after joining "
                                "count: `games_not_counted` lists your games of its deals started before (on a "
@@ -109,7 +123,9 @@ class TournamentJoinView(APIView):
 class TournamentLeaveView(APIView):
     """Withdraw from a tournament I joined, until it starts; from its start entries stay to its end."""
 
-    @extend_schema(request=None, responses={204: None, 404: ERROR, 409: ERROR},
+    @extend_schema(request=None, responses={204: None,
+                                            **errors(Code.TOURNAMENT_NOT_FOUND, Code.TOURNAMENT_STARTED,
+                                                     Code.NOT_JOINED)},
                    summary="Withdraw from a tournament, until it starts")
     def post(self, request, tournament_id: int):
         services.tournament_leave(user=request.user, tournament_id=tournament_id)
@@ -120,8 +136,11 @@ class TournamentGameView(APIView):
     """Start my ranked game of a tournament's deal: in a match any deal by `index`, in an arena the next one.
     Play it with the games API; it closes as it stands when the tournament ends."""
 
-    @extend_schema(request=TournamentGameInput, parameters=[DEVICE_PARAMETER],
-                   responses={201: GameOutput, 400: ERROR, 404: ERROR, 409: ERROR},
+    @extend_schema(request=TournamentGameInput, parameters=[DEVICE_PARAMETER, location()],
+                   responses={201: GameOutput,
+                              **errors(Code.BAD_INDEX, Code.TOURNAMENT_NOT_FOUND, Code.DEAL_NOT_FOUND,
+                                       Code.ALREADY_PLAYED, Code.DAILY_OVER, Code.TOURNAMENT_OVER, Code.NOT_STARTED,
+                                       Code.NOT_READY, Code.NOT_JOINED, Code.GAME_IN_PROGRESS)},
                    summary="Start your ranked game of the tournament's next deal; play it with the games API")
     @idempotent
     def post(self, request, tournament_id: int):
@@ -138,7 +157,7 @@ class StandingsView(VisitorReadable, APIView):
     the club once it is over."""
 
     @extend_schema(parameters=cursor_page_parameters(default_limit=100, max_limit=1000),
-                   responses={200: STANDINGS_PAGE, 400: ERROR, 403: ERROR, 404: ERROR},
+                   responses={200: STANDINGS_PAGE, **errors(Code.NOT_MEMBER, Code.TOURNAMENT_NOT_FOUND)},
                    summary="Standings: live to members and entrants, final to everyone who sees the club after the end")
     def get(self, request, tournament_id: int):
         page = standings_page(tournament_id=tournament_id, viewer=request.user)

@@ -326,9 +326,10 @@ def tournament_game_start(*, user, tournament_id: int, index: int | None = None,
             if index is not None and not any(d.index == index for d in deals):
                 raise DomainError(Code.DEAL_NOT_FOUND,
                                   gettext("the tournament has no deal %(index)s") % {"index": index})
+            played = next((games[d.deal_id].pk for d in deals if d.index == index and d.deal_id in games), None)
             raise DomainError(Code.ALREADY_PLAYED,
                               gettext("you have played every deal of this tournament") if index is None
-                              else gettext("you have played deal %(index)s") % {"index": index})
+                              else gettext("you have played deal %(index)s") % {"index": index}, game=played)
         slot = open_deals[0]
         if tournament.source == Tournament.Source.DAILY:
             daily = DailyDeal.objects.get(deal=slot.deal, preset=tournament.preset)

@@ -38,7 +38,13 @@ export async function playPractice(baseUrl: string, token: string, number: strin
     });
     if (error) {
       const code: ErrorCode = error.code;
-      if (code === "wrong_ply" && error.expected_ply !== undefined) continue; // someone else moved: read again
+      if (error.code === "wrong_ply") {
+        // narrowed by the code: a wrong_ply always says which ply the game expects (no undefined to rule out)
+        const expected: number = error.expected_ply;
+        console.log(`someone else moved: the game expects move ${expected}`);
+        continue;
+      }
+      if (error.code === "illegal_move") throw new Error(`${error.move}: ${error.message}`);
       throw new Error(`${code}: ${error.message}`);
     }
     game = data;
@@ -102,5 +108,13 @@ export async function refused(api: ReturnType<typeof connect>) {
   console.log(dailyPreset, start);
   // @ts-expect-error: months is a number
   await api.GET("/api/players/{username}/calendar/", { params: { path: { username: "ann" }, query: { months: "3" } } });
+  const move = await api.POST("/api/games/{game_id}/moves/", { params: { path: { game_id: 1 } }, body: { ply: 1, move: "draw" } });
+  if (move.error?.code === "game_over") {
+    // @ts-expect-error: a game_over carries no expected_ply (each code has its own fields)
+    const ply: number = move.error.expected_ply;
+    console.log(ply);
+  }
+  // @ts-expect-error: a move's answer never has the code of another operation (a club's name taken)
+  if (move.error?.code === "club_name_taken") console.log("impossible");
   return [status, practicePlayed];
 }
