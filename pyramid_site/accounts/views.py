@@ -166,7 +166,9 @@ class GuestView(APIView):
 
     @extend_schema(request=None, parameters=[location()], responses={201: UserWithTokenOutput,
                                                                      **errors(Code.INVALID, Code.MALFORMED_BODY,
-                                                                              Code.CONFLICT, Code.ALREADY_LOGGED_IN)},
+                                                                              Code.UNSUPPORTED_MEDIA_TYPE,
+                                                                              Code.BODY_TOO_LARGE, Code.CONFLICT,
+                                                                              Code.ALREADY_LOGGED_IN)},
                    summary="Play without signing up: a guest account and its token")
     @idempotent
     def post(self, request):

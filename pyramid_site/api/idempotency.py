@@ -33,6 +33,8 @@ from pyramid_site.errors import Code, DomainError
 from pyramid_site.idempotency import services
 from pyramid_site.idempotency.models import KEY_MAX
 
+from .schema_headers import declare_headers
+
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
 # the answer's own headers kept with it (the rest, such as X-Request-ID, belong to each request)
@@ -166,5 +168,5 @@ def declare_idempotency_keys(result, generator, request, public):
         operation.setdefault("parameters", []).append(dict(KEY_PARAMETER))
         for status, response in operation["responses"].items():
             if status.startswith("2"):
-                response.setdefault("headers", {})[REPLAYED] = REPLAYED_HEADER
+                declare_headers(result, response, {REPLAYED: REPLAYED_HEADER})
     return result

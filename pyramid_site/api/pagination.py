@@ -28,6 +28,7 @@ from pyramid_site.errors import Code, DomainError
 from pyramid_site.keyset import reversed_order, rows_beyond
 
 from .params import int_param
+from .schema_headers import declare_headers
 
 MAX_OFFSET = 10**9
 # the offset pages of the cursor lists: deprecated since (RFC 9745's Deprecation: @unix-time), and the API version
@@ -228,5 +229,5 @@ def declare_offset_deprecation(result, generator, request, public):
                 continue
             answer = operation.get("responses", {}).get("200")
             if answer is not None:
-                answer["headers"] = answer.get("headers", {}) | OFFSET_DEPRECATION_HEADERS
+                declare_headers(result, answer, OFFSET_DEPRECATION_HEADERS)
     return result

@@ -47,9 +47,9 @@ class AccountAndAddressThrottle(BaseThrottle):
         self._wait = 0.0
 
     def policies(self, view) -> list[str]:
-        """The policies it counts ``view``'s requests by: the account's (signed in) and the address's."""
-        rates = api_settings.DEFAULT_THROTTLE_RATES
-        return [policy for policy in (view.throttle_scope, f"{view.throttle_scope}_address") if rates.get(policy)]
+        """The policies it counts ``view``'s requests by: the account's (signed in) and the address's (declared
+        whether or not they have a rate now)."""
+        return [view.throttle_scope, f"{view.throttle_scope}_address"]
 
     def allow_request(self, request, view) -> bool:
         scope, rates = view.throttle_scope, api_settings.DEFAULT_THROTTLE_RATES

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import http_sf
 
+from .schema_headers import declare_headers
+
 POLICY_HEADER = "RateLimit-Policy"
 STATE_HEADER = "RateLimit"
 _NOTED = "pyramid_rate_limits"  # the attribute of Django's request the throttles' notes are kept in
@@ -109,7 +111,7 @@ def declare_rate_limit_headers(result, generator, request, public):
         if operation is None or not policies:
             continue
         for answer in operation["responses"].values():
-            answer.setdefault("headers", {}).update(HEADERS)
+            declare_headers(result, answer, HEADERS)
         names = ", ".join(f"`{policy}`" for policy in policies)
         operation["description"] = (operation.get("description", "") + f"\n\nRate limits: {names} "
                                     "(the `RateLimit-Policy` and `RateLimit` headers).").lstrip()

@@ -32,9 +32,9 @@ class _Announced:
     policy_suffix = ""
 
     def policies(self, view) -> list[str]:
-        """The policy it counts ``view``'s requests by, if its scope has a rate."""
-        scope = str(getattr(view, "throttle_scope", ""))
-        return [f"{scope}{self.policy_suffix}"] if api_settings.DEFAULT_THROTTLE_RATES.get(scope) else []
+        """The policy it counts ``view``'s requests by (declared whether or not its scope has a rate now: the
+        schema does not change with the settings of one deployment)."""
+        return [f"{getattr(view, 'throttle_scope', '')}{self.policy_suffix}"]
 
     def allow_request(self, request, view):
         allowed = super().allow_request(request, view)  # type: ignore[misc]  # beside one of DRF's throttles

@@ -30,7 +30,7 @@ class VisitorReadThrottle(BaseThrottle):
 
     def policies(self, view) -> list[str]:
         """The policy it counts a visitor's reads by."""
-        return [SCOPE] if api_settings.DEFAULT_THROTTLE_RATES.get(SCOPE) else []
+        return [SCOPE]
 
     def allow_request(self, request, view) -> bool:
         self._wait = 0.0

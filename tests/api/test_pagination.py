@@ -205,12 +205,12 @@ def test_standings_by_cursor_rank_as_the_whole_table_does(users, format):
     for user in users[1:]:
         services.club_join(user=user, invite_code=club.invite_code)
     now = timezone.now()
-    cup = services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format=format,
+    cup = tournament_services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format=format,
                                      starts_at=now - dt.timedelta(hours=1), ends_at=now + dt.timedelta(hours=1))
     # standings with ties: (score, games, cards_left) per player
     figures = [(3, 2, 10), (5, 1, 4), (3, 2, 10), (3, 2, 10), (0, 0, 52), (5, 1, 4), (3, 2, 7), (0, 0, 52)]
     for user, (score, games, cards) in zip(users, figures, strict=True):
-        services.tournament_join(user=user, tournament_id=cup.pk)
+        tournament_services.tournament_join(user=user, tournament_id=cup.pk)
         Entry.objects.filter(tournament=cup, player=user).update(score=score, games=games, cards_left=cards,
                                                                  moves=0, duration_ms=0)
 
@@ -265,11 +265,11 @@ def test_standings_read_while_a_player_moves_up_show_every_other_player_once(use
     for user in users[1:]:
         services.club_join(user=user, invite_code=club.invite_code)
     now = timezone.now()
-    cup = services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format="match",
+    cup = tournament_services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format="match",
                                      scoring="par", starts_at=now - dt.timedelta(hours=1),
                                      ends_at=now + dt.timedelta(hours=1))
     for points, user in enumerate(users):
-        services.tournament_join(user=user, tournament_id=cup.pk)
+        tournament_services.tournament_join(user=user, tournament_id=cup.pk)
         Entry.objects.filter(tournament=cup, player=user).update(score=10 * points)
     url = f"/api/tournaments/{cup.pk}/standings/"
     api = client_for(users[0])
