@@ -205,7 +205,8 @@ def test_standings_by_cursor_rank_as_the_whole_table_does(users, format):
     for user in users[1:]:
         services.club_join(user=user, invite_code=club.invite_code)
     now = timezone.now()
-    cup = tournament_services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format=format,
+    cup = tournament_services.tournament_create(
+        actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format=format,
                                      starts_at=now - dt.timedelta(hours=1), ends_at=now + dt.timedelta(hours=1))
     # standings with ties: (score, games, cards_left) per player
     figures = [(3, 2, 10), (5, 1, 4), (3, 2, 10), (3, 2, 10), (0, 0, 52), (5, 1, 4), (3, 2, 7), (0, 0, 52)]
@@ -265,7 +266,8 @@ def test_standings_read_while_a_player_moves_up_show_every_other_player_once(use
     for user in users[1:]:
         services.club_join(user=user, invite_code=club.invite_code)
     now = timezone.now()
-    cup = tournament_services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format="match",
+    cup = tournament_services.tournament_create(
+        actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format="match",
                                      scoring="par", starts_at=now - dt.timedelta(hours=1),
                                      ends_at=now + dt.timedelta(hours=1))
     for points, user in enumerate(users):
