@@ -5,7 +5,7 @@ state of each part as JSON, the solver's among them: a service without the compi
 but its solver is hundreds of times slower, and says so. ``/health/ready/`` also wants today's daily deal of
 every featured preset (a service without one cannot start a daily game), and names the presets still
 missing theirs. ``/health/live/`` only says the process answers (the load benchmark's trivial baseline).
-All three are answered by ``HealthProbeMiddleware`` ahead of everything else: a probe from 127.0.0.1 or a
+All three are answered by ``HealthProbeMiddleware`` ahead of everything that reads the host: a probe from 127.0.0.1 or a
 load balancer passes whatever ``DJANGO_ALLOWED_HOSTS`` says and is never redirected to HTTPS.
 ``/metrics`` is Prometheus' text format, for operators only: it answers the bearer token
 ``PYRAMID_METRICS_TOKEN``; without one set it is open while ``DJANGO_DEBUG`` is on and refused (403) otherwise.
@@ -21,6 +21,7 @@ import redis
 from django.conf import settings
 from django.db import connection
 from django.http import HttpResponse, JsonResponse
+from django.urls import resolve
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest, multiprocess
 
 from engine.solver import fast
@@ -93,6 +94,7 @@ class HealthProbeMiddleware:
     def __call__(self, request):
         probe = PROBES.get(request.path_info)
         if probe is not None and request.method in ("GET", "HEAD"):
+            request.resolver_match = resolve(request.path_info)  # counted under its route, as any answer
             return probe(request)
         return self.get_response(request)
 

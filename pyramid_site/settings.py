@@ -75,11 +75,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "pyramid_site.requests.RequestIdMiddleware",  # first: every answer and log line carries the request's id
-    # the health probes, answered before anything reads the request's host (any DJANGO_ALLOWED_HOSTS, no redirect)
-    "pyramid_site.health.HealthProbeMiddleware",
     "pyramid_site.metrics.MetricsMiddleware",
     "pyramid_site.requests.UnreadableRequestMiddleware",  # a NUL in the path or query: 400 before any view
     "pyramid_site.api.version.ApiVersionMiddleware",  # X-API-Version on every answer
+    # the health probes, answered before anything reads the request's host (any DJANGO_ALLOWED_HOSTS, no redirect)
+    "pyramid_site.health.HealthProbeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # the web page's scripts and styles, also under gunicorn
     "django.contrib.sessions.middleware.SessionMiddleware",
