@@ -23,14 +23,15 @@ COPY leaderboards leaderboards
 COPY pyramid_site pyramid_site
 ARG PYRAMID_MARCH=x86-64-v2
 # the compiled core checked from outside the source tree (whose engine/ has no compiled core)
+# (and pip check: the lock holds everything the project and its dependencies ask for on this Python)
 RUN PYRAMID_MARCH=$PYRAMID_MARCH pip install --no-deps --no-build-isolation . \
+    && pip check \
     && cd / && python -c "import engine.solver._core" \
     && find /opt/venv -name '__pycache__' -prune -exec rm -rf {} +
 
 FROM python:3.11-slim AS runtime
 ENV PATH=/opt/venv/bin:$PATH PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
-    DJANGO_SETTINGS_MODULE=pyramid_site.settings STATIC_ROOT=/app/staticfiles \
-    PROMETHEUS_MULTIPROC_DIR=/tmp/prometheus
+    DJANGO_SETTINGS_MODULE=pyramid_site.settings STATIC_ROOT=/app/staticfiles
 RUN useradd --create-home --uid 10001 pyramid
 COPY --from=build /opt/venv /opt/venv
 WORKDIR /app

@@ -13,6 +13,7 @@ missing); where the registry is out of reach the base images are stand-ins made 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import re
@@ -137,15 +138,20 @@ class Stack:
     def __call__(self, *args: str, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess:
         return _run(*self.compose, *args, env=self.env, timeout=timeout, check=check)
 
-    def container(self, service: str) -> str:
-        return self("ps", "-q", service).stdout.strip()
+    def states(self) -> dict[str, str]:
+        """Each running service's health (or its state, where it has no health check), in one engine call."""
+        listed = _run("docker", "ps", "--all", "--filter", f"label=com.docker.compose.project={self.name}",
+                      "--format", '{{.Label "com.docker.compose.service"}}\t{{.ID}}', env=self.env).stdout
+        ids = dict(line.split("\t") for line in listed.splitlines() if line)
+        if not ids:
+            return {}
+        inspected = json.loads(_run("docker", "inspect", *ids.values(), env=self.env).stdout)
+        by_id = {item["Id"][:12]: item["State"] for item in inspected}
+        return {service: (by_id[cid[:12]].get("Health") or {}).get("Status") or by_id[cid[:12]]["Status"]
+                for service, cid in ids.items()}
 
     def health(self, service: str) -> str:
-        container = self.container(service)
-        if not container:
-            return "absent"
-        state = json.loads(_run("docker", "inspect", "--format", "{{json .State}}", container, env=self.env).stdout)
-        return state.get("Health", {}).get("Status") or state["Status"]
+        return self.states().get(service, "absent")
 
     def http(self) -> httpx.Client:
         return httpx.Client(base_url=self.url, headers={"Host": HOST}, timeout=60)
@@ -179,15 +185,20 @@ def test_the_stack_builds_runs_and_keeps_everything_through_restarts(engine, tmp
 
         started = time.monotonic()
         stack("up", "--detach", "--no-build", timeout=900)
-        _wait("every service healthy", lambda: all(stack.health(s) == "healthy" for s in SERVICES), 600, every=2)
+        _wait("every service healthy", lambda: all(stack.states().get(s) == "healthy" for s in SERVICES), 600)
         figures["seconds to healthy"] = round(time.monotonic() - started, 1)
         with stack.http() as web:
-            ready = _wait("a daily deal", lambda: web.get("/health/ready/").status_code == 200, 300)
-            assert ready
-            figures["seconds to the first daily deal"] = round(time.monotonic() - started, 1)
-        migrate = _run("docker", "inspect", "--format", "{{.State.ExitCode}}", stack("ps", "-q", "-a", "migrate")
-                       .stdout.strip(), env=engine).stdout.strip()
-        assert migrate == "0"
+            ready = web.get("/health/ready/")
+            assert ready.status_code == 200 and ready.json()["parts"]["daily_deals"] == "ready"
+        # the first daily deal: settled by the migrate one-off, before web and the workers start
+        migrate = json.loads(_run("docker", "inspect", "--format", "{{json .State}}",
+                                  stack("ps", "-q", "-a", "migrate").stdout.strip(), env=engine).stdout)
+        db = json.loads(_run("docker", "inspect", "--format", "{{json .State}}", stack("ps", "-q", "db").stdout.strip(),
+                             env=engine).stdout)
+        assert migrate["ExitCode"] == 0
+        figures["seconds from the database's start to the first daily deals"] = round(
+            (dt.datetime.fromisoformat(migrate["FinishedAt"]) - dt.datetime.fromisoformat(db["StartedAt"]))
+            .total_seconds(), 1)
 
         _play_a_guests_daily_game(stack)
         _metrics_for_operators_only(stack)
