@@ -128,8 +128,10 @@ class Stack:
             f"PYRAMID_DAILY_SECRET={secrets.token_hex(32)}", f"PYRAMID_METRICS_TOKEN={self.token}",
             f"POSTGRES_PASSWORD={secrets.token_hex(16)}", f"REDIS_PASSWORD={secrets.token_hex(16)}", ""]))
         (workdir / "backups").mkdir()
+        self.https_port = _free_port()
         self.env = engine_env | {"PYRAMID_ENV_FILE": str(self.env_file), "PYRAMID_IMAGE": self.image,
-                                 "PYRAMID_PUBLISH": f"127.0.0.1:{self.port}",
+                                 "PYRAMID_PUBLISH": f"127.0.0.1:{self.port}", "PYRAMID_DOMAIN": "localhost",
+                                 "PYRAMID_HTTP_PORT": str(_free_port()), "PYRAMID_HTTPS_PORT": str(self.https_port),
                                  "PYRAMID_BACKUP_DIR": str(workdir / "backups")}
         self.compose = [*_compose_command(engine_env), "--project-name", self.name, "--project-directory", str(ROOT),
                         "--file", str(ROOT / "docker-compose.yml"), "--env-file", str(self.env_file)]
@@ -184,7 +186,7 @@ def test_the_stack_builds_runs_and_keeps_everything_through_restarts(engine, tmp
         assert owner == ["root", "root"]
 
         started = time.monotonic()
-        stack("up", "--detach", "--no-build", timeout=900)
+        stack("--profile", "proxy", "up", "--detach", "--no-build", timeout=900)
         _wait("every service healthy", lambda: all(stack.states().get(s) == "healthy" for s in SERVICES), 600)
         figures["seconds to healthy"] = round(time.monotonic() - started, 1)
         with stack.http() as web:
@@ -202,11 +204,12 @@ def test_the_stack_builds_runs_and_keeps_everything_through_restarts(engine, tmp
 
         _play_a_guests_daily_game(stack)
         _metrics_for_operators_only(stack)
+        _the_proxy_answers_https_and_keeps_metrics_and_admin_inside(stack)
         _nothing_lost_when_redis_and_a_worker_restart(stack, figures)
         _backup_and_restore(stack, figures)
 
         started = time.monotonic()
-        stack("stop", timeout=900)
+        stack("--profile", "proxy", "stop", timeout=900)
         figures["seconds to stop"] = round(time.monotonic() - started, 1)
         for service in ["web", "worker", "solver", "beat", "db", "redis"]:
             container = stack("ps", "-q", "-a", service).stdout.strip()
@@ -214,7 +217,8 @@ def test_the_stack_builds_runs_and_keeps_everything_through_restarts(engine, tmp
             # 137: killed at the end of its grace period, which a stop within the grace periods never needs
             assert code != "137", f"{service} was killed, not stopped"
     finally:
-        stack("down", "--volumes", "--remove-orphans", "--timeout", "60", timeout=900, check=False)
+        stack("--profile", "proxy", "--profile", "backup", "down", "--volumes", "--remove-orphans", "--timeout", "60",
+              timeout=900, check=False)
         _run("docker", "image", "rm", "--force", stack.image, env=engine, check=False)
         _run("docker", "image", "prune", "--force", env=engine, check=False)
         print("FIGURES", json.dumps(figures))
@@ -226,14 +230,15 @@ def test_the_stack_builds_runs_and_keeps_everything_through_restarts(engine, tmp
 
 
 def _play_a_guests_daily_game(stack: Stack) -> None:
-    with stack.http() as web:
-        page = web.get("/")
+    with stack.http() as browser:  # the page's files: named by their content, compressed, cached for good
+        page = browser.get("/")
         assert page.status_code == 200
         named = re.search(r'/static/[^"]+\.[0-9a-f]{12}\.(?:js|css)', page.text)
         assert named, "the page's files are not named by their content"
-        asset = web.get(named.group(0), headers={"Accept-Encoding": "gzip"})
+        asset = browser.get(named.group(0), headers={"Accept-Encoding": "gzip"})
         assert asset.status_code == 200 and asset.headers["Content-Encoding"] == "gzip"
         assert "immutable" in asset.headers["Cache-Control"]
+    with stack.http() as web:  # an API client: a token, no session cookie
         assert web.get("/api/").status_code == 200
         with httpx.Client(base_url=stack.url, timeout=10) as stranger:  # any other host name is refused
             assert stranger.get("/api/", headers={"Host": "127.0.0.1"}).status_code == 400
@@ -262,6 +267,24 @@ def _metrics_for_operators_only(stack: Stack) -> None:
         assert _figure(scrape.text, 'pyramid_daily_deals_ready_ahead{preset="classic"}') >= 2
         assert _figure(scrape.text, "pyramid_moves_validated_total") >= 1
         assert _figure(scrape.text, "pyramid_requests_total") >= 5
+
+
+def _the_proxy_answers_https_and_keeps_metrics_and_admin_inside(stack: Stack) -> None:
+    """Caddy (profile "proxy") for "localhost", with a certificate of its own local authority."""
+    with httpx.Client(base_url=f"https://localhost:{stack.https_port}", verify=False, timeout=30) as public:
+        probe = _wait("the proxy's TLS", lambda: _answer(public, "/health/live/"), 120)
+        assert probe.status_code == 200 and probe.json() == {"ok": True}
+        assert probe.http_version in ("HTTP/1.1", "HTTP/2")
+        for inside in ("/metrics", "/admin/", "/admin/login/"):
+            refused = public.get(inside, headers={"Authorization": f"Bearer {stack.token}"})
+            assert refused.status_code == 404 and refused.json()["code"] == "not_found", inside
+
+
+def _answer(client: httpx.Client, path: str) -> httpx.Response | None:
+    try:
+        return client.get(path)
+    except httpx.HTTPError:
+        return None
 
 
 def _queue_depth(stack: Stack, queue: str) -> float:
