@@ -31,7 +31,7 @@ RUN PYRAMID_MARCH=$PYRAMID_MARCH pip install --no-deps --no-build-isolation . \
 
 FROM python:3.11-slim AS runtime
 ENV PATH=/opt/venv/bin:$PATH PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
-    DJANGO_SETTINGS_MODULE=pyramid_site.settings STATIC_ROOT=/app/staticfiles
+    DJANGO_SETTINGS_MODULE=pyramid_site.settings STATIC_ROOT=/app/staticfiles GUNICORN_BIND=0.0.0.0:8000
 RUN useradd --create-home --uid 10001 pyramid
 COPY --from=build /opt/venv /opt/venv
 WORKDIR /app
