@@ -145,7 +145,9 @@ def run(args, database_url: str, redis_url: str) -> dict:
         recovered = time.monotonic() - killed_at
         print(f"daily deal settled {recovered:.1f}s after the kill (attempt {daily.attempt}, deal {daily.deal.number})")
         # and what a retry or the next beat run would send: the job again, and the candidate's solve again
-        again = [settle_sequence.delay(PURPOSE, key), solve_deal.delay(candidate.pk)]
+        # (their results kept, for this script alone: the service keeps none)
+        again = [settle_sequence.apply_async((PURPOSE, key), ignore_result=False),
+                 solve_deal.apply_async((candidate.pk,), ignore_result=False)]
         for result in again:
             result.get(timeout=args.solve_budget * 3 + 60)
         wait_for("the queue to drain", lambda: not broker.hlen("unacked") and not broker.llen(QUEUE), 120, every=0.2)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import Sum
 from django.utils import timezone
@@ -44,7 +45,8 @@ class GamesCollector:
         ahead = GaugeMetricFamily("pyramid_daily_deals_ready_ahead", "Days from today whose daily deal is ready, "
                                   "by preset (0: not even today's)", labels=["preset"])
         days = DailyDeal.objects.filter(date__gte=today).values_list("preset", "date")
-        ready: dict[str, set] = {}
+        # every featured preset has its line, at 0 while it has no deal at all: an alert on "< 1" fires for it
+        ready: dict[str, set] = {preset: set() for preset in settings.PYRAMID_DAILY_PRESETS}
         for preset, date in days:
             ready.setdefault(preset, set()).add(date)
         for preset, dates in ready.items():

@@ -2,10 +2,13 @@
 
 ``/health/`` answers 200 only when PostgreSQL answers (and Redis, where one is configured), with the
 state of each part as JSON, the solver's among them: a service without the compiled core still runs,
-but its solver is hundreds of times slower, and says so. ``/health/live/`` only says the process
-answers (the load benchmark's trivial baseline). ``/metrics`` is Prometheus' text format, for operators
-only: it answers the bearer token ``PYRAMID_METRICS_TOKEN``; without one set it is open while ``DJANGO_DEBUG``
-is on and refused (403) otherwise.
+but its solver is hundreds of times slower, and says so. ``/health/ready/`` also wants today's daily deal of
+every featured preset (a service without one cannot start a daily game), and names the presets still
+missing theirs. ``/health/live/`` only says the process answers (the load benchmark's trivial baseline).
+All three are answered by ``HealthProbeMiddleware`` ahead of everything that reads the host: a probe from 127.0.0.1 or a
+load balancer passes whatever ``DJANGO_ALLOWED_HOSTS`` says and is never redirected to HTTPS.
+``/metrics`` is Prometheus' text format, for operators only: it answers the bearer token
+``PYRAMID_METRICS_TOKEN``; without one set it is open while ``DJANGO_DEBUG`` is on and refused (403) otherwise.
 """
 
 from __future__ import annotations
@@ -18,10 +21,13 @@ import redis
 from django.conf import settings
 from django.db import connection
 from django.http import HttpResponse, JsonResponse
+from django.urls import resolve
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, generate_latest, multiprocess
 
 from engine.solver import fast
+from games.services import daily_slots_open
 
+from .clock import utc_today
 from .errors import Code, error_json
 from .metrics import DATABASE_COLLECTORS, redis_probe
 
@@ -51,14 +57,46 @@ def _redis() -> str:
         return f"down: {type(exc).__name__}"
 
 
-def health(request):
+def _parts() -> tuple[bool, dict[str, str]]:
     parts = {"database": _database(), "redis": _redis(), "solver": solver_state()}
-    ok = parts["database"] == "ok" and parts["redis"] in ("ok", "not configured")
+    return parts["database"] == "ok" and parts["redis"] in ("ok", "not configured"), parts
+
+
+def health(request):
+    ok, parts = _parts()
+    return JsonResponse({"ok": ok, "parts": parts}, status=200 if ok else 503)
+
+
+def ready(request):
+    ok, parts = _parts()
+    if parts["database"] == "ok":
+        missing = sorted(preset for _, preset in daily_slots_open(today=utc_today(), days=1))
+        parts["daily_deals"] = "ready" if not missing else f"none today for {', '.join(missing)}"
+        ok = ok and not missing
     return JsonResponse({"ok": ok, "parts": parts}, status=200 if ok else 503)
 
 
 def live(request):
     return JsonResponse({"ok": True})
+
+
+PROBES = {"/health/": health, "/health/ready/": ready, "/health/live/": live}
+
+
+class HealthProbeMiddleware:
+    """Answers the health probes before any middleware that reads the request's host (the host check, the
+    HTTPS redirect, CSRF): a container engine's probe to 127.0.0.1 or a load balancer's to an address is not a
+    request for one of the service's host names, and must not be refused or redirected for it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        probe = PROBES.get(request.path_info)
+        if probe is not None and request.method in ("GET", "HEAD"):
+            request.resolver_match = resolve(request.path_info)  # counted under its route, as any answer
+            return probe(request)
+        return self.get_response(request)
 
 
 def _metrics_refusal(request) -> JsonResponse | None:

@@ -80,6 +80,8 @@ MIDDLEWARE = [
     "pyramid_site.requests.UnreadableRequestMiddleware",  # a NUL in the path or query: 400 before any view
     "pyramid_site.api.version.ApiVersionMiddleware",  # X-API-Version on every answer
     "pyramid_site.api.rate_limits.RateLimitHeadersMiddleware",  # RateLimit-Policy, RateLimit where throttled
+    # the health probes, answered before anything reads the request's host (any DJANGO_ALLOWED_HOSTS, no redirect)
+    "pyramid_site.health.HealthProbeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # the web page's scripts and styles, also under gunicorn
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -357,21 +359,11 @@ PYRAMID_CELERY_QUEUES = sorted({CELERY_TASK_DEFAULT_QUEUE, PYRAMID_SOLVER_QUEUE,
 CELERY_TASK_ACKS_LATE = True  # a worker killed half way leaves the task to another one
 # a pool process killed half way (out of memory, say) puts its task back too: every task is safe to run twice
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-# a task taken by a worker that died is handed out again after this long; above the longest task (a solve),
-# so a task still running is not started a second time
-# (workers look for such tasks every interval x throttle seconds)
-CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env_float("CELERY_VISIBILITY_TIMEOUT_SECONDS", 900.0,
-        help="when a task taken by a worker that died is handed out again: after this many seconds"),
-    "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL_SECONDS", 10,
-        help=("when a task taken by a worker that died is handed out again: workers look for such tasks every "
-              "interval x throttle seconds")),
-    "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10,
-        help="when a task taken by a worker that died is handed out again: the throttle of that interval"),
-}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# nobody reads a task's return value (the tasks write what they do to the database): none is stored in Redis
+CELERY_TASK_IGNORE_RESULT = True
 # a task past its soft limit gets SoftTimeLimitExceeded (and its transaction rolls back); past the hard
-# limit its process is killed; both under the visibility timeout, so a killed task is not run twice at once
+# limit its process is killed
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT_SECONDS", 600, low=1,
     help="a task past the soft limit is stopped (its transaction rolls back)")
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT_SECONDS", CELERY_TASK_SOFT_TIME_LIMIT + 60, low=1,
@@ -380,6 +372,29 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT_SECONDS", CELERY_TASK_S
     example="660")
 if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured("CELERY_TASK_TIME_LIMIT_SECONDS must be above CELERY_TASK_SOFT_TIME_LIMIT_SECONDS")
+# A task taken by a worker that died (killed past its stop grace period, its machine lost) is handed out again
+# after the visibility timeout: derived from the hard limit, so that a task still running is never started a
+# second time, and a lost one waits no longer than it must (docs/operations.md, "Stopping without losing work");
+# the fault drills set it below the limit on purpose
+# (workers look for such tasks every interval x throttle seconds)
+CELERY_VISIBILITY_TIMEOUT_SECONDS = env_float("CELERY_VISIBILITY_TIMEOUT_SECONDS", CELERY_TASK_TIME_LIMIT + 60.0,
+    help="when a task taken by a worker that died is handed out again: after this many seconds",
+    shown="the hard limit + 60",
+    example="720")
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT_SECONDS,
+    "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL_SECONDS", 10,
+        help=("when a task taken by a worker that died is handed out again: workers look for such tasks every "
+              "interval x throttle seconds")),
+    "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10,
+        help="when a task taken by a worker that died is handed out again: the throttle of that interval"),
+}
+# beat touches this file at every tick (its container's health check reads its age), and sends its interval
+# jobs once at start rather than one interval later (pyramid_site/celery.py)
+CELERY_BEAT_SCHEDULER = "pyramid_site.celery:HeartbeatScheduler"
+PYRAMID_BEAT_HEARTBEAT_FILE = env_str("PYRAMID_BEAT_HEARTBEAT_FILE", "/tmp/pyramid-beat-heartbeat",
+    help="the file Celery beat touches at every tick (at least every 30 s): its liveness, for a health check")
+CELERY_BEAT_MAX_LOOP_INTERVAL = 30
 CELERY_TIMEZONE = "UTC"
 # How often ranked games whose window is over are closed: the beat job's period, and without a beat the web
 # process's (PYRAMID_AUTO_CLOSE_GAMES)
@@ -567,6 +582,31 @@ PYRAMID_BOARD_REDIS_URL = env_str("PYRAMID_BOARD_REDIS_URL", REDIS_URL,
 PYRAMID_METRICS_TOKEN = env_str("PYRAMID_METRICS_TOKEN",
     help="the bearer token `/metrics` answers (`Authorization: Bearer TOKEN`, Prometheus' `authorization` setting)",
     shown="none: `/metrics` open while `DJANGO_DEBUG` is on, refused (403) otherwise")
+
+# --- gunicorn (pyramid_site/gunicorn_conf.py reads these) -------------------------------------------
+GUNICORN_BIND = env_str("GUNICORN_BIND", "127.0.0.1:8000",
+    help="the address gunicorn listens on (the image: every interface of its container, published by compose)",
+    example="0.0.0.0:8000")
+GUNICORN_WORKERS = env_int("GUNICORN_WORKERS", 4, low=1, high=256,
+    help="gunicorn's worker processes (about two per core; each holds its own database connection)")
+GUNICORN_THREADS = env_int("GUNICORN_THREADS", 1, low=1, high=64,
+    help="threads per gunicorn worker")
+GUNICORN_TIMEOUT_SECONDS = env_int("GUNICORN_TIMEOUT_SECONDS", 30, low=1,
+    help="a gunicorn worker silent this long is killed and replaced (above the longest request: a hint's search)")
+GUNICORN_GRACEFUL_TIMEOUT_SECONDS = env_int("GUNICORN_GRACEFUL_TIMEOUT_SECONDS", 20, low=1,
+    help="on a stop, the seconds gunicorn's workers get to finish their requests (under the stop grace period)")
+GUNICORN_KEEPALIVE_SECONDS = env_int("GUNICORN_KEEPALIVE_SECONDS", 5, low=0,
+    help="seconds an idle keep-alive connection is held (above the reverse proxy's own idle timeout is wasted)")
+GUNICORN_MAX_REQUESTS = env_int("GUNICORN_MAX_REQUESTS", 2000, low=0,
+    help="a gunicorn worker is replaced after this many requests (bounds a slow leak); `0` never")
+GUNICORN_MAX_REQUESTS_JITTER = env_int("GUNICORN_MAX_REQUESTS_JITTER", 200, low=0,
+    help="a random 0..N added to `GUNICORN_MAX_REQUESTS` per worker, so they are not all replaced at once")
+# read by the Prometheus client library itself; declared here for its help and the reference
+PROMETHEUS_MULTIPROC_DIR = env_str("PROMETHEUS_MULTIPROC_DIR",
+    help=("the folder where every web process writes its counts, summed by `/metrics`; emptied as gunicorn starts "
+          "(one of its own is made where unset)"),
+    shown="none (gunicorn: a fresh temporary folder)",
+    example="/tmp/prometheus")
 
 PYRAMID_API_MAX_BODY_BYTES = env_int("PYRAMID_API_MAX_BODY_BYTES", 65_536, low=1024,
     help="the request body the API reads at most, in bytes")

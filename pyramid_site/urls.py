@@ -26,6 +26,7 @@ urlpatterns = [
     path("admin/login/", admin_login, name="admin-login"),  # the admin's own page, throttled like the API's log-in
     path("admin/", admin.site.urls),
     path("health/", health.health, name="health"),
+    path("health/ready/", health.ready, name="health-ready"),
     path("health/live/", health.live, name="health-live"),
     path("metrics", health.metrics, name="metrics"),
     path("api/", api_root, name="api-root"),

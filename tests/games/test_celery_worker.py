@@ -54,7 +54,7 @@ def worker():
 def test_worker_solves_a_deal(worker):
     deal = services.deal_get_or_create(number=0, rules=engine.preset("one-look"))
     assert deal.status == Deal.Status.PENDING
-    result = solve_deal.apply_async((deal.pk,), queue=worker)
+    result = solve_deal.apply_async((deal.pk,), queue=worker, ignore_result=False)  # the service keeps none
     assert result.get(timeout=90) == "unwinnable"
     deal.refresh_from_db()
     assert deal.status == Deal.Status.UNWINNABLE and deal.solved_at is not None
@@ -72,12 +72,13 @@ def test_a_workers_solve_is_charged_to_whoever_asked_and_waits_when_their_budget
     payer = solver_budget.SolverPayer(10**12 + uuid.uuid4().int % 10**9, f"test-{uuid.uuid4().hex}")
     counters = [f"user:{payer.account_id}", f"ip:{payer.address}"]
     deal = services.deal_get_or_create(number=5, rules=engine.preset("one-look"))
-    assert solve_deal.apply_async((deal.pk, *payer.task_args()), queue=worker).get(timeout=90) != "pending"
+    solved = solve_deal.apply_async((deal.pk, *payer.task_args()), queue=worker, ignore_result=False)
+    assert solved.get(timeout=90) != "pending"
     charged = solver_budget._window().estimates(counters)
     assert all(estimate.previous + estimate.current > 0 for estimate in charged.values())
     solver_budget.charge(payer, settings.PYRAMID_SOLVER_SECONDS_PER_ACCOUNT)  # spent now
     waiting = services.deal_get_or_create(number=6, rules=engine.preset("one-look"))
-    assert solve_deal.apply_async((waiting.pk, *payer.task_args()), queue=worker).get(timeout=90).startswith(
-        "deferred")
+    assert solve_deal.apply_async((waiting.pk, *payer.task_args()), queue=worker,
+                                  ignore_result=False).get(timeout=90).startswith("deferred")
     waiting.refresh_from_db()
     assert waiting.status == Deal.Status.PENDING
