@@ -135,6 +135,8 @@ class Code(str, enum.Enum):  # noqa: UP042 (each member is made by __new__ from 
     UNSUPPORTED_MEDIA_TYPE = ("unsupported_media_type", 415, "the body is not JSON")
     ILLEGAL_MOVE = ("illegal_move", 422, "the move breaks the rules (the message gives the engine's reason)")
     THROTTLED = ("throttled", 429, "too many requests: wait `retry_after_seconds`")
+    TOO_MANY_STREAMS = ("too_many_streams", 429, "too many live streams open at once for the account or the address: "
+                                                 "close one first")
     SERVER_ERROR = ("server_error", 500, "something went wrong on our side (`request_id` finds it in the log)")
     DATABASE_UNAVAILABLE = ("database_unavailable", 503, "the database is not answering: send the same request "
                                                          "again (`Retry-After`)")

@@ -1,9 +1,11 @@
 from django.urls import path
 
-from . import boards, clubs, tournaments
+from . import boards, clubs, events, tournaments
 
 urlpatterns = [
     path("boards/daily/<str:date>/<str:preset>/", boards.DailyBoardView.as_view(), name="board-daily"),
+    path("boards/daily/<str:date>/<str:preset>/events/", events.DailyBoardEventsView.as_view(),
+         name="board-daily-events"),
     path("boards/weekly/", boards.WeeklyBoardView.as_view(), name="board-weekly"),
     path("boards/all-time/", boards.AllTimeBoardView.as_view(), name="board-all-time"),
     path("players/<str:username>/", boards.PlayerView.as_view(), name="player"),
@@ -25,4 +27,5 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/games/", tournaments.TournamentGameView.as_view(), name="tournament-games"),
     path("tournaments/<int:tournament_id>/standings/", tournaments.StandingsView.as_view(),
          name="tournament-standings"),
+    path("tournaments/<int:tournament_id>/events/", events.TournamentEventsView.as_view(), name="tournament-events"),
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.db import connection, transaction
 from django.utils import timezone
 
+from .. import live
 from ..counting import counting_results
 from ..models import Entry, Result, Tournament
 from ..scoring import arena_tally, unplayed
@@ -51,6 +52,7 @@ def entry_refresh(*, entry_id: int) -> Entry:
         entry = Entry.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=entry_id)
         _standing(entry, entry.tournament, [r for _, r in player_counting_results(entry.tournament, entry.player_id)])
         entry.save()
+        live.standing_changed(entry)
         return entry
 
 
