@@ -118,6 +118,7 @@ async def _next_or_drain(follow, drain: asyncio.Event):
         draining.cancel()
         if not reading.done():
             reading.cancel()
+            await asyncio.wait({reading})  # the generator is free again only once the read has unwound
     return reading.result() if reading in done else drain
 
 
