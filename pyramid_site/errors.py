@@ -140,6 +140,8 @@ class Code(str, enum.Enum):  # noqa: UP042 (each member is made by __new__ from 
     SERVER_ERROR = ("server_error", 500, "something went wrong on our side (`request_id` finds it in the log)")
     DATABASE_UNAVAILABLE = ("database_unavailable", 503, "the database is not answering: send the same request "
                                                          "again (`Retry-After`)")
+    LIVE_UNAVAILABLE = ("live_unavailable", 503, "live streams are not served by this server (only its ASGI "
+                                                 "process serves them): poll the resource instead")
 
 
 # the codes alone, in the registry's order (the schema's enum of them)

@@ -149,17 +149,24 @@ class RedisBus:
         self.url, self.max_length, self.ttl_seconds, self.prefix = url, max_length, ttl_seconds, prefix
         self._sync = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
         self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # one async client per event loop
+        self._expiry_set: dict[str, float] = {}  # key -> when this process last pushed its expiry back
 
     def key(self, channel: str) -> str:
         return f"{self.prefix}{channel}"
 
     def publish(self, channel: str, event: dict) -> str:
-        key = self.key(channel)
+        key, data = self.key(channel), {"data": json.dumps(event, separators=(",", ":"))}
+        now = time.monotonic()
+        if now - self._expiry_set.get(key, -self.ttl_seconds) < self.ttl_seconds / 2:
+            # its expiry was pushed back lately: one command, not two (a move's event is on the move's path)
+            return self._sync.xadd(key, data, maxlen=self.max_length, approximate=True).decode()
         with self._sync.pipeline(transaction=False) as pipe:
-            pipe.xadd(key, {"data": json.dumps(event, separators=(",", ":"))}, maxlen=self.max_length,
-                      approximate=True)
+            pipe.xadd(key, data, maxlen=self.max_length, approximate=True)
             pipe.expire(key, self.ttl_seconds)  # a channel that falls silent (a game over) is dropped in the end
             added, _ = pipe.execute()
+        if len(self._expiry_set) >= 100_000:
+            self._expiry_set.clear()
+        self._expiry_set[key] = now
         return added.decode()
 
     def client(self):

@@ -18,6 +18,7 @@ from collections.abc import Callable
 import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -93,6 +94,10 @@ class EventStreamView(APIView):
         drf_request, channel, refusal = await sync_to_async(self._opened)(request, kwargs)
         if refusal is not None:
             return refusal
+        if not isinstance(request, ASGIRequest):
+            # a WSGI worker would hold the stream in memory and never answer: the ASGI process serves streams
+            return error_json(Code.LIVE_UNAVAILABLE, message=gettext(
+                "live streams are not served here; read the resource again from time to time instead"))
         caps = {f"address:{client_address(drf_request)}": settings.PYRAMID_LIVE_STREAMS_PER_ADDRESS}
         if drf_request.user.is_authenticated:
             caps[f"account:{drf_request.user.pk}"] = settings.PYRAMID_LIVE_STREAMS_PER_ACCOUNT

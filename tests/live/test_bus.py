@@ -104,3 +104,12 @@ def test_a_bus_out_of_reach_loses_the_event_not_the_write(settings, caplog):
     settings.PYRAMID_LIVE_REDIS_URL = "redis://127.0.0.1:1/0"
     assert publish("game:4", {"type": "move"}) is None
     assert "not published" in caplog.text
+
+
+@needs_redis
+def test_a_channel_on_redis_keeps_its_bound_and_expires_when_silent(redis_bus, settings):
+    settings.PYRAMID_LIVE_STREAM_TTL_SECONDS = 600
+    for n in range(3):
+        publish("game:10", {"type": "move", "n": n})
+    client = redis.Redis.from_url(REDIS_URL)
+    assert 0 < client.ttl(f"{redis_bus}game:10") <= 600 and client.xlen(f"{redis_bus}game:10") == 3

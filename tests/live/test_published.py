@@ -106,3 +106,9 @@ def test_the_streams_refuse_as_the_reads_they_follow(cup, users):
     assert missing.status_code == 404 and missing.json()["code"] == "daily_not_found"
     posted = client_for(users[1]).post(f"/api/tournaments/{cup.pk}/events/")
     assert posted.status_code == 405 and posted.json()["code"] == "method_not_allowed"
+
+
+def test_a_wsgi_server_refuses_a_stream_it_could_never_end(cup, users):
+    """Django's test client is a WSGI request, as gunicorn's: the stream is for the ASGI process."""
+    answer = client_for(users[1]).get(f"/api/tournaments/{cup.pk}/events/")
+    assert answer.status_code == 503 and answer.json()["code"] == "live_unavailable"
