@@ -140,6 +140,9 @@ class MemoryBus:
         return asked, True
 
 
+_Field = bytes | bytearray | memoryview | str | int | float  # what redis-py takes as a stream entry's name or value
+
+
 class RedisBus:
     """The bus over Redis Streams, one stream a channel (``PYRAMID_LIVE_KEY_PREFIX`` + channel)."""
 
@@ -155,11 +158,13 @@ class RedisBus:
         return f"{self.prefix}{channel}"
 
     def publish(self, channel: str, event: dict) -> str:
-        key, data = self.key(channel), {"data": json.dumps(event, separators=(",", ":"))}
+        key = self.key(channel)
+        data: dict[_Field, _Field] = {"data": json.dumps(event, separators=(",", ":"))}
         now = time.monotonic()
         if now - self._expiry_set.get(key, -self.ttl_seconds) < self.ttl_seconds / 2:
             # its expiry was pushed back lately: one command, not two (a move's event is on the move's path)
-            return self._sync.xadd(key, data, maxlen=self.max_length, approximate=True).decode()
+            added = self._sync.xadd(key, data, maxlen=self.max_length, approximate=True)
+            return added.decode() if isinstance(added, bytes) else str(added)
         with self._sync.pipeline(transaction=False) as pipe:
             pipe.xadd(key, data, maxlen=self.max_length, approximate=True)
             pipe.expire(key, self.ttl_seconds)  # a channel that falls silent (a game over) is dropped in the end

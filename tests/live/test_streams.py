@@ -88,6 +88,8 @@ def servers():
         "PYRAMID_DAILY_SECRET": "live-streams", "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
         "DJANGO_SETTINGS_MODULE": "pyramid_site.settings", "PYRAMID_THROTTLE_SIGNUP": "1000/hour",
         "PYRAMID_THROTTLE_GUEST": "1000/hour", "PYRAMID_LIVE_KEEPALIVE_SECONDS": "0.5",
+        # the play throttles count per address in the shared Redis, where other processes on this machine count too
+        "PYRAMID_THROTTLE_GAME_START_ADDRESS": "100000/min", "PYRAMID_THROTTLE_MOVE_ADDRESS": "100000/min",
         "PYRAMID_LIVE_RETRY_MS": "1234"}
     shared = base | {"REDIS_URL": REDIS_URL, "PYRAMID_LIVE_KEY_PREFIX": prefix, "CELERY_QUEUE": f"{prefix}jobs",
                      "PYRAMID_LIVE_STREAMS_PER_ACCOUNT": "2", "PYRAMID_LIVE_STREAMS_PER_ADDRESS": "1000"}
