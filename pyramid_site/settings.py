@@ -556,7 +556,7 @@ PYRAMID_LIVE_STREAMS_PER_ACCOUNT = env_int("PYRAMID_LIVE_STREAMS_PER_ACCOUNT", 1
 PYRAMID_LIVE_STREAMS_PER_ADDRESS = env_int("PYRAMID_LIVE_STREAMS_PER_ADDRESS", 50, low=1, high=1_000_000,
     help="live streams open at once per client address (more: 429 `too_many_streams`)")
 PYRAMID_PUBLIC_READ_SECONDS = env_int("PYRAMID_PUBLIC_READ_SECONDS", 5, low=0, high=3600,
-    help="how long shared caches may keep a visitor's read of a board or the daily list (`Cache-Control: public`)")
+    help="how long shared caches may keep a visitor's read of a board or the daily list (`s-maxage`)")
 
 # The bearer token Prometheus sends for /metrics (`Authorization: Bearer TOKEN`). Without it /metrics is open
 # while DJANGO_DEBUG is on and refused (403) otherwise: its figures (error counts, queue depths) are operators'

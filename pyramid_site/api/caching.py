@@ -5,7 +5,8 @@ nothing new pays for the read but not for the transfer (docs/api.md, "Caching").
 ``Cache-Control`` says who may keep a copy: a signed-in reader's answer carries their own rows (``me``, ``around``)
 and stays in their client (``private, no-cache``: asked again every time, answered 304 while unchanged); a visitor's
 read of a board or the daily list is the same for every visitor and may be kept by shared caches for
-``PYRAMID_PUBLIC_READ_SECONDS`` (``Vary`` keeps it from a request with credentials)."""
+``PYRAMID_PUBLIC_READ_SECONDS`` (``s-maxage``; browsers ask again each time; ``Vary`` keeps it from a request with
+credentials)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,9 @@ class PolledReadsMiddleware(ConditionalGetMiddleware):
             return response
         user = getattr(request, "user", None)
         if public and not (user is not None and user.is_authenticated) and "HTTP_AUTHORIZATION" not in request.META:
-            patch_cache_control(response, public=True, max_age=settings.PYRAMID_PUBLIC_READ_SECONDS)
+            # shared caches (a CDN, the proxy) may keep it a few seconds; browsers ask again each time (304 while
+            # unchanged), so the page never shows an old answer as new, nor one kept from before it went offline
+            patch_cache_control(response, public=True, max_age=0, s_maxage=settings.PYRAMID_PUBLIC_READ_SECONDS)
         else:
             patch_cache_control(response, private=True, no_cache=True)
         patch_vary_headers(response, ["Authorization", "Cookie"])

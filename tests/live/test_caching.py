@@ -37,7 +37,7 @@ def test_a_board_is_public_for_a_few_seconds_to_visitors_and_private_to_players(
     daily_game(users[0], daily)
     path = f"/api/boards/daily/{daily.date.isoformat()}/one-look/"
     visitor = polled(APIClient(), path)
-    assert visitor.status_code == 200 and visitor["Cache-Control"] == "public, max-age=7"
+    assert visitor.status_code == 200 and visitor["Cache-Control"] == "public, max-age=0, s-maxage=7"
     assert {"Authorization", "Cookie"} <= {v.strip() for v in visitor["Vary"].split(",")}
     mine = polled(client_for(users[0]), path)
     assert mine["Cache-Control"] == "private, no-cache"
