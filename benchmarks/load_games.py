@@ -9,9 +9,11 @@ same clients then hammer a trivial endpoint (``/health/live/``) on the same stac
 
     .venv/bin/python benchmarks/load_games.py --clients 24 --games 240
     .venv/bin/python benchmarks/load_games.py --processes 2 --workers 1 --lines engine   # two web processes
+    .venv/bin/python benchmarks/load_games.py --servers gunicorn,uvicorn --lines engine  # WSGI, then ASGI
 
 It makes a fresh database (``pyramid_bench`` by default) on the PostgreSQL of ``--pg``, migrates it and
-starts gunicorn on it; ``--url`` points it at a server already running instead.
+starts gunicorn on it (or uvicorn, or each in turn: ``--servers``); ``--url`` points it at a server already running
+instead.
 """
 
 from __future__ import annotations
@@ -147,6 +149,29 @@ def report(name: str, count: int, seconds: float, latencies: list[float], errors
     return figures
 
 
+def tree_cpu_seconds(root_pids: list[int]) -> float:
+    """CPU time (user + system) of the web processes and all their workers so far, from /proc (Linux): a figure
+    per move that other work on a shared machine moves far less than the wall-clock rate."""
+    parents, times = {}, {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry)] = int(fields[1])
+            times[int(entry)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tree, grew = set(root_pids), True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if parent in tree and pid not in tree:
+                tree.add(pid)
+                grew = True
+    return sum(times.get(pid, 0.0) for pid in tree)
+
+
 class Alternating(httpx.AsyncBaseTransport):
     """Each request to the next of several web processes (their ports), in turn: a client that switches
     process on every request, as a load balancer may send it."""
@@ -163,7 +188,8 @@ class Alternating(httpx.AsyncBaseTransport):
         await self.inner.aclose()
 
 
-async def run(args, base_url: str, dsn: str, ports: list[int] | None = None) -> int:
+async def run(args, base_url: str, dsn: str, ports: list[int] | None = None,
+              server_pids: list[int] | None = None) -> tuple[int, dict]:
     rules = engine.Rules.parse(args.rules)
     numbers = range(args.first_deal, args.first_deal + args.games)
     if args.lines == "solver":
@@ -178,10 +204,13 @@ async def run(args, base_url: str, dsn: str, ports: list[int] | None = None) -> 
         tokens = await sign_up(client, args.clients, f"bench{os.getpid()}x")
         jobs = job_queue(lines)
         latencies, errors, sent = [], [], {}
-        started = time.perf_counter()
+        started, cpu_before = time.perf_counter(), tree_cpu_seconds(server_pids or [])
         await asyncio.gather(*(play_games(client, token, jobs, latencies, errors, sent, args.rules)
                                for token in tokens))
         moves = report("validated moves", len(latencies), time.perf_counter() - started, latencies, errors)
+        if server_pids:
+            moves["server_cpu_ms_per_move"] = 1000 * (tree_cpu_seconds(server_pids) - cpu_before) / len(latencies)
+            print(f"web processes' CPU time per validated move: {moves['server_cpu_ms_per_move']:.2f} ms")
         for error in errors[:5]:
             print("  ", error)
 
@@ -204,7 +233,7 @@ async def run(args, base_url: str, dsn: str, ports: list[int] | None = None) -> 
     ok = (lost == 0 and not errors and in_db == len(latencies) and moves["per_second"] >= args.floor
           and moves["p99_ms"] < args.p99_ceiling_ms)
     print("PASS" if ok else "FAIL", f"(floor {args.floor}/s, p99 under {args.p99_ceiling_ms} ms, nothing lost)")
-    return 0 if ok else 1
+    return (0 if ok else 1), moves
 
 
 def main() -> int:
@@ -216,7 +245,9 @@ def main() -> int:
                         help="clients play the solver's lines, or the engine's seeded player's")
     parser.add_argument("--solve-budget", type=float, default=10.0, help="seconds of solver time per deal")
     parser.add_argument("--first-deal", type=int, default=1000)
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (3 did best on 2 cores)")
+    parser.add_argument("--workers", type=int, default=3, help="web workers (3 gunicorn workers did best on 2 cores)")
+    parser.add_argument("--servers", default="gunicorn",
+                        help="gunicorn (WSGI), uvicorn (ASGI), or both one after the other: gunicorn,uvicorn")
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server")
     parser.add_argument("--db", default="pyramid_bench")
     parser.add_argument("--port", type=int, default=8765)
@@ -232,7 +263,28 @@ def main() -> int:
     args = parser.parse_args()
 
     if args.url:
-        return asyncio.run(run(args, args.url, args.dsn))
+        return asyncio.run(run(args, args.url, args.dsn))[0]
+    outcomes = []
+    for server in args.servers.split(","):
+        print(f"--- {server} ---")
+        outcomes.append((server, *serve_and_run(args, server)))
+    for server, _, figures in outcomes if len(outcomes) > 1 else []:
+        print(f"{server}: {figures['per_second']:.0f} validated moves/s, p50 {figures['p50_ms']:.1f} ms, "
+              f"{figures['server_cpu_ms_per_move']:.2f} ms of the web processes' CPU a move, "
+              f"p99 {figures['p99_ms']:.1f} ms ({figures['per_second'] / outcomes[0][2]['per_second']:.2f} x first)")
+    return max(code for _, code, _ in outcomes)
+
+
+def server_command(server: str, port: int, workers: int) -> list[str]:
+    """The web process: gunicorn's sync workers (WSGI), or uvicorn's (ASGI, as the live streams need)."""
+    if server == "uvicorn":
+        return [sys.executable, "-m", "uvicorn", "pyramid_site.asgi:application", "--host", "127.0.0.1", "--port",
+                str(port), "--workers", str(workers), "--log-level", "warning", "--no-access-log"]
+    return [sys.executable, "-m", "gunicorn", "pyramid_site.wsgi", "--bind", f"127.0.0.1:{port}",
+            "--workers", str(workers), "--log-level", "warning"]
+
+
+def serve_and_run(args, server: str) -> tuple[int, dict]:
     dsn = f"{args.pg}/{args.db}"
     with psycopg.connect(f"{args.pg}/postgres", autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{args.db}" WITH (FORCE)')
@@ -241,17 +293,20 @@ def main() -> int:
                         "PYRAMID_DAILY_SECRET": "pyramid-benchmark-secret",
                         "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
                         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"} | UNTHROTTLED_PLAY
-    # Redis as deployed: the cache, throttles and token revocations shared by the web processes, and the jobs
-    # a game's end queues (its analysis) sent to a broker, as in production, where workers take them (none here)
+    # Redis as deployed: the cache, throttles and token revocations shared by the web processes, the jobs a game's
+    # end queues (its analysis) sent to a broker, as in production, where workers take them (none here), and each
+    # move's live event appended to its game's stream
     env["REDIS_URL"] = args.redis
     import redis
 
     redis.Redis.from_url(args.redis).flushdb()
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     ports = [args.port + index for index in range(args.processes)]
-    servers = [subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "pyramid_site.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(args.workers), "--log-level", "warning"], cwd=ROOT, env=env) for port in ports]
+    if server == "uvicorn":
+        # under ASGI each request's sync code runs on a thread of its own: a connection kept past the request would
+        # be left behind with its thread (PostgreSQL soon refuses more), so the ASGI process closes them as it goes
+        env["DATABASE_CONN_MAX_AGE"] = "0"
+    servers = [subprocess.Popen(server_command(server, port, args.workers), cwd=ROOT, env=env) for port in ports]
     try:
         for port in ports:
             for _ in range(100):
@@ -260,13 +315,12 @@ def main() -> int:
                         break
                 except httpx.TransportError:
                     time.sleep(0.2)
-        return asyncio.run(run(args, f"http://127.0.0.1:{args.port}", dsn, ports))
+        return asyncio.run(run(args, f"http://127.0.0.1:{args.port}", dsn, ports, [p.pid for p in servers]))
     finally:
-        for server in servers:
-            server.terminate()
-        for server in servers:
-            server.wait(timeout=20)
-
+        for process in servers:
+            process.terminate()
+        for process in servers:
+            process.wait(timeout=20)
 
 if __name__ == "__main__":
     sys.exit(main())

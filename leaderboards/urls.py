@@ -1,11 +1,15 @@
 from django.urls import path
 
+from .boards.api import events as board_events
 from .boards.api import views as boards
 from .clubs.api import views as clubs
+from .tournaments.api import events as tournament_events
 from .tournaments.api import views as tournaments
 
 urlpatterns = [
     path("boards/daily/<str:date>/<str:preset>/", boards.DailyBoardView.as_view(), name="board-daily"),
+    path("boards/daily/<str:date>/<str:preset>/events/", board_events.DailyBoardEventsView.as_view(),
+         name="board-daily-events"),
     path("boards/weekly/", boards.WeeklyBoardView.as_view(), name="board-weekly"),
     path("boards/all-time/", boards.AllTimeBoardView.as_view(), name="board-all-time"),
     path("players/<str:username>/", boards.PlayerView.as_view(), name="player"),
@@ -27,4 +31,6 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/games/", tournaments.TournamentGameView.as_view(), name="tournament-games"),
     path("tournaments/<int:tournament_id>/standings/", tournaments.StandingsView.as_view(),
          name="tournament-standings"),
+    path("tournaments/<int:tournament_id>/events/", tournament_events.TournamentEventsView.as_view(),
+         name="tournament-events"),
 ]

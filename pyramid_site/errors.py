@@ -181,10 +181,14 @@ class Code(str, enum.Enum):  # noqa: UP042 (each member is made by __new__ from 
                                                              "takes a new key")
     THROTTLED = ("throttled", 429, "too many requests: wait `retry_after_seconds`", {
         "retry_after_seconds": Field("integer", "wait this long (also the `Retry-After` header)")})
+    TOO_MANY_STREAMS = ("too_many_streams", 429, "too many live streams open at once for the account or the address: "
+                                                 "close one first")
     SERVER_ERROR = ("server_error", 500, "something went wrong on our side (`request_id` finds it in the log)", {
         "request_id": Field("string", "the id the log has it under (also the `X-Request-ID` header)")})
     DATABASE_UNAVAILABLE = ("database_unavailable", 503, "the database is not answering: send the same request "
                                                          "again (`Retry-After`)")
+    LIVE_UNAVAILABLE = ("live_unavailable", 503, "live streams are not served by this server (only its ASGI "
+                                                 "process serves them): poll the resource instead")
 
 
 # the codes alone, in the registry's order (the schema's enum of them)

@@ -90,6 +90,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "pyramid_site.requests.NotFoundInEveryModeMiddleware",  # a JSON 404 with DEBUG on too
     "django.middleware.common.CommonMiddleware",
+    "pyramid_site.api.caching.PolledReadsMiddleware",  # ETag and 304 on the reads clients poll, Cache-Control
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # a client that names no language is answered in its account's (after authentication: a token is read here)
@@ -576,6 +577,29 @@ PYRAMID_CLIENT_HASH_SALT = env_str("PYRAMID_CLIENT_HASH_SALT",
 PYRAMID_BOARD_REDIS_URL = env_str("PYRAMID_BOARD_REDIS_URL", REDIS_URL,
     help="where the daily boards' Redis copies live; set and empty turns them off",
     shown="`REDIS_URL`")
+
+# Live updates (docs/api.md, "Live updates"): every web process follows the channels' Redis Streams; without Redis
+# the one process's own bus serves its streams
+PYRAMID_LIVE_REDIS_URL = env_str("PYRAMID_LIVE_REDIS_URL", REDIS_URL,
+    help="the Redis of the live updates' event streams; set and empty keeps them in the one web process",
+    shown="`REDIS_URL`")
+PYRAMID_LIVE_KEY_PREFIX = env_str("PYRAMID_LIVE_KEY_PREFIX", "live:",
+    help="the prefix of the live updates' keys in Redis")
+PYRAMID_LIVE_STREAM_LENGTH = env_int("PYRAMID_LIVE_STREAM_LENGTH", 1000, low=10, high=1_000_000,
+    help=("events kept per channel for clients that resume (`Last-Event-ID`); older ones are trimmed (a client "
+          "further behind gets `reset`)"))
+PYRAMID_LIVE_STREAM_TTL_SECONDS = env_int("PYRAMID_LIVE_STREAM_TTL_SECONDS", 86400, low=60,
+    help="a channel with no event for this long is dropped from Redis")
+PYRAMID_LIVE_KEEPALIVE_SECONDS = env_float("PYRAMID_LIVE_KEEPALIVE_SECONDS", 15.0, low=0.05,
+    help="a comment on every open stream after this many seconds without an event")
+PYRAMID_LIVE_RETRY_MS = env_int("PYRAMID_LIVE_RETRY_MS", 2000, low=0, high=600_000,
+    help="the `retry:` a stream sends: how long a client waits before it reconnects")
+PYRAMID_LIVE_STREAMS_PER_ACCOUNT = env_int("PYRAMID_LIVE_STREAMS_PER_ACCOUNT", 10, low=1, high=100_000,
+    help="live streams open at once per account (more: 429 `too_many_streams`)")
+PYRAMID_LIVE_STREAMS_PER_ADDRESS = env_int("PYRAMID_LIVE_STREAMS_PER_ADDRESS", 50, low=1, high=1_000_000,
+    help="live streams open at once per client address (more: 429 `too_many_streams`)")
+PYRAMID_PUBLIC_READ_SECONDS = env_int("PYRAMID_PUBLIC_READ_SECONDS", 5, low=0, high=3600,
+    help="how long shared caches may keep a visitor's read of a board or the daily list (`s-maxage`)")
 
 # The bearer token Prometheus sends for /metrics (`Authorization: Bearer TOKEN`). Without it /metrics is open
 # while DJANGO_DEBUG is on and refused (403) otherwise: its figures (error counts, queue depths) are operators'

@@ -69,6 +69,7 @@ def service_settings(settings):
 
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     settings.PYRAMID_BOARD_REDIS_URL = ""
+    settings.PYRAMID_LIVE_REDIS_URL = ""  # live events on the in-process bus unless a test turns Redis on
     settings.PYRAMID_DAILY_SECRET = TEST_DAILY_SECRET
     settings.PYRAMID_TOURNAMENT_SECRET = TEST_TOURNAMENT_SECRET
     settings.PYRAMID_SOLVE_BUDGET_SECONDS = 10.0

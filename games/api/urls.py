@@ -1,6 +1,6 @@
 from django.urls import path, re_path, register_converter
 
-from . import views
+from . import events, views
 
 
 class GameIdConverter:
@@ -28,6 +28,7 @@ urlpatterns = [
     path("games/<game_id:game_id>/resign/", views.GameResignView.as_view(), name="game-resign"),
     path("games/<game_id:game_id>/undo/", views.GameUndoView.as_view(), name="game-undo"),
     path("games/<game_id:game_id>/hint/", views.GameHintView.as_view(), name="game-hint"),
+    path("games/<game_id:game_id>/events/", events.GameEventsView.as_view(), name="game-events"),
     path("games/<game_id:game_id>/log/", views.GameLogView.as_view(), name="game-log"),
     path("games/<game_id:game_id>/verdict/", views.GameVerdictView.as_view(), name="game-verdict"),
     path("games/<game_id:game_id>/analysis/", views.GameAnalysisView.as_view(), name="game-analysis"),

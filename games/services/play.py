@@ -26,6 +26,7 @@ from pyramid_site.metrics import MOVES
 
 from ..engine_glue import engine_deal, engine_rules, game_position, start_position
 from ..errors import game_not_found
+from ..live import game_changed
 from ..models import DailyDeal, Deal, Game
 from ..move_log import log_append, log_notations, log_without_last
 from ..words import refusal
@@ -169,6 +170,7 @@ def game_close(*, game_id: int) -> Game | None:
         game.version += 1
         game.save(update_fields=["status", "finished_at", "version"])
         _finished(game)
+        game_changed(game, "over")
         return game
 
 
@@ -241,6 +243,7 @@ def move_submit(*, game_id: int, player, ply: int, move: str, payer: SolverPayer
             written = _write_move(game, read_version)
         if written:
             MOVES.inc()
+            game_changed(game, "move", move=notation)
             return MoveOutcome(game, position, applied=True)
         # another request changed the game since it was read: judge this one again on the new state
 
@@ -297,6 +300,7 @@ def game_resign(*, game_id: int, player, payer: SolverPayer | None = None) -> Ga
         game.version += 1
         game.save(update_fields=["status", "finished_at", "version"])
         _finished(game, payer=payer)
+        game_changed(game, "over")
         return game
 
 
@@ -324,6 +328,7 @@ def game_undo(*, game_id: int, player) -> Game:
         game.undo_count += 1
         game.save(update_fields=["state", "moves", "cards_left", "status", "finished_at", "version", "undo_count",
                                  "move_log"])
+        game_changed(game, "undo")
         return game
 
 

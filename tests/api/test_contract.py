@@ -31,7 +31,8 @@ VISITOR_READS = {(path, "get") for path in (
     "/api/boards/daily/{date}/{preset}/", "/api/boards/weekly/", "/api/boards/all-time/", "/api/players/{username}/",
     "/api/players/{username}/stats/", "/api/players/{username}/calendar/", "/api/clubs/", "/api/clubs/{club_id}/",
     "/api/clubs/{club_id}/members/", "/api/clubs/{club_id}/tournaments/", "/api/tournaments/{tournament_id}/",
-    "/api/tournaments/{tournament_id}/standings/")}
+    "/api/tournaments/{tournament_id}/standings/", "/api/boards/daily/{date}/{preset}/events/",
+    "/api/tournaments/{tournament_id}/events/")}
 NO_AUTH |= VISITOR_READS
 THROTTLED = {("/api/accounts/signup/", "post"), ("/api/accounts/guest/", "post"), ("/api/accounts/login/", "post"),
              ("/api/accounts/session/", "post"),
@@ -42,6 +43,7 @@ THROTTLED = {("/api/accounts/signup/", "post"), ("/api/accounts/guest/", "post")
              # games started and moves played (per account and address), a practice analysis (the solver budget)
              ("/api/games/", "post"), ("/api/games/{game_id}/moves/", "post"),
              ("/api/games/{game_id}/analysis/", "get"),
+             ("/api/games/{game_id}/events/", "get"),  # the cap on live streams open at once
              *VISITOR_READS}
 
 
@@ -107,7 +109,9 @@ def test_every_operation_has_a_description_and_every_answer_a_named_component(sc
         if not operation.get("description") or not operation.get("summary"):
             undescribed.append(f"{method} {path}")
         for status, response in operation["responses"].items():
-            body = resolve(schema, response).get("content", {}).get("application/json", {}).get("schema")
+            content = resolve(schema, response).get("content", {})
+            # the live streams (Server-Sent Events): each event's payload, a named union
+            body = (content.get("application/json") or content.get("text/event-stream") or {}).get("schema")
             if body is None:
                 assert status == "204", f"{method} {path} {status} declares no JSON body"
                 continue

@@ -8,7 +8,7 @@ import engine
 from games.engine_glue import game_position
 from games.models import Game
 
-from .. import cache
+from .. import cache, live
 from ..models import Result
 from ..signals import result_held, result_written
 from .board_counts import board_count_move, counted
@@ -70,6 +70,7 @@ def result_record(*, game: Game, position: engine.Position | None = None) -> Res
         board_count_move(before, counted(result))  # last: the shared count's row lock is held to the commit
     # the cache follows PostgreSQL only once the result is committed (the caller's transaction too)
     transaction.on_commit(lambda: cache.result_changed(result))
+    live.result_landed(result, counted(result) is not None)
     return result
 
 

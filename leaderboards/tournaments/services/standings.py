@@ -8,6 +8,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from ...boards.models import Result
+from .. import live
 from ..counting import counting_results
 from ..models import Entry, Tournament
 from ..scoring import arena_tally, unplayed
@@ -52,6 +53,7 @@ def entry_refresh(*, entry_id: int) -> Entry:
         entry = Entry.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=entry_id)
         _standing(entry, entry.tournament, [r for _, r in player_counting_results(entry.tournament, entry.player_id)])
         entry.save()
+        live.standing_changed(entry)
         return entry
 
 

@@ -21,6 +21,7 @@ from pyramid_site.names import clean_name
 from pyramid_site.clock import day_end
 from pyramid_site.errors import Code, DomainError
 
+from .. import live
 from ...clubs.models import Club, ClubChange
 from ...clubs.services import (change_record, club_seen, club_shared_lock, manager_of, membership_of, not_a_guest,
                                not_archived)
@@ -265,6 +266,7 @@ def tournament_join(*, user, tournament_id: int) -> Entry:
             if timezone.now() >= tournament.ends_at:
                 raise DomainError(Code.TOURNAMENT_OVER, gettext("the tournament is over"))
             entry = Entry.objects.create(tournament=tournament, player=user)
+            live.entry_joined(entry)
     except IntegrityError:
         raise DomainError(Code.ALREADY_JOINED, gettext("you have already joined this tournament")) from None
     return entry_refresh(entry_id=entry.pk)  # a match's deals not played yet count all their cards
@@ -291,6 +293,7 @@ def tournament_leave(*, user, tournament_id: int) -> None:
         if timezone.now() >= entry.tournament.starts_at:
             raise DomainError(Code.TOURNAMENT_STARTED, gettext("the tournament has started: entries stay to its end"))
         entry.delete()
+        live.entry_left(tournament_id, user)
 
 
 def tournament_game_start(*, user, tournament_id: int, index: int | None = None,

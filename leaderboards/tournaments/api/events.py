@@ -1,0 +1,71 @@
+"""Tournaments followed live (Server-Sent Events): joins, and standings as games finish. Each event says what
+changed, in the terms the standings show it."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+
+from pyramid_site.api.error_schema import errors
+from pyramid_site.api.output import PlayerRefOutput
+from pyramid_site.api.visitors import VisitorReadable
+from pyramid_site.errors import Code
+from pyramid_site.live.schema import LAST_EVENT_ID, STREAM_CODES, EventOutput, event_union, stream_response
+from pyramid_site.live.sse import EventStreamView
+
+from ..live import tournament_channel
+from ..selectors import standings_for_viewer
+
+
+class TournamentEventOutput(EventOutput):
+    tournament = serializers.IntegerField()
+    player = PlayerRefOutput()
+
+
+class JoinedEventOutput(TournamentEventOutput):
+    """A player joined the tournament."""
+
+    type = serializers.ChoiceField(choices=["joined"])
+
+
+class LeftEventOutput(TournamentEventOutput):
+    """A player withdrew before the start."""
+
+    type = serializers.ChoiceField(choices=["left"])
+
+
+class StandingEventOutput(TournamentEventOutput):
+    """A player's standing changed (a game of theirs finished and counts, or they joined): as the standings show
+    it, without its rank (read the standings for the order)."""
+
+    type = serializers.ChoiceField(choices=["standing"])
+    score = serializers.IntegerField(help_text="match (par scoring) or arena points; 0 under plain scoring")
+    games = serializers.IntegerField(help_text="finished games that count")
+    cleared = serializers.IntegerField()
+    cards_left = serializers.IntegerField()
+    moves = serializers.IntegerField()
+    seconds = serializers.FloatField()
+    streak = serializers.IntegerField()
+
+
+TOURNAMENT_EVENT = event_union("TournamentEvent", {"joined": JoinedEventOutput, "left": LeftEventOutput,
+                                                   "standing": StandingEventOutput})
+
+
+class TournamentEventsView(EventStreamView):
+    """Follow a tournament live: who joins or withdraws, and each standing as a finished game counts on it; for
+    whoever may read its live standings (the club's members and the entrants; everyone who sees the club once it
+    is over). Open the stream first, then read the standings."""
+
+    permission_classes, throttle_classes = VisitorReadable.permission_classes, VisitorReadable.throttle_classes
+
+    def channel(self, request, tournament_id: int) -> str:
+        standings_for_viewer(tournament_id=tournament_id, viewer=request.user)
+        return tournament_channel(tournament_id)
+
+    @extend_schema(parameters=[LAST_EVENT_ID],
+                   responses={**stream_response(TOURNAMENT_EVENT, "The tournament's changes."),
+                              **errors(Code.NOT_MEMBER, Code.TOURNAMENT_NOT_FOUND, *STREAM_CODES)},
+                   summary="Follow a tournament live: joins and standings (Server-Sent Events)")
+    async def get(self, request, tournament_id: int):
+        raise NotImplementedError  # served by EventStreamView.stream; this method carries the schema

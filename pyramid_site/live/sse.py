@@ -1,0 +1,158 @@
+"""Server-Sent Events endpoints: async Django views (DRF has no async views) that authenticate, check and throttle
+like every other view of the API, then follow one channel of the bus for as long as the client stays.
+
+A stream opens with ``retry:`` and the id it starts from (so a client that loses it before any event still resumes
+from there), then sends each event as ``id:``, ``event:`` (the payload's ``type``) and ``data:`` (the JSON payload),
+a comment every ``PYRAMID_LIVE_KEEPALIVE_SECONDS`` when nothing happens (proxies keep the connection, clients see
+it alive), and ends with ``retry:`` when the server shuts down or the bus is out of reach: EventSource reconnects
+by itself, with ``Last-Event-ID``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from collections.abc import Callable
+
+import redis
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.http import StreamingHttpResponse
+from django.utils.translation import gettext
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.views import APIView
+
+from pyramid_site.client import client_address
+from pyramid_site.errors import Code, error_json
+
+from . import shutdown
+from .bus import Delivery, bus
+from .slots import slots
+
+log = logging.getLogger(__name__)
+
+MEDIA_TYPE = "text/event-stream"
+OUT_OF_REACH = (OSError, TimeoutError, redis.RedisError)
+
+
+class EventStreamRenderer(BaseRenderer):
+    """Lets a client ask for ``Accept: text/event-stream`` (what EventSource sends); the stream itself is written
+    by ``EventStreamView``, and its refusals are JSON whatever the client accepts."""
+
+    media_type = MEDIA_TYPE
+    format = "event-stream"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return JSONRenderer().render(data)
+
+
+def frame(delivery: Delivery) -> str:
+    if delivery.event is None:
+        return f"id: {delivery.id}\n\n"
+    data = json.dumps(delivery.event, separators=(",", ":"), ensure_ascii=False)
+    return f"id: {delivery.id}\nevent: {delivery.event['type']}\ndata: {data}\n\n"
+
+
+class EventStreamView(APIView):
+    """One channel followed as Server-Sent Events. A subclass says which channel a request may follow
+    (``channel``: it reads and checks like any view, and raises as they do); its ``get`` carries the schema."""
+
+    renderer_classes = [JSONRenderer, EventStreamRenderer]
+    channel: Callable[..., str]  # (request, **the URL's arguments) -> the channel, or raises as views do
+
+    @classmethod
+    def as_view(cls, **initkwargs):
+        async def view(request, *args, **kwargs):
+            return await cls(**initkwargs).stream(request, **kwargs)
+
+        # what DRF's URL tools and the schema generator read off a view
+        view.cls = cls  # type: ignore[attr-defined]
+        view.initkwargs = initkwargs  # type: ignore[attr-defined]
+        view.csrf_exempt = True  # type: ignore[attr-defined]  # GET only: nothing to forge
+        return view
+
+    def _opened(self, request, kwargs):
+        """Authentication, permissions, throttles and the channel's own checks, as any view runs them (sync);
+        the request and its channel, or the refusal to answer."""
+        self.args, self.kwargs = (), kwargs
+        drf_request = self.initialize_request(request, **kwargs)
+        self.request, self.headers = drf_request, self.default_response_headers
+        try:
+            if request.method != "GET":
+                self.http_method_not_allowed(drf_request)
+            self.initial(drf_request, **kwargs)
+            return drf_request, self.channel(drf_request, **kwargs), None
+        except Exception as exc:  # noqa: BLE001 - handed to the API's exception handler, as every view does
+            drf_request.accepted_renderer, drf_request.accepted_media_type = JSONRenderer(), "application/json"
+            response = self.finalize_response(drf_request, self.handle_exception(exc), **kwargs)
+            response.render()
+            return drf_request, None, response
+
+    async def stream(self, request, **kwargs):
+        drf_request, channel, refusal = await sync_to_async(self._opened)(request, kwargs)
+        if refusal is not None:
+            return refusal
+        if not isinstance(request, ASGIRequest):
+            # a WSGI worker would hold the stream in memory and never answer: the ASGI process serves streams
+            return error_json(Code.LIVE_UNAVAILABLE, message=gettext(
+                "live streams are not served here; read the resource again from time to time instead"))
+        caps = {f"address:{client_address(drf_request)}": settings.PYRAMID_LIVE_STREAMS_PER_ADDRESS}
+        if drf_request.user.is_authenticated:
+            caps[f"account:{drf_request.user.pk}"] = settings.PYRAMID_LIVE_STREAMS_PER_ACCOUNT
+        token, lease = uuid.uuid4().hex, 2 * settings.PYRAMID_LIVE_KEEPALIVE_SECONDS + 5
+        if not await slots().take(caps, token, lease):
+            return error_json(Code.TOO_MANY_STREAMS, message=gettext(
+                "too many live streams open at once for this account or address; close one first"))
+        response = StreamingHttpResponse(
+            _events(channel, request.headers.get("Last-Event-ID"), list(caps), token, lease),
+            content_type=f"{MEDIA_TYPE}; charset=utf-8")
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"  # a buffering proxy (nginx) passes each event on at once
+        return response
+
+
+async def _next_or_drain(follow, drain: asyncio.Event):
+    """The next delivery, or the drain event if it comes first (then the pending read is cancelled)."""
+    reading = asyncio.ensure_future(anext(follow))
+    draining = asyncio.ensure_future(drain.wait())
+    try:
+        done, _ = await asyncio.wait({reading, draining}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        draining.cancel()
+        if not reading.done():
+            reading.cancel()
+            await asyncio.wait({reading})  # the generator is free again only once the read has unwound
+    return reading.result() if reading in done else drain
+
+
+async def _events(channel: str, last_id: str | None, keys: list[str], token: str, lease: float):
+    retry = f"retry: {settings.PYRAMID_LIVE_RETRY_MS}\n\n"
+    follow = bus().follow(channel, last_id, settings.PYRAMID_LIVE_KEEPALIVE_SECONDS)
+    drain = shutdown.draining()
+    try:
+        yield retry
+        while True:
+            try:
+                delivery = await _next_or_drain(follow, drain)
+                if delivery is None:
+                    await slots().renew(keys, token, lease)
+            except OUT_OF_REACH as exc:  # the bus out of reach: the client comes back in a moment
+                log.warning("live stream %s ended: %s", channel, exc)
+                yield f": the live updates are out of reach\n{retry}"
+                return
+            if delivery is drain:
+                yield f": the server is restarting\n{retry}"
+                return
+            if delivery is None:
+                yield ": keep-alive\n\n"
+                continue
+            assert isinstance(delivery, Delivery)
+            yield frame(delivery)
+    finally:
+        await follow.aclose()
+        try:
+            await slots().give_back(keys, token)
+        except OUT_OF_REACH:
+            pass  # its lease runs out by itself
