@@ -18,5 +18,8 @@ from setuptools import Extension, setup
 march = os.environ.get("PYRAMID_MARCH") or ("x86-64-v2" if platform.machine() in ("x86_64", "AMD64") else "")
 flags = ["-O3", "-std=c11", "-D_POSIX_C_SOURCE=199309L"] + ([f"-march={march}"] if march else [])
 
-setup(ext_modules=[Extension("engine.solver._core", sources=["engine/solver/_core.c"], extra_compile_args=flags,
-                             optional=True)])
+setup(
+    ext_modules=[
+        Extension("engine.solver._core", sources=["engine/solver/_core.c"], extra_compile_args=flags, optional=True)
+    ]
+)

@@ -29,8 +29,14 @@ from engine.solver import bot, solve
 from engine.solver.analysis import accuracy, analyse, stock_seen_at
 
 RULES = preset("classic")
-PLAYERS = {"bot": None, "random": None, "solver": 0.0, "solver, strays 2%": 0.02, "solver, strays 5%": 0.05,
-           "solver, strays 10%": 0.10}
+PLAYERS = {
+    "bot": None,
+    "random": None,
+    "solver": 0.0,
+    "solver, strays 2%": 0.02,
+    "solver, strays 5%": 0.05,
+    "solver, strays 10%": 0.10,
+}
 
 
 def line_of(label: str, start: Position, rng: random.Random) -> list:
@@ -53,8 +59,11 @@ def fires(window, perfect: int, min_seen: int, min_moves: int) -> bool:
     """The rule (leaderboards/fair_play/accuracy.py): at least ``perfect`` games of the window followed the
     solver, ``min_seen`` of them still winnable once the stock was seen, ``min_moves`` best moves before it."""
     followed = [a for a in window if a.followed_solver]
-    return (len(followed) >= perfect and sum(a.winnable_when_seen for a in followed) >= min_seen
-            and sum(a.counted_before for a in followed) >= min_moves)
+    return (
+        len(followed) >= perfect
+        and sum(a.winnable_when_seen for a in followed) >= min_seen
+        and sum(a.counted_before for a in followed) >= min_moves
+    )
 
 
 def main() -> None:
@@ -68,8 +77,10 @@ def main() -> None:
     args = parser.parse_args()
     variants = [(k, args.min_seen, args.min_moves) for k in (args.perfect, args.perfect - 1, args.perfect + 1)]
     print(f"classic, deals {args.first} to {args.first + args.games - 1}; windows of {args.window} games")
-    print(f"{'player':20} {'best before':>11} {'winnable seen':>13} {'par after':>9} {'followed':>8} "
-          + " ".join(f"{'flag k=' + str(k):>12}" for k, _, _ in variants))
+    print(
+        f"{'player':20} {'best before':>11} {'winnable seen':>13} {'par after':>9} {'followed':>8} "
+        + " ".join(f"{'flag k=' + str(k):>12}" for k, _, _ in variants)
+    )
     with Progress(transient=True) as progress:
         for label in PLAYERS:
             task = progress.add_task(label, total=args.games)
@@ -80,14 +91,16 @@ def main() -> None:
                 found.append(accuracy(analyse(start, moves).plies, stock_seen_at(start, moves)))
                 progress.advance(task)
             judged = [a for a in found if a.counted_before]  # the rule sets aside games with nothing to judge
-            windows = [judged[i:i + args.window] for i in range(len(judged) - args.window + 1)]
+            windows = [judged[i : i + args.window] for i in range(len(judged) - args.window + 1)]
             best = sum(a.best_before for a in found) / max(1, sum(a.counted_before for a in found))
             seen = sum(a.winnable_when_seen for a in found)
             par = sum(a.par_after_seen for a in found)
             followed = sum(a.followed_solver for a in found)
             flagged = [f"{sum(fires(w, k, s, m) for w in windows)}/{len(windows)}" for k, s, m in variants]
-            print(f"{label:20} {best:11.2%} {seen:13d} {par:9d} {followed:8d} " + " ".join(f"{f:>12}" for f in flagged),
-                  flush=True)
+            print(
+                f"{label:20} {best:11.2%} {seen:13d} {par:9d} {followed:8d} " + " ".join(f"{f:>12}" for f in flagged),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

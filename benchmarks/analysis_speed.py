@@ -58,14 +58,21 @@ def main() -> None:
     parser.add_argument("--presets", default="classic,relaxed,strict,overlap")
     parser.add_argument("--position-seconds", type=float, default=5.0, help="PYRAMID_ANALYSIS_POSITION_SECONDS")
     parser.add_argument("--game-seconds", type=float, default=120.0, help="PYRAMID_ANALYSIS_GAME_SECONDS")
-    parser.add_argument("--start-known", action="store_true",
-                        help="the deal's own answer is known, as the service has it for a solved deal (every daily "
-                             "and tournament deal): the start position is not searched again (nor timed)")
+    parser.add_argument(
+        "--start-known",
+        action="store_true",
+        help="the deal's own answer is known, as the service has it for a solved deal (every daily "
+        "and tournament deal): the start position is not searched again (nor timed)",
+    )
     args = parser.parse_args()
-    print(f"compiled core: {fast.available}; {args.games} deals from #{args.first} per preset and player; "
-          f"start known: {args.start_known}")
-    print(f"{'preset':9} {'player':7} {'median s':>9} {'p95 s':>8} {'worst s':>8} {'ms/pos':>7} {'searched':>9} "
-          f"{'plies':>6} {'bytes':>6} {'max B':>6} {'lost':>5} {'unknown':>8}")
+    print(
+        f"compiled core: {fast.available}; {args.games} deals from #{args.first} per preset and player; "
+        f"start known: {args.start_known}"
+    )
+    print(
+        f"{'preset':9} {'player':7} {'median s':>9} {'p95 s':>8} {'worst s':>8} {'ms/pos':>7} {'searched':>9} "
+        f"{'plies':>6} {'bytes':>6} {'max B':>6} {'lost':>5} {'unknown':>8}"
+    )
     with Progress(transient=True) as progress:
         for name in args.presets.split(","):
             rules = preset(name)
@@ -77,23 +84,32 @@ def main() -> None:
                     moves = player(start, number)
                     known = solve(start, budget_seconds=60, grade=False) if args.start_known else None
                     began = time.perf_counter()
-                    analysis = analyse(start, moves, budget_seconds_per_position=args.position_seconds,
-                                       budget_seconds=args.game_seconds, start_solution=known)
+                    analysis = analyse(
+                        start,
+                        moves,
+                        budget_seconds_per_position=args.position_seconds,
+                        budget_seconds=args.game_seconds,
+                        start_solution=known,
+                    )
                     took = time.perf_counter() - began
                     seconds.append(took)
                     per_position.append(took / len(analysis.plies))
                     # a ply whose best move differs from the next move played needed its own search
-                    searched += 1 + sum(analysis.plies[k - 1].best_move != analysis.moves[k - 1]
-                                        for k in range(1, len(analysis.plies)))
+                    searched += 1 + sum(
+                        analysis.plies[k - 1].best_move != analysis.moves[k - 1] for k in range(1, len(analysis.plies))
+                    )
                     plies += len(analysis.plies)
                     sizes.append(len(pack(analysis.plies)))
                     lost += analysis.lost_at is not None
                     unknown += sum(p.verdict == UNKNOWN for p in analysis.plies)
                     progress.advance(task)
-                print(f"{name:9} {label:7} {statistics.median(seconds):9.3f} {percentile(seconds, 0.95):8.3f} "
-                      f"{max(seconds):8.3f} {statistics.median(per_position) * 1000:7.2f} "
-                      f"{searched / plies:9.0%} {plies / args.games:6.1f} {statistics.median(sizes):6.0f} "
-                      f"{max(sizes):6d} {lost:5d} {unknown:8d}", flush=True)
+                print(
+                    f"{name:9} {label:7} {statistics.median(seconds):9.3f} {percentile(seconds, 0.95):8.3f} "
+                    f"{max(seconds):8.3f} {statistics.median(per_position) * 1000:7.2f} "
+                    f"{searched / plies:9.0%} {plies / args.games:6.1f} {statistics.median(sizes):6.0f} "
+                    f"{max(sizes):6d} {lost:5d} {unknown:8d}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

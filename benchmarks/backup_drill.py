@@ -51,8 +51,8 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import common  # noqa: E402
 from benchmarks.common import clock_at, database_drop, database_recreate  # noqa: E402
 
-
 # -- PostgreSQL tools of the server's major version -------------------------------------------------
+
 
 def server_major(pg: str) -> int:
     with psycopg.connect(f"{pg}/postgres", autocommit=True) as conn:
@@ -81,12 +81,17 @@ def pg_tools(major: int) -> tuple[str, str]:
 def row_counts(url: str) -> dict[str, int]:
     """Rows of every table of the public schema."""
     with psycopg.connect(url, autocommit=True) as conn:
-        tables = [name for (name,) in conn.execute(
-            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")]
+        tables = [
+            name
+            for (name,) in conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename"
+            )
+        ]
         return {table: conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0] for table in tables}
 
 
 # -- the history, written through the services ------------------------------------------------------
+
 
 def seeded_line(deal, rng: random.Random) -> list[str]:
     """A whole game of ``deal`` by a seeded player that removes a pair whenever it can."""
@@ -114,17 +119,19 @@ def fill(*, days: int, players: int, seed: int) -> dict:
 
     from games import services as game_services
     from leaderboards.clubs import services as club_services
-    from leaderboards.tournaments import services as leaderboard_services
     from leaderboards.fair_play.recheck import ranked_day_recheck
     from leaderboards.models import Tournament
+    from leaderboards.tournaments import services as leaderboard_services
     from pyramid_site.clock import day_end, utc_today
 
     rng = random.Random(seed)
     today = utc_today()
     preset = settings.PYRAMID_DAILY_PRESETS[0]
-    users = [get_user_model().objects.create_user(username=f"drill{n}", email=f"drill{n}@example.org")
-             for n in range(players)]
-    owner, members = users[0], users[1:1 + max(1, players // 2)]
+    users = [
+        get_user_model().objects.create_user(username=f"drill{n}", email=f"drill{n}@example.org")
+        for n in range(players)
+    ]
+    owner, members = users[0], users[1 : 1 + max(1, players // 2)]
     club = club_services.club_create(user=owner, name="Drill club", description="the restore drill's club")
     for user in members:
         club_services.club_join(user=user, invite_code=club.invite_code)
@@ -139,7 +146,7 @@ def fill(*, days: int, players: int, seed: int) -> dict:
             play(game, seeded_line(deal, rng)[:5], resign=False)  # left open: closed by the clock later
         else:
             line = seeded_line(deal, rng)
-            play(game, line if kind != 2 else line[:len(line) // 2])  # whole, or resigned half way
+            play(game, line if kind != 2 else line[: len(line) // 2])  # whole, or resigned half way
 
     dailies = []
     for offset in range(days - 1, -1, -1):
@@ -151,9 +158,15 @@ def fill(*, days: int, players: int, seed: int) -> dict:
         if date == today:
             # a tournament on today's daily deal: the members join before they play it
             on_daily = leaderboard_services.tournament_create(
-                actor=owner, club_id=club.pk, name="Drill daily cup", rules=preset, format=Tournament.Format.ARENA,
-                starts_at=dt.datetime.combine(today, dt.time(), tzinfo=dt.UTC), ends_at=day_end(today),
-                source=Tournament.Source.DAILY)
+                actor=owner,
+                club_id=club.pk,
+                name="Drill daily cup",
+                rules=preset,
+                format=Tournament.Format.ARENA,
+                starts_at=dt.datetime.combine(today, dt.time(), tzinfo=dt.UTC),
+                ends_at=day_end(today),
+                source=Tournament.Source.DAILY,
+            )
             for user in [owner, *members]:
                 leaderboard_services.tournament_join(user=user, tournament_id=on_daily.pk)
         noon = dt.datetime.combine(date, dt.time(12), tzinfo=dt.UTC)
@@ -167,8 +180,15 @@ def fill(*, days: int, players: int, seed: int) -> dict:
     # a match on two secret deals (settled in this process), played by the members
     now = dt.datetime.now(dt.UTC)
     match = leaderboard_services.tournament_create(
-        actor=owner, club_id=club.pk, name="Drill match", rules=preset, format=Tournament.Format.MATCH,
-        starts_at=now, ends_at=now + dt.timedelta(days=2), deal_count=2)
+        actor=owner,
+        club_id=club.pk,
+        name="Drill match",
+        rules=preset,
+        format=Tournament.Format.MATCH,
+        starts_at=now,
+        ends_at=now + dt.timedelta(days=2),
+        deal_count=2,
+    )
     match = leaderboard_services.tournament_deals_settle(tournament_id=match.pk)
     if match.status != Tournament.Status.READY:
         raise SystemExit(f"the drill's match did not get its deals ({match.status})")
@@ -184,6 +204,7 @@ def fill(*, days: int, players: int, seed: int) -> dict:
 
 
 # -- the checks of the restored database ------------------------------------------------------------
+
 
 def game_differences() -> tuple[int, list[str]]:
     """Every finished ranked game against its replayed log (the re-check's comparison), every other game's
@@ -220,17 +241,20 @@ def board_count_differences() -> list[str]:
     expected: dict = {}
     for key in Result.objects.filter(daily__isnull=False, voided=False).values_list("daily_id", "cards_left", "moves"):
         expected[key] = expected.get(key, 0) + 1
-    return [f"daily {daily} board count ({cards} cards left, {moves} moves) is {counts.get((daily, cards, moves), 0)}, "
-            f"its results give {expected.get((daily, cards, moves), 0)}"
-            for daily, cards, moves in sorted(set(counts) | set(expected))
-            if counts.get((daily, cards, moves), 0) != expected.get((daily, cards, moves), 0)]
+    return [
+        f"daily {daily} board count ({cards} cards left, {moves} moves) is {counts.get((daily, cards, moves), 0)}, "
+        f"its results give {expected.get((daily, cards, moves), 0)}"
+        for daily, cards, moves in sorted(set(counts) | set(expected))
+        if counts.get((daily, cards, moves), 0) != expected.get((daily, cards, moves), 0)
+    ]
 
 
 def corrupt_one_result(url: str) -> int:
     """Edit the first won daily result of the restored database behind the services: one move more."""
     with psycopg.connect(url, autocommit=True) as conn:
-        row = conn.execute("SELECT game_id FROM leaderboards_result WHERE won AND daily_id IS NOT NULL "
-                           "ORDER BY game_id LIMIT 1").fetchone()
+        row = conn.execute(
+            "SELECT game_id FROM leaderboards_result WHERE won AND daily_id IS NOT NULL ORDER BY game_id LIMIT 1"
+        ).fetchone()
         if row is None:
             raise SystemExit("no won daily result to corrupt")
         conn.execute("UPDATE leaderboards_result SET moves = moves + 1 WHERE game_id = %s", row)
@@ -245,8 +269,11 @@ def main() -> None:
     parser.add_argument("--days", type=int, default=3)
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--corrupt-result", action="store_true",
-                        help="edit one result row after the restore (the drill must then FAIL naming its game)")
+    parser.add_argument(
+        "--corrupt-result",
+        action="store_true",
+        help="edit one result row after the restore (the drill must then FAIL naming its game)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep both databases")
     args = parser.parse_args()
     if args.days < 1 or args.players < 2:
@@ -284,8 +311,7 @@ def main() -> None:
 
         database_recreate(args.pg, args.restored)
         started = time.perf_counter()
-        subprocess.run([pg_restore, "--exit-on-error", "--no-owner", f"--dbname={restored_url}", str(dump)],
-                       check=True)
+        subprocess.run([pg_restore, "--exit-on-error", "--no-owner", f"--dbname={restored_url}", str(dump)], check=True)
         figures["restore_seconds"] = round(time.perf_counter() - started, 3)
 
         differences: list[str] = []
@@ -296,12 +322,18 @@ def main() -> None:
         figures["rows"] = restored_rows
         for table in sorted(set(source_rows) | set(restored_rows)):
             if source_rows.get(table) != restored_rows.get(table):
-                differences.append(f"table {table}: {source_rows.get(table)} rows in the source, "
-                                   f"{restored_rows.get(table)} restored")
+                differences.append(
+                    f"table {table}: {source_rows.get(table)} rows in the source, {restored_rows.get(table)} restored"
+                )
 
-        migrate = subprocess.run([sys.executable, str(ROOT / "manage.py"), "migrate", "--check"], cwd=ROOT,
-                                 env={**os.environ, "DATABASE_URL": restored_url}, capture_output=True, text=True,
-                                 check=False)
+        migrate = subprocess.run(
+            [sys.executable, str(ROOT / "manage.py"), "migrate", "--check"],
+            cwd=ROOT,
+            env={**os.environ, "DATABASE_URL": restored_url},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         figures["migrate_check_ok"] = migrate.returncode == 0
         if migrate.returncode:
             differences.append(f"manage.py migrate --check: {(migrate.stdout + migrate.stderr).strip()[-500:]}")
@@ -326,8 +358,10 @@ def main() -> None:
     print("rows per table (restored):")
     for table, rows in figures["rows"].items():
         print(f"  {table:40} {rows}")
-    print(f"games checked: {figures['games_checked']}; migrate --check: "
-          f"{'ok' if figures['migrate_check_ok'] else 'PENDING MIGRATIONS'}")
+    print(
+        f"games checked: {figures['games_checked']}; migrate --check: "
+        f"{'ok' if figures['migrate_check_ok'] else 'PENDING MIGRATIONS'}"
+    )
     if figures["ok"]:
         print("PASS")
     else:

@@ -61,31 +61,47 @@ def report(label: str, figures: tuple[float, float, float]) -> None:
 def fill(players: int, days: int, entrants: int) -> None:
     import datetime as dt
 
-    import engine
     from django.db import connection
     from django.utils import timezone
 
+    import engine
     from games.daily import commitment
-    from pyramid_site.clock import utc_today
     from games.models import DailyDeal, Deal
     from leaderboards.models import Club, Entry, Tournament, TournamentDeal
+    from pyramid_site.clock import utc_today
 
     rules = engine.preset("classic")
     today = utc_today()
     for offset in range(days):
         number = 1000 + offset
-        deal = Deal.objects.create(number=number, rules=rules.to_text(), preset="classic",
-                                   text=engine.deal_from_number(number).text, status="winnable", par_moves=40 + offset,
-                                   best_cards_left=0, best_moves=40 + offset, solved_at=timezone.now())
-        DailyDeal.objects.create(date=today - dt.timedelta(days=offset), preset="classic", deal=deal, attempt=0,
-                                 salt="0" * 32, commitment=commitment(deal.text, "0" * 32))
+        deal = Deal.objects.create(
+            number=number,
+            rules=rules.to_text(),
+            preset="classic",
+            text=engine.deal_from_number(number).text,
+            status="winnable",
+            par_moves=40 + offset,
+            best_cards_left=0,
+            best_moves=40 + offset,
+            solved_at=timezone.now(),
+        )
+        DailyDeal.objects.create(
+            date=today - dt.timedelta(days=offset),
+            preset="classic",
+            deal=deal,
+            attempt=0,
+            salt="0" * 32,
+            commitment=commitment(deal.text, "0" * 32),
+        )
     with connection.cursor() as cursor:
         t = time.perf_counter()
-        cursor.execute("""
+        cursor.execute(
+            """
             INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, email, is_staff,
                                    is_active, date_joined)
             SELECT '!', false, 'bench' || g, '', '', '', false, true, now() FROM generate_series(1, %s) g""",
-                       [players])
+            [players],
+        )
         cursor.execute("""
             INSERT INTO games_game (player_id, deal_id, daily_id, mode, status, state, moves, cards_left,
                                     undo_count, hint_count, started_at, finished_at, version, move_log)
@@ -112,18 +128,39 @@ def fill(players: int, days: int, entrants: int) -> None:
     board_counts_rebuild()
     now = timezone.now()
     club = Club.objects.create(name="Bench", invite_code="bench")
-    cup = Tournament.objects.create(club=club, name="Cup", rules=rules.to_text(), preset="classic", format="match",
-                                    scoring="par", deal_count=6, starts_at=now - dt.timedelta(hours=1),
-                                    ends_at=now + dt.timedelta(hours=1), status="ready")
+    cup = Tournament.objects.create(
+        club=club,
+        name="Cup",
+        rules=rules.to_text(),
+        preset="classic",
+        format="match",
+        scoring="par",
+        deal_count=6,
+        starts_at=now - dt.timedelta(hours=1),
+        ends_at=now + dt.timedelta(hours=1),
+        status="ready",
+    )
     for index, deal in enumerate(Deal.objects.order_by("pk")[:6]):
         TournamentDeal.objects.create(tournament=cup, index=index, deal=deal)
     rng = random.Random(7)
-    entrant_ids = list(connection.cursor().execute("SELECT id FROM auth_user ORDER BY id LIMIT %s", [entrants])
-                       .fetchall())
-    Entry.objects.bulk_create([
-        Entry(tournament=cup, player_id=pid, score=rng.randint(-300, 300), games=6, cleared=rng.randint(0, 6),
-              cards_left=rng.randint(0, 160), moves=rng.randint(240, 420), duration_ms=rng.randint(10**6, 10**7))
-        for (pid,) in entrant_ids])
+    entrant_ids = list(
+        connection.cursor().execute("SELECT id FROM auth_user ORDER BY id LIMIT %s", [entrants]).fetchall()
+    )
+    Entry.objects.bulk_create(
+        [
+            Entry(
+                tournament=cup,
+                player_id=pid,
+                score=rng.randint(-300, 300),
+                games=6,
+                cleared=rng.randint(0, 6),
+                cards_left=rng.randint(0, 160),
+                moves=rng.randint(240, 420),
+                duration_ms=rng.randint(10**6, 10**7),
+            )
+            for (pid,) in entrant_ids
+        ]
+    )
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE")
 
@@ -159,8 +196,8 @@ def main() -> None:
 
     from games.models import DailyDeal
     from leaderboards.boards import services
-    from leaderboards.models import Result, Tournament
     from leaderboards.boards.selectors.boards import daily_board
+    from leaderboards.models import Result, Tournament
     from leaderboards.tournaments.selectors import standings
 
     settings.PYRAMID_BOARD_REDIS_URL = args.redis
@@ -191,8 +228,10 @@ def main() -> None:
         print("  Redis not reachable: no cached figure")
     cup = Tournament.objects.get(name="Cup")
     for limit in (100, 1000):
-        report(f"tournament standings, {cup.entries.count():,} players, first {limit}",
-               timed(lambda limit=limit: list(standings(tournament=cup)[:limit]), args.runs))
+        report(
+            f"tournament standings, {cup.entries.count():,} players, first {limit}",
+            timed(lambda limit=limit: list(standings(tournament=cup)[:limit]), args.runs),
+        )
 
 
 if __name__ == "__main__":

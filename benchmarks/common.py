@@ -16,11 +16,11 @@ from unittest import mock
 
 import psycopg
 
-
 # Load scripts play far faster than a person, from one address: the throttles on starting games and on moves
 # (docs/fair-play.md, "Security") lifted for them, so that they measure the service and not its limits
-UNTHROTTLED_PLAY = {f"PYRAMID_THROTTLE_{scope}": "1000000/min"
-                    for scope in ("GAME_START", "GAME_START_ADDRESS", "MOVE", "MOVE_ADDRESS")}
+UNTHROTTLED_PLAY = {
+    f"PYRAMID_THROTTLE_{scope}": "1000000/min" for scope in ("GAME_START", "GAME_START_ADDRESS", "MOVE", "MOVE_ADDRESS")
+}
 
 
 def free_port() -> int:
@@ -34,21 +34,41 @@ def start_service(folder: Path, root: Path, *, secret: str, env: dict[str, str])
     DEBUG off, gunicorn with one worker, static files collected and served by WhiteNoise, the tree's own code first
     on the Python path (checked: an older checkout serves its own code). ``env`` adds to its environment (lifted
     throttles, say). Returns the server's process and address."""
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")} | {
-        "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}", "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": secret, "PYRAMID_DAILY_SECRET": secret,
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "STATIC_ROOT": str(folder / "static"),
-        "DJANGO_SETTINGS_MODULE": "pyramid_site.settings", "PYTHONPATH": str(root)} | env
+    env = (
+        {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        | {
+            "DATABASE_URL": f"sqlite:///{folder / 'db.sqlite3'}",
+            "DJANGO_DEBUG": "false",
+            "DJANGO_SECRET_KEY": secret,
+            "PYRAMID_DAILY_SECRET": secret,
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "STATIC_ROOT": str(folder / "static"),
+            "DJANGO_SETTINGS_MODULE": "pyramid_site.settings",
+            "PYTHONPATH": str(root),
+        }
+        | env
+    )
     python = sys.executable
-    served = subprocess.run([python, "-c", "import pyramid_site; print(pyramid_site.__file__)"], cwd=root, env=env,
-                            check=True, capture_output=True, text=True).stdout.strip()
+    served = subprocess.run(
+        [python, "-c", "import pyramid_site; print(pyramid_site.__file__)"],
+        cwd=root,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     if not served.startswith(str(root.resolve())):
         raise SystemExit(f"{root} would serve the code of {served}")
     for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
         subprocess.run([python, "manage.py", *command], cwd=root, env=env, check=True, capture_output=True)
     port = free_port()
-    server = subprocess.Popen([python, "-m", "gunicorn", "pyramid_site.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"],
-                              cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [python, "-m", "gunicorn", "pyramid_site.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(200):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
@@ -101,7 +121,8 @@ def clock_at(moment: dt.datetime):
         def now(tz=None):
             return now().astimezone(tz)
 
-    moved = types.SimpleNamespace(datetime=Datetime, time=dt.time, timedelta=dt.timedelta, timezone=dt.timezone,
-                                  UTC=dt.UTC)
+    moved = types.SimpleNamespace(
+        datetime=Datetime, time=dt.time, timedelta=dt.timedelta, timezone=dt.timezone, UTC=dt.UTC
+    )
     with mock.patch("django.utils.timezone.now", now), mock.patch("pyramid_site.clock.dt", moved):
         yield

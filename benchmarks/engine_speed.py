@@ -74,8 +74,10 @@ def main() -> None:
                 Position.loads(stored, deal, rules).apply(move).dumps()
 
         check_time = median_seconds(check_all, args.runs // 4 or 1, 1) / len(checks)
-        print(f"{name:10s} replay 100 moves: {replay_time * 1e3:.3f} ms ({replay_time / yardstick:.0f}x yardstick)   "
-              f"one move check: {check_time * 1e6:.1f} us ({check_time / yardstick:.1f}x yardstick)")
+        print(
+            f"{name:10s} replay 100 moves: {replay_time * 1e3:.3f} ms ({replay_time / yardstick:.0f}x yardstick)   "
+            f"one move check: {check_time * 1e6:.1f} us ({check_time / yardstick:.1f}x yardstick)"
+        )
 
 
 if __name__ == "__main__":

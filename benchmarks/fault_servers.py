@@ -102,8 +102,22 @@ class PrivateRedis:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--daemonize", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             try:
@@ -164,9 +178,23 @@ def gunicorn(env: dict, *, workers: int, port: int | None = None):
 
     root = Path(__file__).resolve().parent.parent
     port = port or free_port()
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "pyramid_site.wsgi", "--bind", f"127.0.0.1:{port}",
-                               "--workers", str(workers), "--log-level", "warning"], cwd=root, env=env,
-                              stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "pyramid_site.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+        ],
+        cwd=root,
+        env=env,
+        stderr=subprocess.DEVNULL,
+    )
     base_url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(100):

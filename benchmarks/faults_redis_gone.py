@@ -30,10 +30,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import engine  # noqa: E402
 from fault_servers import free_port, migrate, missing_binaries, private_postgres, private_redis  # noqa: E402
-from benchmarks.common import UNTHROTTLED_PLAY  # noqa: E402
 from load_games import engine_line  # noqa: E402
+
+import engine  # noqa: E402
+from benchmarks.common import UNTHROTTLED_PLAY  # noqa: E402
 
 DAILY_NUMBER = 1116761698452426220  # a winnable one-look deal
 PRESET = "one-look"
@@ -46,8 +47,14 @@ def make_today_daily() -> int:
 
     deal = deal_get_or_create(number=DAILY_NUMBER, rules=engine.preset(PRESET))
     salt = new_salt()
-    daily = DailyDeal.objects.create(date=dt.datetime.now(dt.UTC).date(), preset=PRESET, deal=deal,
-                                     attempt=0, salt=salt, commitment=commitment(deal.text, salt))
+    daily = DailyDeal.objects.create(
+        date=dt.datetime.now(dt.UTC).date(),
+        preset=PRESET,
+        deal=deal,
+        attempt=0,
+        salt=salt,
+        commitment=commitment(deal.text, salt),
+    )
     return daily.pk
 
 
@@ -62,8 +69,9 @@ class Players:
 
     def play_one(self, phase: str) -> None:
         self.count += 1
-        response = self.client.post("/api/accounts/signup/", json={
-            "username": f"player{self.count}", "password": "fault-pass-phrase-1"})
+        response = self.client.post(
+            "/api/accounts/signup/", json={"username": f"player{self.count}", "password": "fault-pass-phrase-1"}
+        )
         if not self.answered(phase, "signup", response, 201):
             return
         headers = self.headers = {"Authorization": f"Token {response.json()['token']}"}
@@ -73,13 +81,15 @@ class Players:
         game_id = response.json()["id"]
         line = engine_line(DAILY_NUMBER, engine.preset(PRESET), seed=self.count)
         for ply, move in enumerate(line, start=1):
-            response = self.client.post(f"/api/games/{game_id}/moves/", json={"ply": ply, "move": move},
-                                        headers=headers)
+            response = self.client.post(
+                f"/api/games/{game_id}/moves/", json={"ply": ply, "move": move}, headers=headers
+            )
             if not self.answered(phase, "move", response, 201):
                 return
         # a move out of turn is still refused with its reason: validation does not lean on Redis
-        response = self.client.post(f"/api/games/{game_id}/moves/", json={"ply": len(line) + 5, "move": line[0]},
-                                    headers=headers)
+        response = self.client.post(
+            f"/api/games/{game_id}/moves/", json={"ply": len(line) + 5, "move": line[0]}, headers=headers
+        )
         self.answered(phase, "refusal", response, 409)
         # a practice deal asked for queues its solve (a cache mark, then the broker)
         self.answered(phase, "deal", self.client.get(f"/api/deals/{self.count}/", headers=headers), 200)
@@ -111,18 +121,26 @@ def boards_agree(daily_id: int) -> bool:
     daily = DailyDeal.objects.get(pk=daily_id)
     from_postgres = daily_board(daily=daily, limit=200, use_cache=False)
     top, _, _, total = cache.board_ranks(daily_id, limit=200, player_id=None, around=0)
-    return total == from_postgres.total and sorted(top) == sorted((row.result.player_id, row.rank)
-                                                                  for row in from_postgres.top)
+    return total == from_postgres.total and sorted(top) == sorted(
+        (row.result.player_id, row.rank) for row in from_postgres.top
+    )
 
 
 def run(args, database_url: str, redis_server) -> dict:
-    env = os.environ | {
-        "DATABASE_URL": database_url, "REDIS_URL": redis_server.url, "DJANGO_SETTINGS_MODULE": "pyramid_site.settings",
-        "DJANGO_DEBUG": "false", "PYRAMID_DAILY_SECRET": "pyramid-fault-secret",
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "LOG_LEVEL": "ERROR",
-        "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
-    } | UNTHROTTLED_PLAY
+    env = (
+        os.environ
+        | {
+            "DATABASE_URL": database_url,
+            "REDIS_URL": redis_server.url,
+            "DJANGO_SETTINGS_MODULE": "pyramid_site.settings",
+            "DJANGO_DEBUG": "false",
+            "PYRAMID_DAILY_SECRET": "pyramid-fault-secret",
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "LOG_LEVEL": "ERROR",
+            "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
+        }
+        | UNTHROTTLED_PLAY
+    )
     migrate(database_url, env)
     os.environ.update(env)
     import django
@@ -131,8 +149,22 @@ def run(args, database_url: str, redis_server) -> dict:
     daily_id = make_today_daily()
     port = free_port()
     gunicorn = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "pyramid_site.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-         "--log-level", "warning"], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "pyramid_site.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "2",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
             for _ in range(100):
@@ -144,8 +176,14 @@ def run(args, database_url: str, redis_server) -> dict:
             players = Players(client, daily_id)
             for _ in range(args.players):
                 players.play_one("redis up:")
-            rebuild = subprocess.run([sys.executable, "manage.py", "rebuild_boards"], cwd=ROOT, env=env,
-                                     capture_output=True, text=True, check=True)
+            rebuild = subprocess.run(
+                [sys.executable, "manage.py", "rebuild_boards"],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             players.read_board("redis up, rebuilt:")
 
             # a blip first: Redis stops answering but keeps its boards, which miss the results written meanwhile
@@ -165,8 +203,14 @@ def run(args, database_url: str, redis_server) -> dict:
             redis_server.start()  # empty: nothing was saved
             players.read_board("redis back, empty:")
             started = time.perf_counter()
-            rebuild = subprocess.run([sys.executable, "manage.py", "rebuild_boards"], cwd=ROOT, env=env,
-                                     capture_output=True, text=True, check=True)
+            rebuild = subprocess.run(
+                [sys.executable, "manage.py", "rebuild_boards"],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             rebuild_seconds = time.perf_counter() - started
             players.read_board("redis back, rebuilt:")
             for _ in range(2):
@@ -177,15 +221,23 @@ def run(args, database_url: str, redis_server) -> dict:
         gunicorn.wait(timeout=20)
     figures = dict(sorted(players.figures.items()))
     failures = {key: count for key, count in figures.items() if not key.endswith((" ok", "postgresql", "redis"))}
-    expected_sources = (figures.get("redis gone: board from postgresql") == args.players
-                        and figures.get("redis resumed, behind: board from postgresql") == 2
-                        and behind is not None and behind["total"] == args.players + args.paused_players
-                        and figures.get("redis back, empty: board from postgresql") == 1
-                        and figures.get("redis back, rebuilt: board from redis") == 1)
-    return {"counts": figures, "failures": failures, "seconds_without_redis": round(seconds_without, 1),
-            "rebuild_seconds": round(rebuild_seconds, 2), "rebuild_output": rebuild.stdout.strip(),
-            "redis_agrees_with_postgresql": agree,
-            "ok": not failures and expected_sources and agree}
+    expected_sources = (
+        figures.get("redis gone: board from postgresql") == args.players
+        and figures.get("redis resumed, behind: board from postgresql") == 2
+        and behind is not None
+        and behind["total"] == args.players + args.paused_players
+        and figures.get("redis back, empty: board from postgresql") == 1
+        and figures.get("redis back, rebuilt: board from redis") == 1
+    )
+    return {
+        "counts": figures,
+        "failures": failures,
+        "seconds_without_redis": round(seconds_without, 1),
+        "rebuild_seconds": round(rebuild_seconds, 2),
+        "rebuild_output": rebuild.stdout.strip(),
+        "redis_agrees_with_postgresql": agree,
+        "ok": not failures and expected_sources and agree,
+    }
 
 
 def main() -> int:
@@ -200,8 +252,10 @@ def main() -> int:
         figures = run(args, postgres.create_database("pyramid_faults"), redis_server)
     for key, count in figures["counts"].items():
         print(f"{key}: {count}")
-    print(f"played {args.players} whole games without Redis in {figures['seconds_without_redis']}s; "
-          f"rebuild_boards took {figures['rebuild_seconds']}s ({figures['rebuild_output']})")
+    print(
+        f"played {args.players} whole games without Redis in {figures['seconds_without_redis']}s; "
+        f"rebuild_boards took {figures['rebuild_seconds']}s ({figures['rebuild_output']})"
+    )
     print("board in Redis agrees with PostgreSQL:", figures["redis_agrees_with_postgresql"])
     print("PASS" if figures["ok"] else "FAIL", "(no request failed without Redis; boards rebuilt and agreeing)")
     print("FIGURES", json.dumps(figures))

@@ -53,9 +53,31 @@ EXECUTE FUNCTION fault_note_verdict();
 
 def start_worker(env: dict, pool: str) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "pyramid_site", "worker", "--pool", pool, "--concurrency", "1",
-         "-Q", QUEUE, "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip", "--without-mingle"],
-        cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "pyramid_site",
+            "worker",
+            "--pool",
+            pool,
+            "--concurrency",
+            "1",
+            "-Q",
+            QUEUE,
+            "--loglevel",
+            "WARNING",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def stop_worker(worker: subprocess.Popen, sig=signal.SIGTERM) -> None:
@@ -85,12 +107,17 @@ def wait_for(what: str, condition, timeout: float, every: float = 0.1):
 
 def run(args, database_url: str, redis_url: str) -> dict:
     env = os.environ | {
-        "DATABASE_URL": database_url, "REDIS_URL": redis_url, "CELERY_QUEUE": QUEUE,
-        "CELERY_TASK_ALWAYS_EAGER": "false", "PYRAMID_DAILY_SECRET": SECRET,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "CELERY_QUEUE": QUEUE,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "PYRAMID_DAILY_SECRET": SECRET,
         "PYRAMID_SOLVE_BUDGET_SECONDS": str(args.solve_budget),
-        "CELERY_VISIBILITY_TIMEOUT_SECONDS": str(args.visibility_timeout), "LOG_LEVEL": "WARNING",
+        "CELERY_VISIBILITY_TIMEOUT_SECONDS": str(args.visibility_timeout),
+        "LOG_LEVEL": "WARNING",
         "DJANGO_SETTINGS_MODULE": "pyramid_site.settings",
-        "CELERY_UNACKED_RESTORE_INTERVAL_SECONDS": "1", "CELERY_UNACKED_RESTORE_THROTTLE": "1",
+        "CELERY_UNACKED_RESTORE_INTERVAL_SECONDS": "1",
+        "CELERY_UNACKED_RESTORE_THROTTLE": "1",
     }
     migrate(database_url, env)
     os.environ.update(env)
@@ -120,8 +147,11 @@ def run(args, database_url: str, redis_url: str) -> dict:
     worker = start_worker(env, pool)
     started = time.monotonic()
     settle_sequence.delay(PURPOSE, key)
-    candidate = wait_for("the first candidate, pending", lambda: Deal.objects.filter(
-        number=first_number, preset=args.preset, status=Deal.Status.PENDING).first(), 60)
+    candidate = wait_for(
+        "the first candidate, pending",
+        lambda: Deal.objects.filter(number=first_number, preset=args.preset, status=Deal.Status.PENDING).first(),
+        60,
+    )
     wait_for("the worker to take the solve", solve_taken, 60, every=0.02)
     time.sleep(args.kill_after)
     if args.kill == "worker":
@@ -131,8 +161,10 @@ def run(args, database_url: str, redis_url: str) -> dict:
     killed_at = time.monotonic()
     candidate.refresh_from_db()
     killed_mid_solve = candidate.status == Deal.Status.PENDING
-    print(f"{args.kill} SIGKILLed {killed_at - started:.1f}s after the job was queued; candidate {candidate.number} "
-          f"was {'still being solved' if killed_mid_solve else 'already solved: ' + candidate.status}")
+    print(
+        f"{args.kill} SIGKILLed {killed_at - started:.1f}s after the job was queued; candidate {candidate.number} "
+        f"was {'still being solved' if killed_mid_solve else 'already solved: ' + candidate.status}"
+    )
     print(f"tasks left unacknowledged in Redis by the dead worker: {broker.hlen('unacked')}")
 
     if args.kill == "worker":
@@ -140,14 +172,20 @@ def run(args, database_url: str, redis_url: str) -> dict:
     try:
         # redelivery alone: a new worker gets a dead worker's task when the visibility timeout runs out;
         # a lost pool process's task is put back at once (task_reject_on_worker_lost)
-        daily = wait_for("the day's deal", lambda: DailyDeal.objects.filter(date=date, preset=args.preset).first(),
-                         args.visibility_timeout + args.solve_budget * 3 + 60, every=0.2)
+        daily = wait_for(
+            "the day's deal",
+            lambda: DailyDeal.objects.filter(date=date, preset=args.preset).first(),
+            args.visibility_timeout + args.solve_budget * 3 + 60,
+            every=0.2,
+        )
         recovered = time.monotonic() - killed_at
         print(f"daily deal settled {recovered:.1f}s after the kill (attempt {daily.attempt}, deal {daily.deal.number})")
         # and what a retry or the next beat run would send: the job again, and the candidate's solve again
         # (their results kept, for this script alone: the service keeps none)
-        again = [settle_sequence.apply_async((PURPOSE, key), ignore_result=False),
-                 solve_deal.apply_async((candidate.pk,), ignore_result=False)]
+        again = [
+            settle_sequence.apply_async((PURPOSE, key), ignore_result=False),
+            solve_deal.apply_async((candidate.pk,), ignore_result=False),
+        ]
         for result in again:
             result.get(timeout=args.solve_budget * 3 + 60)
         wait_for("the queue to drain", lambda: not broker.hlen("unacked") and not broker.llen(QUEUE), 120, every=0.2)
@@ -167,8 +205,11 @@ def run(args, database_url: str, redis_url: str) -> dict:
         "candidates_pending": sum(status == Deal.Status.PENDING for _, status in candidates),
         "verdict_writes": {str(pk): writes.get(pk, 0) for pk, _ in candidates},
     }
-    figures["ok"] = (figures["daily_deals"] == 1 and not figures["candidates_pending"]
-                     and all(count == 1 for count in figures["verdict_writes"].values()))
+    figures["ok"] = (
+        figures["daily_deals"] == 1
+        and not figures["candidates_pending"]
+        and all(count == 1 for count in figures["verdict_writes"].values())
+    )
     return figures
 
 
@@ -178,8 +219,12 @@ def main() -> int:
     parser.add_argument("--preset", default=PRESET)
     parser.add_argument("--solve-budget", type=float, default=30.0)
     parser.add_argument("--visibility-timeout", type=float, default=5.0, help="the broker's, for this run")
-    parser.add_argument("--kill", choices=["worker", "pool-process"], default="worker",
-                        help="the whole worker (solo pool), or the prefork pool process running the solve")
+    parser.add_argument(
+        "--kill",
+        choices=["worker", "pool-process"],
+        default="worker",
+        help="the whole worker (solo pool), or the prefork pool process running the solve",
+    )
     parser.add_argument("--kill-after", type=float, default=0.5, help="seconds into the solve")
     args = parser.parse_args()
     if reason := missing_binaries():
@@ -187,8 +232,12 @@ def main() -> int:
         return 2
     with private_postgres() as postgres, private_redis() as redis_server:
         figures = run(args, postgres.create_database("pyramid_faults"), redis_server.url)
-    print("verdict writes per candidate:", figures["verdict_writes"], "; daily deals for the date and preset:",
-          figures["daily_deals"])
+    print(
+        "verdict writes per candidate:",
+        figures["verdict_writes"],
+        "; daily deals for the date and preset:",
+        figures["daily_deals"],
+    )
     print("PASS" if figures["ok"] else "FAIL", "(one daily deal; each candidate's verdict written once)")
     print("FIGURES", json.dumps(figures))
     return 0 if figures["ok"] else 1

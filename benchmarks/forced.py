@@ -81,8 +81,16 @@ def main() -> None:
     args = parser.parse_args()
     console = Console(width=120)
     table = Table(title=f"forced_line at every ply of {args.games} random games a preset")
-    for column in ("preset", "plies", "forced", "mean µs", "p99 ms", "worst ms", "worst again ms",
-                   "view without it, mean µs"):
+    for column in (
+        "preset",
+        "plies",
+        "forced",
+        "mean µs",
+        "p99 ms",
+        "worst ms",
+        "worst again ms",
+        "view without it, mean µs",
+    ):
         table.add_column(column, justify="left" if column == "preset" else "right")
     everything, all_views, again = [], [], []
     with Progress(console=console, transient=True) as progress:
@@ -93,16 +101,32 @@ def main() -> None:
             everything.extend(times)
             all_views.extend(views)
             times.sort()
-            table.add_row(name, str(len(times)), str(forced), f"{statistics.fmean(times) * 1e6:.0f}",
-                          f"{times[int(len(times) * 0.99)] * 1e3:.2f}", f"{times[-1] * 1e3:.2f}",
-                          f"{slowest * 1e3:.2f}", f"{statistics.fmean(views) * 1e6:.0f}")
+            table.add_row(
+                name,
+                str(len(times)),
+                str(forced),
+                f"{statistics.fmean(times) * 1e6:.0f}",
+                f"{times[int(len(times) * 0.99)] * 1e3:.2f}",
+                f"{times[-1] * 1e3:.2f}",
+                f"{slowest * 1e3:.2f}",
+                f"{statistics.fmean(views) * 1e6:.0f}",
+            )
     everything.sort()
-    table.add_row("all", str(len(everything)), "", f"{statistics.fmean(everything) * 1e6:.0f}",
-                  f"{everything[int(len(everything) * 0.99)] * 1e3:.2f}", f"{everything[-1] * 1e3:.2f}",
-                  f"{max(again) * 1e3:.2f}", f"{statistics.fmean(all_views) * 1e6:.0f}")
+    table.add_row(
+        "all",
+        str(len(everything)),
+        "",
+        f"{statistics.fmean(everything) * 1e6:.0f}",
+        f"{everything[int(len(everything) * 0.99)] * 1e3:.2f}",
+        f"{everything[-1] * 1e3:.2f}",
+        f"{max(again) * 1e3:.2f}",
+        f"{statistics.fmean(all_views) * 1e6:.0f}",
+    )
     console.print(table)
-    console.print(f"yardstick sha256(64 bytes): {yardstick() * 1e6:.2f} µs; bounds: "
-                  f"{forced_module.MAX_ARRANGEMENTS} orders, {forced_module.MAX_NODES} positions")
+    console.print(
+        f"yardstick sha256(64 bytes): {yardstick() * 1e6:.2f} µs; bounds: "
+        f"{forced_module.MAX_ARRANGEMENTS} orders, {forced_module.MAX_NODES} positions"
+    )
 
 
 if __name__ == "__main__":

@@ -36,8 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import engine  # noqa: E402
-from games.move_log import log_notations  # noqa: E402
 from benchmarks.common import UNTHROTTLED_PLAY, seeded_line  # noqa: E402
+from games.move_log import log_notations  # noqa: E402
 
 
 def engine_line(number: int, rules: engine.Rules, seed: int) -> list[str]:
@@ -58,8 +58,9 @@ async def sign_up(client: httpx.AsyncClient, count: int, prefix: str) -> list[st
     """``count`` new accounts; their tokens."""
     tokens = []
     for index in range(count):
-        response = await client.post("/api/accounts/signup/", json={
-            "username": f"{prefix}{index}", "password": "load-test-pass-phrase-1"})
+        response = await client.post(
+            "/api/accounts/signup/", json={"username": f"{prefix}{index}", "password": "load-test-pass-phrase-1"}
+        )
         response.raise_for_status()
         tokens.append(response.json()["token"])
     return tokens
@@ -77,8 +78,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def post_acknowledged(client: httpx.AsyncClient, path: str, payload: dict, headers: dict, errors: list,
-                            retries: Counter | None) -> httpx.Response | None:
+async def post_acknowledged(
+    client: httpx.AsyncClient, path: str, payload: dict, headers: dict, errors: list, retries: Counter | None
+) -> httpx.Response | None:
     """POST once; with ``retries`` (a counter), send the same request again after a connection error or
     a 5xx until it is answered otherwise: a move resent is judged again, never applied twice."""
     while True:
@@ -96,8 +98,18 @@ async def post_acknowledged(client: httpx.AsyncClient, path: str, payload: dict,
         await asyncio.sleep(0.05)
 
 
-async def play_games(client: httpx.AsyncClient, token: str, jobs: asyncio.Queue, latencies: list, errors: list,
-                     sent: dict, rules_text: str, *, acknowledged: dict | None = None, retries: Counter | None = None):
+async def play_games(
+    client: httpx.AsyncClient,
+    token: str,
+    jobs: asyncio.Queue,
+    latencies: list,
+    errors: list,
+    sent: dict,
+    rules_text: str,
+    *,
+    acknowledged: dict | None = None,
+    retries: Counter | None = None,
+):
     """Play the queued games; ``acknowledged`` gets each game's last ply the server accepted."""
     headers = {"Authorization": f"Token {token}"}
     acknowledged = {} if acknowledged is None else acknowledged
@@ -106,8 +118,9 @@ async def play_games(client: httpx.AsyncClient, token: str, jobs: asyncio.Queue,
             number, line = jobs.get_nowait()
         except asyncio.QueueEmpty:
             return
-        response = await post_acknowledged(client, "/api/games/", {"number": number, "rules": rules_text}, headers,
-                                           errors, retries)
+        response = await post_acknowledged(
+            client, "/api/games/", {"number": number, "rules": rules_text}, headers, errors, retries
+        )
         if response is None or response.status_code != 201:
             errors.append(("start", response and response.status_code, response and response.text[:200]))
             continue
@@ -116,12 +129,15 @@ async def play_games(client: httpx.AsyncClient, token: str, jobs: asyncio.Queue,
         acknowledged[game_id] = 0
         for ply, move in enumerate(line, start=1):
             started = time.perf_counter()
-            response = await post_acknowledged(client, f"/api/games/{game_id}/moves/", {"ply": ply, "move": move},
-                                               headers, errors, retries)
+            response = await post_acknowledged(
+                client, f"/api/games/{game_id}/moves/", {"ply": ply, "move": move}, headers, errors, retries
+            )
             latencies.append(time.perf_counter() - started)
             # 200 is the answer to a move resent after its first answer was lost: it is in the log already
-            if response is None or not (response.status_code == 201 or (
-                    retries is not None and response.status_code == 200 and not response.json()["applied"])):
+            if response is None or not (
+                response.status_code == 201
+                or (retries is not None and response.status_code == 200 and not response.json()["applied"])
+            ):
                 errors.append(("move", response and response.status_code, response and response.text[:200]))
                 break
             if response.status_code == 200:
@@ -140,12 +156,18 @@ async def hammer(client: httpx.AsyncClient, path: str, until: float, latencies: 
 
 def report(name: str, count: int, seconds: float, latencies: list[float], errors: list) -> dict:
     figures = {
-        "requests": count, "seconds": seconds, "per_second": count / seconds,
-        "p50_ms": 1000 * percentile(latencies, 0.50), "p99_ms": 1000 * percentile(latencies, 0.99),
-        "mean_ms": 1000 * statistics.fmean(latencies), "errors": len(errors),
+        "requests": count,
+        "seconds": seconds,
+        "per_second": count / seconds,
+        "p50_ms": 1000 * percentile(latencies, 0.50),
+        "p99_ms": 1000 * percentile(latencies, 0.99),
+        "mean_ms": 1000 * statistics.fmean(latencies),
+        "errors": len(errors),
     }
-    print(f"{name}: {count} in {seconds:.1f}s = {figures['per_second']:.0f}/s, p50 {figures['p50_ms']:.1f} ms, "
-          f"p99 {figures['p99_ms']:.1f} ms, errors {len(errors)}")
+    print(
+        f"{name}: {count} in {seconds:.1f}s = {figures['per_second']:.0f}/s, p50 {figures['p50_ms']:.1f} ms, "
+        f"p99 {figures['p99_ms']:.1f} ms, errors {len(errors)}"
+    )
     return figures
 
 
@@ -188,8 +210,9 @@ class Alternating(httpx.AsyncBaseTransport):
         await self.inner.aclose()
 
 
-async def run(args, base_url: str, dsn: str, ports: list[int] | None = None,
-              server_pids: list[int] | None = None) -> tuple[int, dict]:
+async def run(
+    args, base_url: str, dsn: str, ports: list[int] | None = None, server_pids: list[int] | None = None
+) -> tuple[int, dict]:
     rules = engine.Rules.parse(args.rules)
     numbers = range(args.first_deal, args.first_deal + args.games)
     if args.lines == "solver":
@@ -205,8 +228,9 @@ async def run(args, base_url: str, dsn: str, ports: list[int] | None = None,
         jobs = job_queue(lines)
         latencies, errors, sent = [], [], {}
         started, cpu_before = time.perf_counter(), tree_cpu_seconds(server_pids or [])
-        await asyncio.gather(*(play_games(client, token, jobs, latencies, errors, sent, args.rules)
-                               for token in tokens))
+        await asyncio.gather(
+            *(play_games(client, token, jobs, latencies, errors, sent, args.rules) for token in tokens)
+        )
         moves = report("validated moves", len(latencies), time.perf_counter() - started, latencies, errors)
         if server_pids:
             moves["server_cpu_ms_per_move"] = 1000 * (tree_cpu_seconds(server_pids) - cpu_before) / len(latencies)
@@ -217,21 +241,34 @@ async def run(args, base_url: str, dsn: str, ports: list[int] | None = None,
         trivial_latencies, trivial_errors = [], []
         started = time.perf_counter()
         until = started + args.trivial_seconds
-        await asyncio.gather(*(hammer(client, "/health/live/", until, trivial_latencies, trivial_errors)
-                               for _ in range(args.clients)))
-        trivial = report("trivial endpoint", len(trivial_latencies), time.perf_counter() - started,
-                         trivial_latencies, trivial_errors)
+        await asyncio.gather(
+            *(hammer(client, "/health/live/", until, trivial_latencies, trivial_errors) for _ in range(args.clients))
+        )
+        trivial = report(
+            "trivial endpoint", len(trivial_latencies), time.perf_counter() - started, trivial_latencies, trivial_errors
+        )
     print(f"ratio validated moves / trivial requests per second: {moves['per_second'] / trivial['per_second']:.2f}")
 
     with psycopg.connect(dsn) as connection:
-        stored = {game_id: list(enumerate(log_notations(log), start=1)) for game_id, log in connection.execute(
-            "SELECT id, move_log FROM games_game WHERE id = ANY(%s)", [list(sent)])}
+        stored = {
+            game_id: list(enumerate(log_notations(log), start=1))
+            for game_id, log in connection.execute(
+                "SELECT id, move_log FROM games_game WHERE id = ANY(%s)", [list(sent)]
+            )
+        }
     lost = sum(stored.get(game_id, []) != list(enumerate(line, start=1)) for game_id, line in sent.items())
     in_db = sum(len(log) for log in stored.values())
-    print(f"moves sent and acknowledged: {len(latencies) - len(errors)}, moves in the database: {in_db}, "
-          f"games whose log differs from what was sent: {lost}")
-    ok = (lost == 0 and not errors and in_db == len(latencies) and moves["per_second"] >= args.floor
-          and moves["p99_ms"] < args.p99_ceiling_ms)
+    print(
+        f"moves sent and acknowledged: {len(latencies) - len(errors)}, moves in the database: {in_db}, "
+        f"games whose log differs from what was sent: {lost}"
+    )
+    ok = (
+        lost == 0
+        and not errors
+        and in_db == len(latencies)
+        and moves["per_second"] >= args.floor
+        and moves["p99_ms"] < args.p99_ceiling_ms
+    )
     print("PASS" if ok else "FAIL", f"(floor {args.floor}/s, p99 under {args.p99_ceiling_ms} ms, nothing lost)")
     return (0 if ok else 1), moves
 
@@ -241,20 +278,31 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=24)
     parser.add_argument("--games", type=int, default=240)
     parser.add_argument("--rules", default="classic")
-    parser.add_argument("--lines", choices=["solver", "engine"], default="solver",
-                        help="clients play the solver's lines, or the engine's seeded player's")
+    parser.add_argument(
+        "--lines",
+        choices=["solver", "engine"],
+        default="solver",
+        help="clients play the solver's lines, or the engine's seeded player's",
+    )
     parser.add_argument("--solve-budget", type=float, default=10.0, help="seconds of solver time per deal")
     parser.add_argument("--first-deal", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=3, help="web workers (3 gunicorn workers did best on 2 cores)")
-    parser.add_argument("--servers", default="gunicorn",
-                        help="gunicorn (WSGI), uvicorn (ASGI), or both one after the other: gunicorn,uvicorn")
+    parser.add_argument(
+        "--servers",
+        default="gunicorn",
+        help="gunicorn (WSGI), uvicorn (ASGI), or both one after the other: gunicorn,uvicorn",
+    )
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="PostgreSQL server")
     parser.add_argument("--db", default="pyramid_bench")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/9", help="a Redis database of its own (emptied)")
-    parser.add_argument("--processes", type=int, default=1,
-                        help="web processes (each gunicorn with --workers) on ports from --port; every client "
-                             "switches process on every request")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="web processes (each gunicorn with --workers) on ports from --port; every client "
+        "switches process on every request",
+    )
     parser.add_argument("--url", help="use a server already running at this address (and --dsn)")
     parser.add_argument("--dsn", help="its database, with --url")
     parser.add_argument("--trivial-seconds", type=float, default=10.0)
@@ -269,19 +317,44 @@ def main() -> int:
         print(f"--- {server} ---")
         outcomes.append((server, *serve_and_run(args, server)))
     for server, _, figures in outcomes if len(outcomes) > 1 else []:
-        print(f"{server}: {figures['per_second']:.0f} validated moves/s, p50 {figures['p50_ms']:.1f} ms, "
-              f"{figures['server_cpu_ms_per_move']:.2f} ms of the web processes' CPU a move, "
-              f"p99 {figures['p99_ms']:.1f} ms ({figures['per_second'] / outcomes[0][2]['per_second']:.2f} x first)")
+        print(
+            f"{server}: {figures['per_second']:.0f} validated moves/s, p50 {figures['p50_ms']:.1f} ms, "
+            f"{figures['server_cpu_ms_per_move']:.2f} ms of the web processes' CPU a move, "
+            f"p99 {figures['p99_ms']:.1f} ms ({figures['per_second'] / outcomes[0][2]['per_second']:.2f} x first)"
+        )
     return max(code for _, code, _ in outcomes)
 
 
 def server_command(server: str, port: int, workers: int) -> list[str]:
     """The web process: gunicorn's sync workers (WSGI), or uvicorn's (ASGI, as the live streams need)."""
     if server == "uvicorn":
-        return [sys.executable, "-m", "uvicorn", "pyramid_site.asgi:application", "--host", "127.0.0.1", "--port",
-                str(port), "--workers", str(workers), "--log-level", "warning", "--no-access-log"]
-    return [sys.executable, "-m", "gunicorn", "pyramid_site.wsgi", "--bind", f"127.0.0.1:{port}",
-            "--workers", str(workers), "--log-level", "warning"]
+        return [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "pyramid_site.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ]
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "pyramid_site.wsgi",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--log-level",
+        "warning",
+    ]
 
 
 def serve_and_run(args, server: str) -> tuple[int, dict]:
@@ -289,10 +362,17 @@ def serve_and_run(args, server: str) -> tuple[int, dict]:
     with psycopg.connect(f"{args.pg}/postgres", autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{args.db}" WITH (FORCE)')
         connection.execute(f'CREATE DATABASE "{args.db}"')
-    env = os.environ | {"DATABASE_URL": dsn, "DJANGO_DEBUG": "false",
-                        "PYRAMID_DAILY_SECRET": "pyramid-benchmark-secret",
-                        "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
-                        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost"} | UNTHROTTLED_PLAY
+    env = (
+        os.environ
+        | {
+            "DATABASE_URL": dsn,
+            "DJANGO_DEBUG": "false",
+            "PYRAMID_DAILY_SECRET": "pyramid-benchmark-secret",
+            "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        }
+        | UNTHROTTLED_PLAY
+    )
     # Redis as deployed: the cache, throttles and token revocations shared by the web processes, the jobs a game's
     # end queues (its analysis) sent to a broker, as in production, where workers take them (none here), and each
     # move's live event appended to its game's stream
@@ -321,6 +401,7 @@ def serve_and_run(args, server: str) -> tuple[int, dict]:
             process.terminate()
         for process in servers:
             process.wait(timeout=20)
+
 
 if __name__ == "__main__":
     sys.exit(main())

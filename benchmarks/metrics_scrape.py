@@ -65,14 +65,18 @@ def fill(args) -> None:
     call_command("migrate", verbosity=0)
     games, last_day, pending = args.games, args.solved_last_day, args.pending
     with connection.cursor() as cursor:
-        cursor.execute("""INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, email,
+        cursor.execute(
+            """INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, email,
                                                  is_staff, is_active, date_joined)
                           SELECT '!', false, 'bench' || g, '', '', '', false, true, now()
-                          FROM generate_series(1, %s) g""", [args.players])
+                          FROM generate_series(1, %s) g""",
+            [args.players],
+        )
         if _has_table(cursor, "accounts_accountname"):
             cursor.execute("INSERT INTO accounts_accountname (user_id, key) SELECT id, username FROM auth_user")
         # deal g: pending for the first ones, solved in the last day for the next, solved before for the rest
-        cursor.execute("""
+        cursor.execute(
+            """
             INSERT INTO games_deal (number, rules, preset, text, status, par_moves, best_cards_left, best_moves,
                                     solution, difficulty, solve_seconds, solve_nodes, solved_at, failure,
                                     secret_until, created_at)
@@ -89,7 +93,9 @@ def fill(args) -> None:
             FROM generate_series(1, %(games)s) g,
                  LATERAL (SELECT CASE WHEN g <= %(pending)s THEN 'pending'
                                       WHEN g %% 3 = 0 THEN 'unwinnable' ELSE 'winnable' END AS status) s
-        """, {"pending": pending, "last_day": last_day, "games": games})
+        """,
+            {"pending": pending, "last_day": last_day, "games": games},
+        )
         if _has_table(cursor, "games_solvehour"):
             cursor.execute("""
                 INSERT INTO games_solvehour (hour, bucket, solves, seconds)
@@ -99,12 +105,15 @@ def fill(args) -> None:
                                 THEN 1 ELSE 0 END,
                        count(*), sum(solve_seconds)
                 FROM games_deal WHERE solved_at >= now() - interval '2 days' GROUP BY 1, 2""")
-        cursor.execute("""
+        cursor.execute(
+            """
             INSERT INTO games_game (player_id, deal_id, daily_id, mode, status, state, moves, cards_left,
                                     undo_count, hint_count, started_at, finished_at, closes_at, version, move_log)
             SELECT (SELECT min(id) FROM auth_user) + g %% %(players)s, d.id, NULL, 'practice', 'stuck', 'state', 0,
                    5, 0, 0, now() - interval '1 day', now() - interval '1 day', NULL, 0, ''::bytea
-            FROM games_deal d, LATERAL (SELECT d.number AS g) n""", {"players": args.players})
+            FROM games_deal d, LATERAL (SELECT d.number AS g) n""",
+            {"players": args.players},
+        )
         cursor.execute("""
             INSERT INTO leaderboards_recheckchunk (date, first_game, last_game, games, mismatched, suspicious,
                                                    flags_new, created_at, finished_at)
@@ -112,8 +121,10 @@ def fill(args) -> None:
             FROM generate_series(0, 199) c""")
         cursor.execute("ANALYZE")
         cursor.execute("SELECT count(*) FROM games_game")
-        print(f"filled in {time.perf_counter() - started:.0f} s: {cursor.fetchone()[0]:,} games, "
-              f"{games:,} deals ({last_day:,} solved in the last day, {pending:,} pending)")
+        print(
+            f"filled in {time.perf_counter() - started:.0f} s: {cursor.fetchone()[0]:,} games, "
+            f"{games:,} deals ({last_day:,} solved in the last day, {pending:,} pending)"
+        )
 
 
 def measure(args) -> None:
@@ -137,11 +148,17 @@ def measure(args) -> None:
         started = time.perf_counter()
         list(collector.collect())
         collectors[type(collector).__name__] = round((time.perf_counter() - started) * 1000, 2)
-    figures = {"scrapes": args.scrapes, "wall_ms_median": round(statistics.median(walls) * 1000, 2),
-               "wall_ms_max": round(max(walls) * 1000, 2), "cpu_ms_median": round(statistics.median(cpus) * 1000, 2),
-               "collector_ms": collectors}
-    print(f"/metrics: median {figures['wall_ms_median']} ms (worst {figures['wall_ms_max']} ms), web process CPU "
-          f"{figures['cpu_ms_median']} ms; per collector (ms): {collectors}")
+    figures = {
+        "scrapes": args.scrapes,
+        "wall_ms_median": round(statistics.median(walls) * 1000, 2),
+        "wall_ms_max": round(max(walls) * 1000, 2),
+        "cpu_ms_median": round(statistics.median(cpus) * 1000, 2),
+        "collector_ms": collectors,
+    }
+    print(
+        f"/metrics: median {figures['wall_ms_median']} ms (worst {figures['wall_ms_max']} ms), web process CPU "
+        f"{figures['cpu_ms_median']} ms; per collector (ms): {collectors}"
+    )
     print("FIGURES " + json.dumps(figures))
 
 

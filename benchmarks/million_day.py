@@ -76,6 +76,7 @@ class Steps:
 
 # -- fill ------------------------------------------------------------------------------------------
 
+
 def pool_games(deal, count: int, rng: random.Random) -> list[tuple]:
     """(status, state, moves, cards_left, pyramid_left, match_score, duration_ms, move_log) of whole games of
     ``deal`` played by the engine, stamped at a person's pace."""
@@ -97,7 +98,7 @@ def pool_games(deal, count: int, rng: random.Random) -> list[tuple]:
             line = seeded_line(position, rng)
         resigned = kind == 4 and len(line) > 10
         if resigned:
-            line = line[:len(line) // 2]
+            line = line[: len(line) // 2]
         final = engine.replay(engine.parse_deal(deal.text), engine.Rules.parse(deal.rules), line).position
         at, stamped = start, []
         for move in line:
@@ -105,8 +106,18 @@ def pool_games(deal, count: int, rng: random.Random) -> list[tuple]:
             stamped.append((move, at))
         score = engine.score(final)
         status = "resigned" if resigned else final.status
-        games.append((status, final.dumps(), final.moves, final.cards_left, score.pyramid_left, score.match_score,
-                      int((at - start).total_seconds() * 1000) + 1000, log_encode(stamped, started_at=start)))
+        games.append(
+            (
+                status,
+                final.dumps(),
+                final.moves,
+                final.cards_left,
+                score.pyramid_left,
+                score.match_score,
+                int((at - start).total_seconds() * 1000) + 1000,
+                log_encode(stamped, started_at=start),
+            )
+        )
     return games
 
 
@@ -133,11 +144,14 @@ def fill(args) -> dict:
     cursor.execute("SET maintenance_work_mem = '1GB'")
     cursor.execute("SET work_mem = '256MB'")
     with steps(f"{args.players:,} accounts"):
-        cursor.execute("""
+        cursor.execute(
+            """
             INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, email, is_staff,
                                    is_active, date_joined)
             SELECT '!', false, 'player' || g, '', '', '', false, true, now() - interval '60 days'
-            FROM generate_series(1, %s) g""", [args.players])
+            FROM generate_series(1, %s) g""",
+            [args.players],
+        )
         cursor.execute("SELECT min(id) FROM auth_user")
         first_user = cursor.fetchone()[0]
     dailies = []
@@ -157,13 +171,24 @@ def fill(args) -> dict:
     for daily in dailies:
         players = args.today if daily.date == today else args.per_day
         # the day's players: the first ones today; a spread of them on earlier days
-        chosen = ("u.id < %(first)s + %(players)s" if daily.date == today else
-                  "(u.id::bigint * 7919 + %(salt)s) %% %(every)s = 0")
-        params = {"first": first_user, "players": players, "salt": daily.pk * 104729,
-                  "every": max(1, args.players // players), "daily": daily.pk, "deal": daily.deal_id,
-                  "date": daily.date, "par": daily.deal.par_moves}
+        chosen = (
+            "u.id < %(first)s + %(players)s"
+            if daily.date == today
+            else "(u.id::bigint * 7919 + %(salt)s) %% %(every)s = 0"
+        )
+        params = {
+            "first": first_user,
+            "players": players,
+            "salt": daily.pk * 104729,
+            "every": max(1, args.players // players),
+            "daily": daily.pk,
+            "deal": daily.deal_id,
+            "date": daily.date,
+            "par": daily.deal.par_moves,
+        }
         with steps(f"{daily.date}: games and results"):
-            cursor.execute(f"""
+            cursor.execute(
+                f"""
                 INSERT INTO games_game (player_id, deal_id, daily_id, mode, status, state, moves, cards_left,
                                         undo_count, hint_count, started_at, finished_at, closes_at, version, move_log)
                 SELECT u.id, %(deal)s, %(daily)s, 'ranked', p.status, p.state, p.moves, p.cards_left, 0, 0, st,
@@ -171,8 +196,11 @@ def fill(args) -> dict:
                        p.moves + 1, p.move_log
                 FROM (SELECT u.id, %(date)s::date + make_interval(secs => (u.id::bigint * 7919) %% 72000) AS st
                       FROM auth_user u WHERE {chosen}) u
-                JOIN bench_pool p ON p.daily_id = %(daily)s AND p.k = {pick}""", params)
-            cursor.execute(f"""
+                JOIN bench_pool p ON p.daily_id = %(daily)s AND p.k = {pick}""",
+                params,
+            )
+            cursor.execute(
+                f"""
                 INSERT INTO leaderboards_result (game_id, player_id, deal_id, daily_id, date, preset, cards_left,
                     pyramid_left, moves, duration_ms, cleared, won, match_score, par_moves, started_at, finished_at,
                     voided)
@@ -181,42 +209,56 @@ def fill(args) -> dict:
                        g.started_at, g.finished_at, false
                 FROM games_game g
                 JOIN bench_pool p ON p.daily_id = g.daily_id AND p.k = {pick.replace("u.id", "g.player_id")}
-                WHERE g.daily_id = %(daily)s""", params)
+                WHERE g.daily_id = %(daily)s""",
+                params,
+            )
     with steps("daily boards' counts, weekly and all-time standings (the services' rebuilds)"):
         board_counts_rebuild()
         period_standings_rebuild()
     with steps(f"{args.clubs:,} clubs and their members"):
-        cursor.execute("""
+        cursor.execute(
+            """
             INSERT INTO leaderboards_club (name, name_key, description, is_private, invite_code, created_at)
             SELECT 'Club ' || c, 'club ' || translate(c::text, '01', 'ol'), '', c %% 10 = 0,
                    left(md5('club' || c), 24), now() - interval '60 days'
-            FROM generate_series(1, %s) c""", [args.clubs])
-        cursor.execute("""
+            FROM generate_series(1, %s) c""",
+            [args.clubs],
+        )
+        cursor.execute(
+            """
             INSERT INTO leaderboards_membership (club_id, user_id, role, joined_at)
             SELECT c.id, %(first)s + (c.n * 1000003 + i * 7919) %% %(players)s,
                    CASE WHEN i = 0 THEN 'owner' ELSE 'member' END, now() - interval '30 days'
             FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM leaderboards_club) c
             CROSS JOIN LATERAL generate_series(0, 1 + floor(4998 / power(c.n, 0.8))::int) i""",
-                       {"first": first_user, "players": args.players})
+            {"first": first_user, "players": args.players},
+        )
     with steps(f"{args.tournaments} club cups on today's deal, their entries"):
         today_daily = dailies[-1]
         start = dt.datetime.combine(today, dt.time(), tzinfo=dt.UTC)
-        cursor.execute("""
+        cursor.execute(
+            """
             INSERT INTO leaderboards_tournament (club_id, name, rules, preset, format, scoring, source, deal_count,
                                                  starts_at, ends_at, status, created_by_id, created_at)
             SELECT id, 'Cup of ' || name, %s, 'classic', 'match', 'plain', 'daily', 1, %s, %s, 'ready', NULL, now()
             FROM leaderboards_club ORDER BY id LIMIT %s""",
-                       [today_daily.deal.rules, start, start + dt.timedelta(days=1), args.tournaments])
-        cursor.execute("""INSERT INTO leaderboards_tournamentdeal (tournament_id, index, deal_id, attempt)
-                          SELECT id, 0, %s, 0 FROM leaderboards_tournament""", [today_daily.deal_id])
-        cursor.execute("""
+            [today_daily.deal.rules, start, start + dt.timedelta(days=1), args.tournaments],
+        )
+        cursor.execute(
+            """INSERT INTO leaderboards_tournamentdeal (tournament_id, index, deal_id, attempt)
+                          SELECT id, 0, %s, 0 FROM leaderboards_tournament""",
+            [today_daily.deal_id],
+        )
+        cursor.execute(
+            """
             INSERT INTO leaderboards_entry (tournament_id, player_id, joined_at, score, games, cleared, cards_left,
                                             moves, duration_ms, streak, updated_at)
             SELECT t.id, m.user_id, %(start)s, 0, (r.id IS NOT NULL)::int, coalesce(r.cleared::int, 0),
                    coalesce(r.cards_left, 52), coalesce(r.moves, 0), coalesce(r.duration_ms, 0), 0, now()
             FROM leaderboards_tournament t JOIN leaderboards_membership m ON m.club_id = t.club_id
             LEFT JOIN leaderboards_result r ON r.player_id = m.user_id AND r.daily_id = %(daily)s""",
-                       {"start": start, "daily": today_daily.pk})
+            {"start": start, "daily": today_daily.pk},
+        )
     with steps("ANALYZE"):
         cursor.execute("DROP TABLE bench_pool")
         connection.connection.autocommit = True
@@ -224,22 +266,39 @@ def fill(args) -> dict:
     cursor.execute("SELECT pg_database_size(current_database())")
     size = cursor.fetchone()[0]
     rows = {}
-    for table in ("auth_user", "games_game", "leaderboards_result", "leaderboards_periodstanding",
-                  "leaderboards_boardcount", "leaderboards_membership", "leaderboards_entry"):
+    for table in (
+        "auth_user",
+        "games_game",
+        "leaderboards_result",
+        "leaderboards_periodstanding",
+        "leaderboards_boardcount",
+        "leaderboards_membership",
+        "leaderboards_entry",
+    ):
         cursor.execute(f"SELECT count(*), pg_total_relation_size('{table}') FROM {table}")
         count, total = cursor.fetchone()
         rows[table] = {"rows": count, "bytes": total, "bytes_a_row": round(total / max(count, 1))}
-    cursor.execute("SELECT avg(octet_length(move_log)), percentile_cont(0.5) WITHIN GROUP "
-                   "(ORDER BY octet_length(move_log)), avg(moves) FROM games_game")
+    cursor.execute(
+        "SELECT avg(octet_length(move_log)), percentile_cont(0.5) WITHIN GROUP "
+        "(ORDER BY octet_length(move_log)), avg(moves) FROM games_game"
+    )
     log_mean, log_median, moves_mean = cursor.fetchone()
     total = time.perf_counter() - steps.started
     print(f"filled in {total / 60:.1f} min; database {size / 2**30:.2f} GiB")
     for table, figures in rows.items():
-        print(f"  {table}: {figures['rows']:,} rows, {figures['bytes'] / 2**20:,.0f} MiB "
-              f"({figures['bytes_a_row']} B a row with its indexes)")
+        print(
+            f"  {table}: {figures['rows']:,} rows, {figures['bytes'] / 2**20:,.0f} MiB "
+            f"({figures['bytes_a_row']} B a row with its indexes)"
+        )
     print(f"  move logs: mean {float(log_mean):.0f} B, median {float(log_median):.0f} B, {float(moves_mean):.1f} moves")
-    return {"steps": steps.figures, "seconds": round(total), "database_bytes": size, "tables": rows,
-            "move_log_mean_bytes": round(float(log_mean), 1), "move_log_median_bytes": float(log_median)}
+    return {
+        "steps": steps.figures,
+        "seconds": round(total),
+        "database_bytes": size,
+        "tables": rows,
+        "move_log_mean_bytes": round(float(log_mean), 1),
+        "move_log_median_bytes": float(log_median),
+    }
 
 
 def main() -> None:
@@ -257,8 +316,11 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--recheck-games", type=int, default=20_000)
     parser.add_argument("--finishers", type=int, default=50)
-    parser.add_argument("--only", default="reads,jobs,recheck,finishers",
-                        help="what to measure: reads, boards (weekly and all-time alone), jobs, recheck, finishers")
+    parser.add_argument(
+        "--only",
+        default="reads,jobs,recheck,finishers",
+        help="what to measure: reads, boards (weekly and all-time alone), jobs, recheck, finishers",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     if args.what == "fill":

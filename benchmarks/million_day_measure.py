@@ -13,8 +13,11 @@ import time
 
 def _percentiles(samples: list[float]) -> dict:
     ordered = sorted(samples)
-    return {"median_ms": round(statistics.median(ordered) * 1000, 2),
-            "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))] * 1000, 2), "n": len(ordered)}
+    return {
+        "median_ms": round(statistics.median(ordered) * 1000, 2),
+        "p95_ms": round(ordered[int(0.95 * (len(ordered) - 1))] * 1000, 2),
+        "n": len(ordered),
+    }
 
 
 def measure(args) -> dict:
@@ -28,13 +31,18 @@ def measure(args) -> dict:
     rng = random.Random(args.seed)
     daily = DailyDeal.objects.get(date=utc_today(), preset="classic")
     with connection.cursor() as cursor:
-        cursor.execute("SELECT player_id FROM leaderboards_result WHERE daily_id = %s ORDER BY random() LIMIT %s",
-                       [daily.pk, args.samples])
+        cursor.execute(
+            "SELECT player_id FROM leaderboards_result WHERE daily_id = %s ORDER BY random() LIMIT %s",
+            [daily.pk, args.samples],
+        )
         players = list(get_user_model().objects.filter(pk__in=[r[0] for r in cursor.fetchall()]))
     with connection.cursor() as cursor:  # club members who played today, of clubs big and small
-        cursor.execute("""SELECT m.user_id, m.club_id FROM leaderboards_membership m
+        cursor.execute(
+            """SELECT m.user_id, m.club_id FROM leaderboards_membership m
                           JOIN leaderboards_result r ON r.player_id = m.user_id AND r.daily_id = %s
-                          ORDER BY random() LIMIT %s""", [daily.pk, args.samples // 2])
+                          ORDER BY random() LIMIT %s""",
+            [daily.pk, args.samples // 2],
+        )
         clubs_of = dict(cursor.fetchall())
     players += list(get_user_model().objects.filter(pk__in=list(clubs_of)))
     tournaments = list(Tournament.objects.values_list("pk", flat=True))
@@ -59,10 +67,10 @@ def measure_reads(args, daily, players, clubs_of, tournaments, jobs, rng, only_p
     from rest_framework.test import APIRequestFactory, force_authenticate
 
     from leaderboards.boards.api import views as board_views
-    from leaderboards.tournaments.api import views as tournament_views
-    from leaderboards.models import Membership
     from leaderboards.boards.selectors.boards import daily_board
     from leaderboards.boards.services import board_cache_rebuild
+    from leaderboards.models import Membership
+    from leaderboards.tournaments.api import views as tournament_views
 
     factory = APIRequestFactory()
     figures: dict = {}
@@ -89,7 +97,8 @@ def measure_reads(args, daily, players, clubs_of, tournaments, jobs, rng, only_p
         started = time.perf_counter()
         cached = board_cache_rebuild(daily_id=daily.pk)
         jobs["board cache rebuild, today's board (the hourly job's work a board)"] = round(
-            time.perf_counter() - started, 2)
+            time.perf_counter() - started, 2
+        )
     day = daily.date.isoformat()
     for round_ in ("warm", "timed"):
         for user in players:
@@ -98,25 +107,49 @@ def measure_reads(args, daily, players, clubs_of, tournaments, jobs, rng, only_p
                 read("all-time board", all_time_view, "/api/boards/all-time/?preset=classic", user)
                 continue
             club = clubs_of.get(user.pk)
-            read("daily board (Redis copy)" if cached else "daily board", daily_view,
-                 f"/api/boards/daily/{day}/classic/", user, date=day, preset="classic")
+            read(
+                "daily board (Redis copy)" if cached else "daily board",
+                daily_view,
+                f"/api/boards/daily/{day}/classic/",
+                user,
+                date=day,
+                preset="classic",
+            )
             read("weekly board", weekly_view, "/api/boards/weekly/?preset=classic", user)
             read("all-time board", all_time_view, "/api/boards/all-time/?preset=classic", user)
             if club is not None:
-                read("club's daily board", daily_view, f"/api/boards/daily/{day}/classic/?club={club}", user,
-                     date=day, preset="classic")
+                read(
+                    "club's daily board",
+                    daily_view,
+                    f"/api/boards/daily/{day}/classic/?club={club}",
+                    user,
+                    date=day,
+                    preset="classic",
+                )
                 read("club's weekly board", weekly_view, f"/api/boards/weekly/?preset=classic&club={club}", user)
             read("player page", player_view, f"/api/players/{user.username}/", user, username=user.username)
-            read("player statistics", stats_view, f"/api/players/{user.username}/stats/", user,
-                 username=user.username)
-            read("player calendar", calendar_view, f"/api/players/{user.username}/calendar/", user,
-                 username=user.username)
+            read("player statistics", stats_view, f"/api/players/{user.username}/stats/", user, username=user.username)
+            read(
+                "player calendar",
+                calendar_view,
+                f"/api/players/{user.username}/calendar/",
+                user,
+                username=user.username,
+            )
         for _ in players[:50] if tournaments else []:
             tournament = rng.choice(tournaments)
-            owner = Membership.objects.filter(club__tournaments=tournament, role="owner").values_list(
-                "user", flat=True).first()
-            read("tournament standings", standings_view, f"/api/tournaments/{tournament}/standings/",
-                 get_user_model().objects.get(pk=owner), tournament_id=tournament)
+            owner = (
+                Membership.objects.filter(club__tournaments=tournament, role="owner")
+                .values_list("user", flat=True)
+                .first()
+            )
+            read(
+                "tournament standings",
+                standings_view,
+                f"/api/tournaments/{tournament}/standings/",
+                get_user_model().objects.get(pk=owner),
+                tournament_id=tournament,
+            )
         if round_ == "warm":
             figures.clear()
     for user in players[:100]:  # the same board from PostgreSQL alone (Redis gone)
@@ -135,8 +168,8 @@ def measure_reads(args, daily, players, clubs_of, tournaments, jobs, rng, only_p
 
 
 def measure_jobs(jobs: dict) -> None:
-    from leaderboards.models import Tournament
     from leaderboards.boards.services import board_counts_rebuild, period_standings_rebuild, results_rebuild
+    from leaderboards.models import Tournament
     from leaderboards.tournaments.services import standings_rebuild
 
     def timed(name: str, work) -> None:
@@ -148,7 +181,7 @@ def measure_jobs(jobs: dict) -> None:
     timed("results_rebuild (finds none missing)", results_rebuild)
     timed("board_counts_rebuild", board_counts_rebuild)
     timed("period_standings_rebuild", period_standings_rebuild)
-    biggest = (Tournament.objects.order_by("pk").values_list("pk", flat=True).first())
+    biggest = Tournament.objects.order_by("pk").values_list("pk", flat=True).first()
     timed("standings_rebuild, the biggest cup (5,000 entries)", lambda: standings_rebuild(tournament_id=biggest))
 
 
@@ -170,11 +203,18 @@ def recheck(args, daily) -> dict:
             break
         checked += recheck_chunk_run(chunk_id=chunk.pk).games
     seconds = time.perf_counter() - started
-    print(f"re-check: the day's {len(chunks)} chunks planned in {planned:.1f} s; {checked} games in {seconds:.1f} s, "
-          f"{checked / seconds:.0f} games/s in one process; {total:,} games would take "
-          f"{total / (checked / seconds) / 60:.1f} min in one process")
-    return {"recheck_games": checked, "recheck_seconds": round(seconds, 1), "recheck_plan_seconds": round(planned, 1),
-            "recheck_games_per_second": round(checked / seconds), "recheck_day_games": total}
+    print(
+        f"re-check: the day's {len(chunks)} chunks planned in {planned:.1f} s; {checked} games in {seconds:.1f} s, "
+        f"{checked / seconds:.0f} games/s in one process; {total:,} games would take "
+        f"{total / (checked / seconds) / 60:.1f} min in one process"
+    )
+    return {
+        "recheck_games": checked,
+        "recheck_seconds": round(seconds, 1),
+        "recheck_plan_seconds": round(planned, 1),
+        "recheck_games_per_second": round(checked / seconds),
+        "recheck_day_games": total,
+    }
 
 
 def finishing_moves(args, daily) -> dict:
@@ -189,8 +229,9 @@ def finishing_moves(args, daily) -> dict:
     from games.tasks import analysis_on_game_finished
 
     line = daily.deal.solution.split()
-    users = [get_user_model().objects.create_user(username=f"finisher-{os.getpid()}-{n}")
-             for n in range(args.finishers)]
+    users = [
+        get_user_model().objects.create_user(username=f"finisher-{os.getpid()}-{n}") for n in range(args.finishers)
+    ]
     plain, finishing = [], []
     barrier = threading.Barrier(args.finishers)
     # the analysis job is queued to workers in production; it is not part of the finishing move
@@ -218,7 +259,9 @@ def finishing_moves(args, daily) -> dict:
         thread.join()
     signals.game_finished.connect(analysis_on_game_finished, dispatch_uid="games.analysis")
     found = {"plain move": _percentiles(plain), "finishing move": _percentiles(finishing)}
-    print(f"{args.finishers} players at once: plain move median {found['plain move']['median_ms']} ms, "
-          f"p95 {found['plain move']['p95_ms']} ms; finishing move median {found['finishing move']['median_ms']} ms, "
-          f"p95 {found['finishing move']['p95_ms']} ms")
+    print(
+        f"{args.finishers} players at once: plain move median {found['plain move']['median_ms']} ms, "
+        f"p95 {found['plain move']['p95_ms']} ms; finishing move median {found['finishing move']['median_ms']} ms, "
+        f"p95 {found['finishing move']['p95_ms']} ms"
+    )
     return {"moves_under_concurrent_finishers": found}

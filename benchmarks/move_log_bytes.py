@@ -67,8 +67,10 @@ def table_bytes(cursor, table: str) -> dict | None:
     cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [table])
     if not cursor.fetchone()[0]:
         return None
-    cursor.execute(f"SELECT count(*), pg_relation_size('{table}'), pg_total_relation_size('{table}'), "
-                   f"pg_indexes_size('{table}') FROM {table}")
+    cursor.execute(
+        f"SELECT count(*), pg_relation_size('{table}'), pg_total_relation_size('{table}'), "
+        f"pg_indexes_size('{table}') FROM {table}"
+    )
     rows, heap, total, indexes = cursor.fetchone()
     return {"rows": rows, "heap_bytes": heap, "index_bytes": indexes, "total_bytes": total}
 
@@ -97,22 +99,35 @@ def main() -> None:
     try:
         call_command("migrate", verbosity=0)
         clock = PlayersClock(random.Random(args.seed))
-        with mock.patch("django.utils.timezone.now", clock), \
-                mock.patch("games.signals.game_finished.send", lambda **kwargs: []):
+        with (
+            mock.patch("django.utils.timezone.now", clock),
+            mock.patch("games.signals.game_finished.send", lambda **kwargs: []),
+        ):
             moves = play_games(args.games, args.seed)
         with connection.cursor() as cursor:
             cursor.execute("VACUUM FULL ANALYZE")  # live rows only: a busy table's dead row versions are reused
-            figures = {"games": args.games, "moves": moves,
-                       "tables": {t: table_bytes(cursor, t) for t in ("games_game", "games_move")}}
-            cursor.execute("SELECT column_name FROM information_schema.columns "
-                           "WHERE table_name = 'games_game' AND column_name = 'move_log'")
+            figures = {
+                "games": args.games,
+                "moves": moves,
+                "tables": {t: table_bytes(cursor, t) for t in ("games_game", "games_move")},
+            }
+            cursor.execute(
+                "SELECT column_name FROM information_schema.columns "
+                "WHERE table_name = 'games_game' AND column_name = 'move_log'"
+            )
             if cursor.fetchone():
-                cursor.execute("SELECT avg(octet_length(move_log)), max(octet_length(move_log)), "
-                               "avg(pg_column_size(move_log)), percentile_cont(0.5) WITHIN GROUP "
-                               "(ORDER BY octet_length(move_log)) FROM games_game")
+                cursor.execute(
+                    "SELECT avg(octet_length(move_log)), max(octet_length(move_log)), "
+                    "avg(pg_column_size(move_log)), percentile_cont(0.5) WITHIN GROUP "
+                    "(ORDER BY octet_length(move_log)) FROM games_game"
+                )
                 mean, most, stored, median = cursor.fetchone()
-                figures["move_log"] = {"mean_bytes": round(float(mean), 1), "median_bytes": float(median),
-                                       "max_bytes": most, "mean_stored_bytes": round(float(stored), 1)}
+                figures["move_log"] = {
+                    "mean_bytes": round(float(mean), 1),
+                    "median_bytes": float(median),
+                    "max_bytes": most,
+                    "mean_stored_bytes": round(float(stored), 1),
+                }
     finally:
         connections.close_all()
         if not args.keep:
@@ -122,12 +137,16 @@ def main() -> None:
     print(f"{args.games} games, {moves} moves ({moves / args.games:.1f} a game)")
     for table, sizes in figures["tables"].items():
         if sizes:
-            print(f"  {table}: {sizes['rows']} rows, heap {sizes['heap_bytes']:,} B, indexes "
-                  f"{sizes['index_bytes']:,} B, total {sizes['total_bytes']:,} B")
+            print(
+                f"  {table}: {sizes['rows']} rows, heap {sizes['heap_bytes']:,} B, indexes "
+                f"{sizes['index_bytes']:,} B, total {sizes['total_bytes']:,} B"
+            )
     if "move_log" in figures:
         log = figures["move_log"]
-        print(f"  move_log: mean {log['mean_bytes']} B, median {log['median_bytes']} B, max {log['max_bytes']} B "
-              f"a game ({log['mean_bytes'] / (moves / args.games):.2f} B a move)")
+        print(
+            f"  move_log: mean {log['mean_bytes']} B, median {log['median_bytes']} B, max {log['max_bytes']} B "
+            f"a game ({log['mean_bytes'] / (moves / args.games):.2f} B a move)"
+        )
     print(f"games and moves together: {total / args.games:,.0f} B a game, {total / moves:,.1f} B a move")
     print("FIGURES " + json.dumps(figures))
 

@@ -108,12 +108,14 @@ def clicks(browser, url: str) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument("--root", type=Path, default=ROOT,
-                        help="the source tree to serve (an older checkout, for a before-and-after)")
+    parser.add_argument(
+        "--root", type=Path, default=ROOT, help="the source tree to serve (an older checkout, for a before-and-after)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        server, url = start_service(Path(folder), args.root, secret="page-speed-benchmark",
-                                    env={"PYRAMID_THROTTLE_SIGNUP": "100000/hour"})
+        server, url = start_service(
+            Path(folder), args.root, secret="page-speed-benchmark", env={"PYRAMID_THROTTLE_SIGNUP": "100000/hour"}
+        )
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path="/usr/bin/chromium")
@@ -125,11 +127,15 @@ def main() -> None:
             server.terminate()
             server.wait(timeout=20)
     requests, sizes = loads[-1][0], statistics.median(s for _, s, _ in loads)
-    print(f"first load to a playable table: {requests} requests, {sizes / 1024:.1f} KiB, "
-          f"median {statistics.median(t for *_, t in loads):.0f} ms over {args.runs} new browser contexts")
+    print(
+        f"first load to a playable table: {requests} requests, {sizes / 1024:.1f} KiB, "
+        f"median {statistics.median(t for *_, t in loads):.0f} ms over {args.runs} new browser contexts"
+    )
     ordered = sorted(moves)
-    print(f"click to board update: median {statistics.median(moves):.0f} ms, p95 "
-          f"{ordered[int(0.95 * (len(ordered) - 1))]:.0f} ms over {len(moves)} moves")
+    print(
+        f"click to board update: median {statistics.median(moves):.0f} ms, p95 "
+        f"{ordered[int(0.95 * (len(ordered) - 1))]:.0f} ms over {len(moves)} moves"
+    )
 
 
 if __name__ == "__main__":

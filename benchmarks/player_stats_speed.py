@@ -34,10 +34,10 @@ def fill(*, players: int, days: int, share: float, practice: int, heavy_practice
     import datetime as dt
     import time
 
-    import engine
     from django.db import connection
     from django.utils import timezone
 
+    import engine
     from games.daily import commitment
     from games.models import DailyDeal, Deal
     from pyramid_site.clock import utc_today
@@ -47,27 +47,52 @@ def fill(*, players: int, days: int, share: float, practice: int, heavy_practice
     for offset in range(days):
         for preset, number in (("classic", 10_000 + offset), ("one-look", 20_000 + offset)):
             rules = engine.preset(preset)
-            deal = Deal.objects.create(number=number, rules=rules.to_text(), preset=preset,
-                                       text=engine.deal_from_number(number).text, status="winnable", par_moves=40,
-                                       best_cards_left=0, best_moves=40, solved_at=timezone.now())
-            DailyDeal.objects.create(date=today - dt.timedelta(days=offset), preset=preset, deal=deal, attempt=0,
-                                     salt="0" * 32, commitment=commitment(deal.text, "0" * 32))
+            deal = Deal.objects.create(
+                number=number,
+                rules=rules.to_text(),
+                preset=preset,
+                text=engine.deal_from_number(number).text,
+                status="winnable",
+                par_moves=40,
+                best_cards_left=0,
+                best_moves=40,
+                solved_at=timezone.now(),
+            )
+            DailyDeal.objects.create(
+                date=today - dt.timedelta(days=offset),
+                preset=preset,
+                deal=deal,
+                attempt=0,
+                salt="0" * 32,
+                commitment=commitment(deal.text, "0" * 32),
+            )
     practice_deals = []
-    for index, rules in enumerate([engine.preset("classic"), engine.preset("relaxed"),
-                                   engine.Rules.parse("classic;passes=unlimited")]):
+    for index, rules in enumerate(
+        [engine.preset("classic"), engine.preset("relaxed"), engine.Rules.parse("classic;passes=unlimited")]
+    ):
         for number in range(50):
-            practice_deals.append(Deal.objects.create(
-                number=30_000 + 100 * index + number, rules=rules.to_text(), preset=rules.name,
-                text=engine.deal_from_number(number).text, solved_at=timezone.now(), status="unknown").pk)
+            practice_deals.append(
+                Deal.objects.create(
+                    number=30_000 + 100 * index + number,
+                    rules=rules.to_text(),
+                    preset=rules.name,
+                    text=engine.deal_from_number(number).text,
+                    solved_at=timezone.now(),
+                    status="unknown",
+                ).pk
+            )
     with connection.cursor() as cursor:
-        cursor.execute("""
+        cursor.execute(
+            """
             INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, email, is_staff,
                                    is_active, date_joined)
             SELECT '!', false, 'bench' || g, '', '', '', false, true, now() FROM generate_series(0, %s) g""",
-                       [players])
+            [players],
+        )
         cursor.execute("UPDATE auth_user SET username = 'heavy' WHERE username = 'bench0'")
         # ranked games of daily deals: the heavy player every one, the others a share of them
-        cursor.execute("""
+        cursor.execute(
+            """
             INSERT INTO games_game (player_id, deal_id, daily_id, mode, status, state, moves, cards_left,
                                     undo_count, hint_count, started_at, finished_at, closes_at, version, move_log)
             SELECT uid, deal_id, did, 'ranked', CASE WHEN cl = 0 THEN 'won' ELSE 'stuck' END,
@@ -79,7 +104,9 @@ def fill(*, players: int, days: int, share: float, practice: int, heavy_practice
                          d.date + time '08:00' + make_interval(secs => floor(random() * 30000)) AS st,
                          d.date + interval '1 day' AS d_end
                   FROM auth_user u CROSS JOIN games_dailydeal d
-                  WHERE u.username = 'heavy' OR random() < %s + 0 * d.id) s""", [share])
+                  WHERE u.username = 'heavy' OR random() < %s + 0 * d.id) s""",
+            [share],
+        )
         cursor.execute("""
             INSERT INTO leaderboards_result (game_id, player_id, deal_id, daily_id, date, preset, cards_left,
                 pyramid_left, moves, duration_ms, cleared, won, match_score, par_moves, started_at, finished_at,
@@ -90,7 +117,8 @@ def fill(*, players: int, days: int, share: float, practice: int, heavy_practice
                    g.started_at, g.finished_at, false
             FROM games_game g JOIN games_dailydeal d ON d.id = g.daily_id""")
         # practice games: a third won, a tenth still being played
-        cursor.execute("""
+        cursor.execute(
+            """
             INSERT INTO games_game (player_id, deal_id, mode, status, state, moves, cards_left, undo_count,
                                     hint_count, started_at, finished_at, version, move_log)
             SELECT uid, deal_id, 'practice', status,
@@ -106,8 +134,8 @@ def fill(*, players: int, days: int, share: float, practice: int, heavy_practice
                          now() - make_interval(secs => floor(random() * 3e7)) AS st
                   FROM auth_user u CROSS JOIN generate_series(1, %s) g
                   WHERE g <= CASE WHEN u.username = 'heavy' THEN %s ELSE %s END) s) m""",
-                       [practice_deals, len(practice_deals), max(practice, heavy_practice), heavy_practice,
-                        practice])
+            [practice_deals, len(practice_deals), max(practice, heavy_practice), heavy_practice, practice],
+        )
         cursor.execute("VACUUM ANALYZE")
     print(f"filled in {time.perf_counter() - t:.0f} s", flush=True)
 
@@ -151,26 +179,37 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     if not args.reuse:
-        fill(players=args.players, days=args.days, share=args.share, practice=args.practice,
-             heavy_practice=args.heavy_practice)
+        fill(
+            players=args.players,
+            days=args.days,
+            share=args.share,
+            practice=args.practice,
+            heavy_practice=args.heavy_practice,
+        )
 
     from games.models import Game
-    from leaderboards.models import Result
     from leaderboards.boards.selectors import statistics
+    from leaderboards.models import Result
 
     users = get_user_model().objects
     heavy = users.get(username="heavy")
     typical = users.annotate(n=Count("results")).exclude(username="heavy").order_by("-n").first()
-    print(f"{Result.objects.count():,} results and {Game.objects.filter(mode='practice').count():,} practice games "
-          f"in all; heavy: {Result.objects.filter(player=heavy).count():,} results, "
-          f"{Game.objects.filter(player=heavy, mode='practice').count():,} practice games; "
-          f"typical: {Result.objects.filter(player=typical).count():,} results")
+    print(
+        f"{Result.objects.count():,} results and {Game.objects.filter(mode='practice').count():,} practice games "
+        f"in all; heavy: {Result.objects.filter(player=heavy).count():,} results, "
+        f"{Game.objects.filter(player=heavy, mode='practice').count():,} practice games; "
+        f"typical: {Result.objects.filter(player=typical).count():,} results"
+    )
     print(f"load average before timing: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     for name, player in (("heavy", heavy), ("typical", typical)):
-        report(f"statistics of {name} (own page: ranked, practice, streaks)",
-               timed(lambda p=player: statistics.player_statistics(player=p, viewer=p), args.runs))
-        report(f"calendar of {name}, 12 months",
-               timed(lambda p=player: statistics.player_calendar(player=p, months=12), args.runs))
+        report(
+            f"statistics of {name} (own page: ranked, practice, streaks)",
+            timed(lambda p=player: statistics.player_statistics(player=p, viewer=p), args.runs),
+        )
+        report(
+            f"calendar of {name}, 12 months",
+            timed(lambda p=player: statistics.player_calendar(player=p, months=12), args.runs),
+        )
     if args.plans:  # the selectors' own queries, as they ran, with PostgreSQL's plan of each
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
@@ -180,6 +219,7 @@ def main() -> None:
             statistics.player_calendar(player=heavy, months=12)
         for query in seen.captured_queries:
             explain(query["sql"][:160], (query["sql"], ()))
+
 
 if __name__ == "__main__":
     main()

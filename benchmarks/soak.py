@@ -43,22 +43,38 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import engine  # noqa: E402
 from fault_servers import gunicorn, migrate, missing_binaries, private_postgres, private_redis  # noqa: E402
 from faults_postgres_restart import check_logs  # noqa: E402
-from benchmarks.common import UNTHROTTLED_PLAY  # noqa: E402
 from load_games import engine_line, play_games, sign_up  # noqa: E402
+
+import engine  # noqa: E402
+from benchmarks.common import UNTHROTTLED_PLAY  # noqa: E402
 
 PASSWORD = "soak-test-pass-phrase-1"
 HOSTILE = [
     ("POST", "/api/accounts/login/", {"content": b"[" * 100_000, "headers": {"Content-Type": "application/json"}}),
-    ("POST", "/api/clubs/", {"content": b'{"name": ' + b'{"a": ' * 30_000 + b"1" + b"}" * 30_001,
-                             "headers": {"Content-Type": "application/json"}}),
-    ("POST", "/api/games/", {"content": b'{"number": 1, "pad": "' + b"x" * 200_000 + b'"}',
-                             "headers": {"Content-Type": "application/json"}}),
+    (
+        "POST",
+        "/api/clubs/",
+        {
+            "content": b'{"name": ' + b'{"a": ' * 30_000 + b"1" + b"}" * 30_001,
+            "headers": {"Content-Type": "application/json"},
+        },
+    ),
+    (
+        "POST",
+        "/api/games/",
+        {
+            "content": b'{"number": 1, "pad": "' + b"x" * 200_000 + b'"}',
+            "headers": {"Content-Type": "application/json"},
+        },
+    ),
     ("POST", "/api/accounts/login/", {"data": {"username": "x", "password": "y"}}),
-    ("POST", "/api/accounts/signup/", {"json": {"username": "ＡＬＩＣＥ\u202e", "password": PASSWORD},
-                                       "headers": {"X-Forwarded-For": "203.0.113.9"}}),
+    (
+        "POST",
+        "/api/accounts/signup/",
+        {"json": {"username": "ＡＬＩＣＥ\u202e", "password": PASSWORD}, "headers": {"X-Forwarded-For": "203.0.113.9"}},
+    ),
     ("POST", "/api/games/", {"content": b"{not json", "headers": {"Content-Type": "application/json"}}),
     ("POST", "/api/games/", {"json": {"number": 2**64, "rules": "classic;passes=2147483648"}}),
     ("GET", "/api/deals/-1", {}),
@@ -129,8 +145,9 @@ async def solver(client, tally: Tally, token: str, until: float, asked: set, rng
     headers = {"Authorization": f"Token {token}"}
     while time.monotonic() < until:
         number = rng.randrange(10_000, 20_000)
-        response = await request(client, tally, "solve", "POST", f"/api/deals/{number}/solve/?rules=relaxed",
-                                 headers=headers)
+        response = await request(
+            client, tally, "solve", "POST", f"/api/deals/{number}/solve/?rules=relaxed", headers=headers
+        )
         if response is not None and response.status_code == 202:
             asked.add(number)
         await asyncio.sleep(1.0)
@@ -150,8 +167,15 @@ async def hostile(client, tally: Tally, token: str, until: float, rng: random.Ra
         headers = dict(options.get("headers", {}))
         if rng.random() < 0.5:
             headers["Authorization"] = f"Token {token}"
-        await request(client, tally, f"hostile {method} {path}", method, path,
-                      **{k: v for k, v in options.items() if k != "headers"}, headers=headers)
+        await request(
+            client,
+            tally,
+            f"hostile {method} {path}",
+            method,
+            path,
+            **{k: v for k, v in options.items() if k != "headers"},
+            headers=headers,
+        )
         await asyncio.sleep(0.1)
 
 
@@ -173,9 +197,13 @@ def web_rss_kib(master_pid: int) -> int:
 
 
 def start_worker(env: dict) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "celery", "-A", "pyramid_site", "worker", "--pool", "solo",
-                             "--loglevel", "WARNING"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "pyramid_site", "worker", "--pool", "solo", "--loglevel", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 async def soak(args, base_url: str, dsn: str, postgres, env: dict, gunicorn_pid: int, staff_token: str) -> int:
@@ -187,7 +215,7 @@ async def soak(args, base_url: str, dsn: str, postgres, env: dict, gunicorn_pid:
     limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
     async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=30) as client:
         tokens = await sign_up(client, args.players + 4, "soak")
-        players, (reader_token, solver_token, hostile_token, extra) = tokens[:args.players], tokens[args.players:]
+        players, (reader_token, solver_token, hostile_token, extra) = tokens[: args.players], tokens[args.players :]
         numbers = itertools.count(args.first_deal)
         latencies, errors, sent, acknowledged, retries = [], [], {}, {}, Counter()
         started = time.monotonic()
@@ -213,26 +241,35 @@ async def soak(args, base_url: str, dsn: str, postgres, env: dict, gunicorn_pid:
                 number = next(numbers)
                 one = asyncio.Queue()
                 one.put_nowait((number, engine_line(number, rules, seed=number)))
-                await play_games(client, token, one, latencies, errors, sent, args.rules, acknowledged=acknowledged,
-                                 retries=retries)
+                await play_games(
+                    client, token, one, latencies, errors, sent, args.rules, acknowledged=acknowledged, retries=retries
+                )
 
         await asyncio.gather(
-            faults(), *(player(token) for token in players),
+            faults(),
+            *(player(token) for token in players),
             *(visitor(client, tally, until, random.Random(rng.random())) for _ in range(args.visitors)),
             reader(client, tally, reader_token, until, random.Random(rng.random())),
             solver(client, tally, solver_token, until, asked, random.Random(rng.random())),
             staff(client, tally, staff_token, until),
-            *(hostile(client, tally, hostile_token if i % 2 else extra, until, random.Random(rng.random()))
-              for i in range(args.hostile)))
+            *(
+                hostile(client, tally, hostile_token if i % 2 else extra, until, random.Random(rng.random()))
+                for i in range(args.hostile)
+            ),
+        )
         rss["end_kib"] = web_rss_kib(gunicorn_pid)
         # the deals asked for are all solved once the worker catches up (none pending for ever)
         deadline = time.monotonic() + 300
         pending = set(asked)
         while pending and time.monotonic() < deadline:
             with psycopg.connect(dsn) as connection:
-                pending = {n for (n,) in connection.execute(
-                    "SELECT number + 9223372036854775808 FROM games_deal"
-                    " WHERE status = 'pending' AND preset = 'relaxed'")} & asked
+                pending = {
+                    n
+                    for (n,) in connection.execute(
+                        "SELECT number + 9223372036854775808 FROM games_deal"
+                        " WHERE status = 'pending' AND preset = 'relaxed'"
+                    )
+                } & asked
             await asyncio.sleep(2)
     worker.terminate()
     worker.wait(timeout=30)
@@ -241,24 +278,47 @@ async def soak(args, base_url: str, dsn: str, postgres, env: dict, gunicorn_pid:
     server_errors = [e for e in errors if e[0] == "server" and e[1] != 503]
     growth = (rss["end_kib"] - rss["first_minute_kib"]) / rss["first_minute_kib"]
     print(f"{seconds / 60:.0f} min; players {args.players}, visitors {args.visitors}, hostile {args.hostile}; {events}")
-    print(f"moves sent {len(latencies)}, acknowledged {moves_acknowledged}, stored {figures['moves_stored']}; "
-          f"resent {retries['resent']} ({retries['already_applied']} answered 'already applied')")
+    print(
+        f"moves sent {len(latencies)}, acknowledged {moves_acknowledged}, stored {figures['moves_stored']}; "
+        f"resent {retries['resent']} ({retries['already_applied']} answered 'already applied')"
+    )
     print(f"other answers by status: {dict(tally.status)}")
     print(f"answers that break the rules (5xx other than 503, or no JSON code): {len(tally.bad) + len(server_errors)}")
     for bad in (tally.bad + server_errors)[:10]:
         print("  ", bad)
     print(f"deals asked to be solved: {len(asked)}, still pending: {len(pending)}")
-    print(f"web RSS: {rss['first_minute_kib'] / 1024:.0f} MiB after the first minute, {rss['end_kib'] / 1024:.0f} MiB "
-          f"at the end ({100 * growth:+.1f} %)")
-    ok = (figures["moves_stored"] == moves_acknowledged and not tally.bad and not server_errors and not pending
-          and growth < 0.10 and not any(figures[name] for name in figures if name.startswith("games_")))
+    print(
+        f"web RSS: {rss['first_minute_kib'] / 1024:.0f} MiB after the first minute, {rss['end_kib'] / 1024:.0f} MiB "
+        f"at the end ({100 * growth:+.1f} %)"
+    )
+    ok = (
+        figures["moves_stored"] == moves_acknowledged
+        and not tally.bad
+        and not server_errors
+        and not pending
+        and growth < 0.10
+        and not any(figures[name] for name in figures if name.startswith("games_"))
+    )
     print("PASS" if ok else "FAIL")
-    print("FIGURES", json.dumps(dict(figures) | events | {
-        "moves_sent": len(latencies), "moves_acknowledged": moves_acknowledged,
-        "other_answers": sum(tally.status.values()),
-        "bad_answers": len(tally.bad) + len(server_errors), "solves_asked": len(asked), "solves_pending": len(pending),
-        "rss_first_minute_mib": round(rss["first_minute_kib"] / 1024), "rss_end_mib": round(rss["end_kib"] / 1024),
-        "rss_growth_pct": round(100 * growth, 1), "ok": ok}))
+    print(
+        "FIGURES",
+        json.dumps(
+            dict(figures)
+            | events
+            | {
+                "moves_sent": len(latencies),
+                "moves_acknowledged": moves_acknowledged,
+                "other_answers": sum(tally.status.values()),
+                "bad_answers": len(tally.bad) + len(server_errors),
+                "solves_asked": len(asked),
+                "solves_pending": len(pending),
+                "rss_first_minute_mib": round(rss["first_minute_kib"] / 1024),
+                "rss_end_mib": round(rss["end_kib"] / 1024),
+                "rss_growth_pct": round(100 * growth, 1),
+                "ok": ok,
+            }
+        ),
+    )
     return 0 if ok else 1
 
 
@@ -278,19 +338,45 @@ def main() -> int:
         return 2
     with private_postgres() as postgres, private_redis() as redis_server:
         dsn = postgres.create_database("pyramid_soak")
-        env = os.environ | {"DATABASE_URL": dsn, "REDIS_URL": redis_server.url, "DJANGO_DEBUG": "false",
-                            "PYRAMID_DAILY_SECRET": "pyramid-soak-secret",
-                            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
-                            "PYRAMID_THROTTLE_SIGNUP": "100000/hour", "PYRAMID_THROTTLE_LOGIN": "100000/hour",
-                            "PYRAMID_THROTTLE_SOLVE": "100000/hour", "PYRAMID_SOLVE_BUDGET_SECONDS": "20",
-                            "CELERY_TASK_ALWAYS_EAGER": "false", "LOG_LEVEL": "ERROR",
-                            "DJANGO_SUPERUSER_PASSWORD": PASSWORD} | UNTHROTTLED_PLAY
+        env = (
+            os.environ
+            | {
+                "DATABASE_URL": dsn,
+                "REDIS_URL": redis_server.url,
+                "DJANGO_DEBUG": "false",
+                "PYRAMID_DAILY_SECRET": "pyramid-soak-secret",
+                "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+                "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
+                "PYRAMID_THROTTLE_LOGIN": "100000/hour",
+                "PYRAMID_THROTTLE_SOLVE": "100000/hour",
+                "PYRAMID_SOLVE_BUDGET_SECONDS": "20",
+                "CELERY_TASK_ALWAYS_EAGER": "false",
+                "LOG_LEVEL": "ERROR",
+                "DJANGO_SUPERUSER_PASSWORD": PASSWORD,
+            }
+            | UNTHROTTLED_PLAY
+        )
         migrate(dsn, env)
-        subprocess.run([sys.executable, "manage.py", "createsuperuser", "--noinput", "--username", "staff",
-                        "--email", "staff@example.invalid"], cwd=ROOT, env=env, check=True, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "manage.py",
+                "createsuperuser",
+                "--noinput",
+                "--username",
+                "staff",
+                "--email",
+                "staff@example.invalid",
+            ],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
         with gunicorn(env, workers=args.workers) as (base_url, server):
-            staff_token = httpx.post(f"{base_url}/api/accounts/login/",
-                                     json={"username": "staff", "password": PASSWORD}).json()["token"]
+            staff_token = httpx.post(
+                f"{base_url}/api/accounts/login/", json={"username": "staff", "password": PASSWORD}
+            ).json()["token"]
             return asyncio.run(soak(args, base_url, dsn, postgres, env, server.pid, staff_token))
 
 

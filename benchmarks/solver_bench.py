@@ -45,8 +45,9 @@ def against(path: str, rules_texts: list[str], first: int, deals: int) -> int:
     by all four in turn: what the order gives one build it gives the other."""
     with tempfile.TemporaryDirectory() as folder:
         cores = []
-        for n, (name, source) in enumerate([("this", fast._core.__file__), ("other", path), ("other", path),
-                                            ("this", fast._core.__file__)]):
+        for n, (name, source) in enumerate(
+            [("this", fast._core.__file__), ("other", path), ("other", path), ("this", fast._core.__file__)]
+        ):
             copy = Path(folder) / str(n) / Path(source).name
             copy.parent.mkdir()
             shutil.copyfile(source, copy)
@@ -65,8 +66,11 @@ def against(path: str, rules_texts: list[str], first: int, deals: int) -> int:
                 if len(answers) > 1:
                     print(f"deal {number}: the two builds answer differently", file=sys.stderr)
                     return 1
-            print(f"{text:<34} {deals:>5} {500 * spent['other'] / deals:>9.2f} {500 * spent['this'] / deals:>9.2f} "
-                  f"{spent['this'] / spent['other']:>10.3f}", flush=True)
+            print(
+                f"{text:<34} {deals:>5} {500 * spent['other'] / deals:>9.2f} {500 * spent['this'] / deals:>9.2f} "
+                f"{spent['this'] / spent['other']:>10.3f}",
+                flush=True,
+            )
     return 0
 
 
@@ -77,22 +81,29 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--budget-seconds", type=float, default=120.0)
-    parser.add_argument("--against", metavar="CORE_SO",
-                        help="another build of the core to compare with, in one process")
+    parser.add_argument(
+        "--against", metavar="CORE_SO", help="another build of the core to compare with, in one process"
+    )
     args = parser.parse_args()
     if args.against:
         return against(args.against, args.rules, args.first, args.deals)
-    print(f"{'rules':<34} {'deals':>5} {'win':>5} {'unknown':>7} {'mean ms':>8} {'median ms':>9} "
-          f"{'max ms':>8} {'slowest':>7} {'tables MB':>9} {'worker RSS MB':>13}")
+    print(
+        f"{'rules':<34} {'deals':>5} {'win':>5} {'unknown':>7} {'mean ms':>8} {'median ms':>9} "
+        f"{'max ms':>8} {'slowest':>7} {'tables MB':>9} {'worker RSS MB':>13}"
+    )
     for text in args.rules:
         rules = Rules.parse(text)
-        figures = collect(rules, args.first, args.deals, args.budget_seconds, args.workers,
-                          progress=sys.stderr.isatty())
+        figures = collect(
+            rules, args.first, args.deals, args.budget_seconds, args.workers, progress=sys.stderr.isatty()
+        )
         rss_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         s, m = figures["seconds"], figures["memory_mb"]
-        print(f"{text:<34} {figures['deals']:>5} {figures['winnable']:>5} {figures['unknown']:>7} "
-              f"{1000 * s['mean']:>8.1f} {1000 * s['median']:>9.1f} {1000 * s['max']:>8.0f} {s['slowest_deal']:>7} "
-              f"{m['max']:>9.1f} {rss_mb:>13.0f}", flush=True)
+        print(
+            f"{text:<34} {figures['deals']:>5} {figures['winnable']:>5} {figures['unknown']:>7} "
+            f"{1000 * s['mean']:>8.1f} {1000 * s['median']:>9.1f} {1000 * s['max']:>8.0f} {s['slowest_deal']:>7} "
+            f"{m['max']:>9.1f} {rss_mb:>13.0f}",
+            flush=True,
+        )
     return 0
 
 

@@ -61,8 +61,22 @@ def free_port() -> int:
 
 def start_server(env: dict, workers: int) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "gunicorn", "pyramid_site.wsgi", "--bind", f"127.0.0.1:{port}",
-                               "--workers", str(workers), "--log-level", "warning"], cwd=ROOT, env=env)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "pyramid_site.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(200):
         try:
@@ -130,8 +144,12 @@ def run_phase(phase: Phase, url: str, args, looping: bool) -> None:
 
 def figures(latencies: list[float]) -> dict:
     ordered = sorted(latencies)
-    return {"n": len(ordered), "p50": statistics.median(ordered),
-            "p95": ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))], "max": ordered[-1]}
+    return {
+        "n": len(ordered),
+        "p50": statistics.median(ordered),
+        "p95": ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))],
+        "max": ordered[-1],
+    }
 
 
 def main() -> int:
@@ -149,18 +167,42 @@ def main() -> int:
     args = parser.parse_args()
 
     database_recreate(args.pg, args.db)
-    env = os.environ | {"DATABASE_URL": f"{args.pg}/{args.db}", "REDIS_URL": args.redis, "DJANGO_DEBUG": "false",
-                        "PYRAMID_DAILY_SECRET": "pyramid-benchmark-secret", "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-                        "DJANGO_SETTINGS_MODULE": "pyramid_site.settings", "LOG_LEVEL": "ERROR"}
+    env = os.environ | {
+        "DATABASE_URL": f"{args.pg}/{args.db}",
+        "REDIS_URL": args.redis,
+        "DJANGO_DEBUG": "false",
+        "PYRAMID_DAILY_SECRET": "pyramid-benchmark-secret",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SETTINGS_MODULE": "pyramid_site.settings",
+        "LOG_LEVEL": "ERROR",
+    }
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-    subprocess.run([sys.executable, "manage.py", "prepare_daily_deals", "--days", "1"], cwd=ROOT, env=env, check=True,
-                   capture_output=True)
-    off = {"PYRAMID_SOLVER_SECONDS_PER_ACCOUNT": "0", "PYRAMID_SOLVER_SECONDS_PER_ADDRESS": "0",
-           "PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT": "0", "PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS": "0"}
-    on = {name: value for name, value in (("PYRAMID_SOLVER_SECONDS_PER_ACCOUNT", args.account_seconds),
-                                          ("PYRAMID_SOLVER_SECONDS_PER_ADDRESS", args.address_seconds)) if value}
-    phases = [(Phase("quiet"), off, False), (Phase("loop, budget off"), off, True),
-              (Phase("loop, budget on"), on, True)]
+    subprocess.run(
+        [sys.executable, "manage.py", "prepare_daily_deals", "--days", "1"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    off = {
+        "PYRAMID_SOLVER_SECONDS_PER_ACCOUNT": "0",
+        "PYRAMID_SOLVER_SECONDS_PER_ADDRESS": "0",
+        "PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT": "0",
+        "PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS": "0",
+    }
+    on = {
+        name: value
+        for name, value in (
+            ("PYRAMID_SOLVER_SECONDS_PER_ACCOUNT", args.account_seconds),
+            ("PYRAMID_SOLVER_SECONDS_PER_ADDRESS", args.address_seconds),
+        )
+        if value
+    }
+    phases = [
+        (Phase("quiet"), off, False),
+        (Phase("loop, budget off"), off, True),
+        (Phase("loop, budget on"), on, True),
+    ]
     try:
         for phase, budget, looping in phases:
             redis.Redis.from_url(args.redis).flushdb()
@@ -174,23 +216,29 @@ def main() -> int:
         database_drop(args.pg, args.db)
 
     quiet = figures([ms for _, ms in phases[0][0].visits])
-    print(f"{args.visitors} visitors reading /api/daily/ every {args.pause} s; one guest looping verdicts from "
-          f"{args.loops} connections; {args.seconds:g} s a phase; {args.workers} gunicorn workers")
+    print(
+        f"{args.visitors} visitors reading /api/daily/ every {args.pause} s; one guest looping verdicts from "
+        f"{args.loops} connections; {args.seconds:g} s a phase; {args.workers} gunicorn workers"
+    )
     print("| phase | reads | p50 ms | p95 ms | worst ms | p50 / quiet | p95 / quiet | verdicts served | refused |")
     print("|---|---|---|---|---|---|---|---|---|")
     for phase, _, _ in phases:
         seen = figures([ms for _, ms in phase.visits])
-        print(f"| {phase.name} | {seen['n']} | {seen['p50']:.0f} | {seen['p95']:.0f} | {seen['max']:.0f} | "
-              f"{seen['p50'] / quiet['p50']:.2f} | {seen['p95'] / quiet['p95']:.2f} | {phase.served} | "
-              f"{phase.refused} |")
+        print(
+            f"| {phase.name} | {seen['n']} | {seen['p50']:.0f} | {seen['p95']:.0f} | {seen['max']:.0f} | "
+            f"{seen['p50'] / quiet['p50']:.2f} | {seen['p95'] / quiet['p95']:.2f} | {phase.served} | "
+            f"{phase.refused} |"
+        )
     last = phases[2][0]
     if last.first_refusal is not None:
         after = [ms for at, ms in last.visits if at > last.first_refusal]
         if after:
             seen = figures(after)
-            print(f"budget on: first refusal {last.first_refusal:.1f} s into the phase; after it the visitors' p50 "
-                  f"{seen['p50']:.0f} ms ({seen['p50'] / quiet['p50']:.2f} x quiet), p95 {seen['p95']:.0f} ms "
-                  f"({seen['p95'] / quiet['p95']:.2f} x quiet), worst {seen['max']:.0f} ms")
+            print(
+                f"budget on: first refusal {last.first_refusal:.1f} s into the phase; after it the visitors' p50 "
+                f"{seen['p50']:.0f} ms ({seen['p50'] / quiet['p50']:.2f} x quiet), p95 {seen['p95']:.0f} ms "
+                f"({seen['p95'] / quiet['p95']:.2f} x quiet), worst {seen['max']:.0f} ms"
+            )
     return 0
 
 

@@ -58,9 +58,14 @@ new MutationObserver(() => {
 
 
 # the table is pressed far faster than a person plays: the throttles and the speed rule lifted
-UNTHROTTLED = {"PYRAMID_THROTTLE_GAME_START": "100000/min", "PYRAMID_THROTTLE_GAME_START_ADDRESS": "100000/min",
-               "PYRAMID_THROTTLE_MOVE": "100000/min", "PYRAMID_THROTTLE_MOVE_ADDRESS": "100000/min",
-               "PYRAMID_THROTTLE_GUEST": "100000/hour", "PYRAMID_FLAG_FASTEST_MOVE_MS": "0"}
+UNTHROTTLED = {
+    "PYRAMID_THROTTLE_GAME_START": "100000/min",
+    "PYRAMID_THROTTLE_GAME_START_ADDRESS": "100000/min",
+    "PYRAMID_THROTTLE_MOVE": "100000/min",
+    "PYRAMID_THROTTLE_MOVE_ADDRESS": "100000/min",
+    "PYRAMID_THROTTLE_GUEST": "100000/hour",
+    "PYRAMID_FLAG_FASTEST_MOVE_MS": "0",
+}
 
 
 def new_game(page) -> None:
@@ -92,8 +97,10 @@ def draws(browser, url: str, count: int) -> list[tuple[float, float]]:
         box = page.locator('.board [data-loc="stock"]').bounding_box()
         page.evaluate("window.__t.updated = window.__t.painted = null")
         page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-        page.wait_for_function(f"document.getElementById('stock-count')?.textContent === '{stock - 1}'"
-                               " && window.__t.painted !== null", polling="raf")
+        page.wait_for_function(
+            f"document.getElementById('stock-count')?.textContent === '{stock - 1}' && window.__t.painted !== null",
+            polling="raf",
+        )
         t = page.evaluate("window.__t")
         times.append((t["updated"] - t["down"], t["painted"] - t["down"]))
     context.close()
@@ -138,10 +145,12 @@ def main() -> None:
     folders = [tempfile.TemporaryDirectory() for _ in roots]
     try:
         for root, folder in zip(roots, folders, strict=True):
-            commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
-                                    text=True).stdout.strip()
-            dirty = subprocess.run(["git", "status", "--porcelain", "--", "pyramid_site"], cwd=root,
-                                   capture_output=True, text=True).stdout.strip()
+            commit = subprocess.run(
+                ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
+            ).stdout.strip()
+            dirty = subprocess.run(
+                ["git", "status", "--porcelain", "--", "pyramid_site"], cwd=root, capture_output=True, text=True
+            ).stdout.strip()
             names.append(f"{root.name} ({commit}{'+' if dirty else ''})")
             console.print(f"[bold]{names[-1]}[/bold]: serving {root}")
             server, url = start_service(Path(folder.name), root, secret="web-table-benchmark", env=UNTHROTTLED)
@@ -171,16 +180,30 @@ def main() -> None:
             server.wait(timeout=20)
         for folder in folders:
             folder.cleanup()
-    results = [(name, [a for a, _ in c], [b for _, b in c], rounds, x)
-               for name, c, x in zip(names, clicks, loads, strict=True)]
+    results = [
+        (name, [a for a, _ in c], [b for _, b in c], rounds, x) for name, c, x in zip(names, clicks, loads, strict=True)
+    ]
     table = Table(title=f"the game table: {args.draws} draws by mouse, {args.loads} first loads")
-    for column in ("checkout", "click → DOM p50", "p99", "click → next frame p50", "p99", "first load → card, median",
-                   "max"):
+    for column in (
+        "checkout",
+        "click → DOM p50",
+        "p99",
+        "click → next frame p50",
+        "p99",
+        "first load → card, median",
+        "max",
+    ):
         table.add_column(column, justify="right" if column != "checkout" else "left")
     for name, to_dom, to_frame, _rounds, loads in results:
-        table.add_row(name, f"{statistics.median(to_dom):.1f} ms", f"{percentile(to_dom, 99):.1f} ms",
-                      f"{statistics.median(to_frame):.1f} ms", f"{percentile(to_frame, 99):.1f} ms",
-                      f"{statistics.median(loads):.0f} ms", f"{max(loads):.0f} ms")
+        table.add_row(
+            name,
+            f"{statistics.median(to_dom):.1f} ms",
+            f"{percentile(to_dom, 99):.1f} ms",
+            f"{statistics.median(to_frame):.1f} ms",
+            f"{percentile(to_frame, 99):.1f} ms",
+            f"{statistics.median(loads):.0f} ms",
+            f"{max(loads):.0f} ms",
+        )
     console.print(table)
     console.print(f"{rounds} rounds, the checkouts taking turns: a new game's draws (24 at most) and a first load each")
 

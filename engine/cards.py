@@ -41,7 +41,5 @@ def parse_card(token: str) -> int:
     """Parse ``7d``, ``TD``, ``10d`` and the like; refuse anything else by name."""
     card = _BY_TEXT.get(token.strip().upper())
     if card is None:
-        raise DealError(
-            f"unknown card {token!r}: a card is a rank (A 2-9 T or 10 J Q K) followed by a suit (C D H S)"
-        )
+        raise DealError(f"unknown card {token!r}: a card is a rank (A 2-9 T or 10 J Q K) followed by a suit (C D H S)")
     return card

@@ -83,18 +83,28 @@ def cmd_replay(args: argparse.Namespace) -> int:
     log = args.moves if args.moves else sys.stdin.read().split()
     result = replay(deal, args.rules, log)
     if result.failed_at is not None:
-        print(json.dumps({
-            "error": {"index": result.failed_at, "move": log[result.failed_at], "reason": result.reason},
-            "position": result.position.dumps(),
-        }, indent=2))
+        print(
+            json.dumps(
+                {
+                    "error": {"index": result.failed_at, "move": log[result.failed_at], "reason": result.reason},
+                    "position": result.position.dumps(),
+                },
+                indent=2,
+            )
+        )
         return 1
     position = result.position
-    print(json.dumps({
-        "status": position.status,
-        "position": position.dumps(),
-        "scores": score(position).to_dict(),
-        "view": player_view(position),
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "status": position.status,
+                "position": position.dumps(),
+                "scores": score(position).to_dict(),
+                "view": player_view(position),
+            },
+            indent=2,
+        )
+    )
     return 0
 
 

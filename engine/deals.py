@@ -48,9 +48,7 @@ class Deal:
 
     def layout_text(self, reserve: int = 0) -> str:
         """The deal text in rows: the pyramid's seven rows, the reserve, then the stock."""
-        lines = [
-            " ".join(card_text(self.cards[position_of(r, c)]) for c in range(r + 1)) for r in range(ROWS)
-        ]
+        lines = [" ".join(card_text(self.cards[position_of(r, c)]) for c in range(r + 1)) for r in range(ROWS)]
         rest = self.cards[PYRAMID_SIZE:]
         if reserve:
             lines.append(" ".join(card_text(c) for c in rest[:reserve]))

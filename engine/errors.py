@@ -26,8 +26,9 @@ class StateError(EngineError):
 class IllegalMove(EngineError):
     """A well-formed move that the rules do not allow in this position."""
 
-    def __init__(self, reason: str, move: str | None = None, *, kind: str | None = None,
-                 params: dict[str, Any] | None = None):
+    def __init__(
+        self, reason: str, move: str | None = None, *, kind: str | None = None, params: dict[str, Any] | None = None
+    ):
         super().__init__(reason)
         self.reason = reason
         self.move = move

@@ -106,8 +106,16 @@ def _private(board: Board, deal: Deal | None = None) -> Board:
 
 
 def _on_board(position: Position, board: Board) -> Position:
-    return Position(board, position.pyramid, position.reserve, position.pile, position.pointer, position.pass_no,
-                    position.moves, position.cleared_pass)
+    return Position(
+        board,
+        position.pyramid,
+        position.reserve,
+        position.pile,
+        position.pointer,
+        position.pass_no,
+        position.moves,
+        position.cleared_pass,
+    )
 
 
 # --- when the pile cannot matter ---------------------------------------------------------------------
@@ -133,8 +141,16 @@ def _pyramid_alone(position: Position, budget: list[int]) -> list[str] | None:
     changes nothing they can do. If every line of their own play clears the pyramid, every line of
     the game does, whatever the face-down cards; their shortest such line is the answer. (A line that
     leaves pyramid cards may leave pile moves in some orders and not in others: not forced, to be safe.)"""
-    alone = Position(position.board, position.pyramid, position.reserve, 0, 0, position.pass_no,
-                     position.moves, position.cleared_pass)
+    alone = Position(
+        position.board,
+        position.pyramid,
+        position.reserve,
+        0,
+        0,
+        position.pass_no,
+        position.moves,
+        position.cleared_pass,
+    )
     if alone.status != PLAYING or _only_result(alone, budget) != ("won", 0):
         return None
     return _common_line([alone], budget)

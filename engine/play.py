@@ -54,13 +54,20 @@ def render(position: Position) -> str:
     if waste and rules.waste_live:
         waste_text += " <- W"
     lines.append(f"{stock}   Waste: {waste_text}")
-    lines.append(f"Pass {position.pass_no} of {passes}   Moves {position.moves}   "
-                 f"Pyramid left {position.pyramid_left}   Cards left {position.cards_left}")
+    lines.append(
+        f"Pass {position.pass_no} of {passes}   Moves {position.moves}   "
+        f"Pyramid left {position.pyramid_left}   Cards left {position.cards_left}"
+    )
     return "\n".join(lines)
 
 
-def play_terminal(rules: Rules, number: int | None = None, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
-                  position: Position | None = None) -> int:
+def play_terminal(
+    rules: Rules,
+    number: int | None = None,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+    position: Position | None = None,
+) -> int:
     """Play deal ``number`` (a random one if None), or go on from ``position``."""
     number = secrets.randbelow(2**32) if number is None else number
     position = position or Position.start(deal_from_number(number), rules)
@@ -80,8 +87,10 @@ def play_terminal(rules: Rules, number: int | None = None, stdin: TextIO = sys.s
             return 0
         if status == STUCK:
             result = score(position)
-            say(f"Stuck: no removal is possible and none can come up by drawing or redealing. "
-                f"{result.cards_left} cards left, {result.moves} moves.")
+            say(
+                f"Stuck: no removal is possible and none can come up by drawing or redealing. "
+                f"{result.cards_left} cards left, {result.moves} moves."
+            )
             return 0
         print("> ", end="", file=stdout, flush=True)
         line = stdin.readline()

@@ -40,8 +40,18 @@ PLAYING, WON, STUCK = "playing", "won", "stuck"
 class Board:
     """The cards of one deal laid out under one rule set; shared by all positions of that game."""
 
-    __slots__ = ("deal", "rules", "pyramid_cards", "reserve_cards", "pile_cards", "pile_size", "values",
-                 "pile_values", "partners_cache", "pile_masks")
+    __slots__ = (
+        "deal",
+        "rules",
+        "pyramid_cards",
+        "reserve_cards",
+        "pile_cards",
+        "pile_size",
+        "values",
+        "pile_values",
+        "partners_cache",
+        "pile_masks",
+    )
 
     def __init__(self, deal: Deal, rules: Rules):
         self.deal = deal
@@ -81,8 +91,17 @@ def _lowest_bit(mask: int) -> int:
 class Position:
     __slots__ = ("board", "pyramid", "reserve", "pile", "pointer", "pass_no", "moves", "cleared_pass")
 
-    def __init__(self, board: Board, pyramid: int, reserve: int, pile: int, pointer: int, pass_no: int,
-                 moves: int = 0, cleared_pass: int = 0):
+    def __init__(
+        self,
+        board: Board,
+        pyramid: int,
+        reserve: int,
+        pile: int,
+        pointer: int,
+        pass_no: int,
+        moves: int = 0,
+        cleared_pass: int = 0,
+    ):
         self.board = board
         self.pyramid = pyramid  # bit p set: pyramid position p still holds its card
         self.reserve = reserve  # bit i set: reserve card Ri is still there
@@ -99,8 +118,9 @@ class Position:
         return cls(board, FULL_PYRAMID, (1 << rules.reserve) - 1, (1 << board.pile_size) - 1, 0, 1)
 
     def copy(self) -> Position:
-        return Position(self.board, self.pyramid, self.reserve, self.pile, self.pointer, self.pass_no,
-                        self.moves, self.cleared_pass)
+        return Position(
+            self.board, self.pyramid, self.reserve, self.pile, self.pointer, self.pass_no, self.moves, self.cleared_pass
+        )
 
     @property
     def rules(self) -> Rules:
@@ -229,25 +249,39 @@ class Position:
             reason = f"{self.card_words(loc)} is covered by {' and '.join(c.english() for c in on)}"
             if partner in COVERED_BY[loc]:
                 if rules.covered_pairs:
-                    return Said(reason + ", and a card pairs with the card it covers only when nothing else covers it",
-                                "covered_partner_and_more", card=card, covered_by=on)
-                return Said(reason + ": a card never pairs with a card it covers under these rules",
-                            "covered_by_partner", card=card, covered_by=on)
+                    return Said(
+                        reason + ", and a card pairs with the card it covers only when nothing else covers it",
+                        "covered_partner_and_more",
+                        card=card,
+                        covered_by=on,
+                    )
+                return Said(
+                    reason + ": a card never pairs with a card it covers under these rules",
+                    "covered_by_partner",
+                    card=card,
+                    covered_by=on,
+                )
             return Said(reason, "covered", card=card, covered_by=on)
         if loc < STOCK:
             if not rules.reserve:
                 return Said("there is no reserve under these rules", "no_reserve")
             i = loc - RESERVE_BASE
-            return None if self.reserve >> i & 1 else Said(f"{self.card_words(loc)} is already gone",
-                                                           "reserve_card_gone", card=self.card_seen(loc))
+            return (
+                None
+                if self.reserve >> i & 1
+                else Said(f"{self.card_words(loc)} is already gone", "reserve_card_gone", card=self.card_seen(loc))
+            )
         if loc == STOCK:
             if not rules.stock_live:
                 return Said("the stock top is face down under these rules: draw to turn it", "stock_top_hidden")
             return None if self.stock_top_index() >= 0 else Said("the stock is empty", "stock_empty")
         if not rules.waste_live:
             if self.pointer:
-                return Said(f"{self.card_words(WASTE)} cannot be taken: the waste top is dead under these rules",
-                            "waste_card_dead", card=self.card_seen(WASTE))
+                return Said(
+                    f"{self.card_words(WASTE)} cannot be taken: the waste top is dead under these rules",
+                    "waste_card_dead",
+                    card=self.card_seen(WASTE),
+                )
             return Said("the waste top is dead under these rules", "waste_dead")
         return None if self.pointer else Said("the waste is empty", "waste_empty")
 
@@ -264,8 +298,9 @@ class Position:
         if kind == DRAW or kind == REDEAL:
             reason = self._why_not_turn(kind)
             if reason is None and self.is_stuck:
-                return Said("the deal is over: no removal is possible and none can come up by drawing or redealing",
-                            "deal_over")
+                return Said(
+                    "the deal is over: no removal is possible and none can come up by drawing or redealing", "deal_over"
+                )
             return reason
         first, second = move.first, move.second
         reason = self._unavailable(first, second)
@@ -275,8 +310,11 @@ class Position:
         assert card is not None  # an available card is face up
         if second < 0:
             if card_value(card) != KING:
-                return Said(f"{self.card_words(first)} is not a king: only a king goes alone", "not_a_king",
-                            card=self.card_seen(first))
+                return Said(
+                    f"{self.card_words(first)} is not a king: only a king goes alone",
+                    "not_a_king",
+                    card=self.card_seen(first),
+                )
             return None
         reason = self._unavailable(second, first)
         if reason:
@@ -285,8 +323,13 @@ class Position:
         assert other is not None
         total = card_value(card) + card_value(other)
         if total != TARGET:
-            return Said(f"{card_pretty(card)} + {card_pretty(other)} make {total}, not 13", "not_thirteen",
-                        first=Seen(PYRAMID_PLACE, card), second=Seen(PYRAMID_PLACE, other), total=total)
+            return Said(
+                f"{card_pretty(card)} + {card_pretty(other)} make {total}, not 13",
+                "not_thirteen",
+                first=Seen(PYRAMID_PLACE, card),
+                second=Seen(PYRAMID_PLACE, other),
+                total=total,
+            )
         return None
 
     def _why_not_turn(self, kind: str) -> Said | None:
@@ -299,15 +342,24 @@ class Position:
                 return Said("the stock is empty and no pass is left", "draw_no_pass_left")
             if not self.pointer:
                 return Said("the stock and the waste are both empty", "draw_nothing_left")
-            return Said(f"the stock is empty: redeal to start pass {self.pass_no + 1}", "draw_stock_empty",
-                        next_pass=self.pass_no + 1)
+            return Said(
+                f"the stock is empty: redeal to start pass {self.pass_no + 1}",
+                "draw_stock_empty",
+                next_pass=self.pass_no + 1,
+            )
         if not stock_empty:
             count = self.stock_count
-            return Said(f"the stock still has {count} card{'s' * (count != 1)}: redeal only when it is empty",
-                        "redeal_stock_left", count=count)
+            return Said(
+                f"the stock still has {count} card{'s' * (count != 1)}: redeal only when it is empty",
+                "redeal_stock_left",
+                count=count,
+            )
         if not rules.pass_left(self.pass_no):
-            return Said(f"no pass is left: these rules allow {rules.passes} pass{'es' * (rules.passes > 1)}",
-                        "redeal_no_pass_left", passes=rules.passes)
+            return Said(
+                f"no pass is left: these rules allow {rules.passes} pass{'es' * (rules.passes > 1)}",
+                "redeal_no_pass_left",
+                passes=rules.passes,
+            )
         if not self.pointer:
             return Said("the waste is empty: there is nothing to redeal", "redeal_waste_empty")
         return None
@@ -445,8 +497,9 @@ class Position:
                 return True
             if stock_live and waste_live:  # the waste top and the stock top side by side
                 values = board.pile_values
-                present = [values[i] for i in range(0 if again else max(pointer - 1, 0), board.pile_size)
-                           if pile >> i & 1]
+                present = [
+                    values[i] for i in range(0 if again else max(pointer - 1, 0), board.pile_size) if pile >> i & 1
+                ]
                 return any(a + b == TARGET for a, b in zip(present, present[1:], strict=False))
             return False
         values = board.pile_values
@@ -510,8 +563,10 @@ class Position:
     # --- serialised form ---------------------------------------------------------------------------------
     def dumps(self) -> str:
         """A short string of the changing part; with the deal and rules it restores the position."""
-        return (f"{self.pyramid:x}.{self.reserve:x}.{self.pile:x}.{self.pointer}."
-                f"{self.pass_no}.{self.moves}.{self.cleared_pass}")
+        return (
+            f"{self.pyramid:x}.{self.reserve:x}.{self.pile:x}.{self.pointer}."
+            f"{self.pass_no}.{self.moves}.{self.cleared_pass}"
+        )
 
     @classmethod
     def loads(cls, text: str, deal: Deal, rules: Rules) -> Position:
@@ -527,7 +582,8 @@ class Position:
             pointer, pass_no, moves, cleared_pass = (int(p, 10) for p in parts[3:])
         except ValueError:
             raise StateError(
-                f"a serialised position holds hexadecimal masks and decimal counts; got {text!r}") from None
+                f"a serialised position holds hexadecimal masks and decimal counts; got {text!r}"
+            ) from None
         if any(p.strip() != p or p.startswith(("-", "+")) or "_" in p for p in parts):
             raise StateError(f"a serialised position holds plain numbers; got {text!r}")
         if not is_valid_shape(pyramid):

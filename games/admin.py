@@ -23,5 +23,7 @@ class GameAdmin(admin.ModelAdmin):
 
     @admin.display(description="move log")
     def moves_logged(self, game: Game) -> str:
-        return "\n".join(f"{m.ply}. {m.notation} at {m.created_at:%Y-%m-%d %H:%M:%S.%f}"[:-4]
-                         for m in log_moves(bytes(game.move_log), started_at=game.started_at))
+        return "\n".join(
+            f"{m.ply}. {m.notation} at {m.created_at:%Y-%m-%d %H:%M:%S.%f}"[:-4]
+            for m in log_moves(bytes(game.move_log), started_at=game.started_at)
+        )

@@ -23,4 +23,5 @@ class GamesConfig(AppConfig):
         if not fast.available:
             logging.getLogger(__name__).warning(
                 "the solver's compiled core is not built: solving falls back to the plain-Python search, hundreds "
-                "of times slower (install gcc and the Python headers, then pip install the project again)")
+                "of times slower (install gcc and the Python headers, then pip install the project again)"
+            )

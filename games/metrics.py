@@ -42,8 +42,11 @@ class GamesCollector:
 
     def collect(self):
         today = utc_today()
-        ahead = GaugeMetricFamily("pyramid_daily_deals_ready_ahead", "Days from today whose daily deal is ready, "
-                                  "by preset (0: not even today's)", labels=["preset"])
+        ahead = GaugeMetricFamily(
+            "pyramid_daily_deals_ready_ahead",
+            "Days from today whose daily deal is ready, by preset (0: not even today's)",
+            labels=["preset"],
+        )
         days = DailyDeal.objects.filter(date__gte=today).values_list("preset", "date")
         # every featured preset has its line, at 0 while it has no deal at all: an alert on "< 1" fires for it
         ready: dict[str, set] = {preset: set() for preset in settings.PYRAMID_DAILY_PRESETS}
@@ -56,18 +59,30 @@ class GamesCollector:
             ahead.add_metric([preset], count)
         yield ahead
         pending = Deal.objects.filter(status=Deal.Status.PENDING).values("id")[:PENDING_COUNTED_UP_TO].count()
-        yield GaugeMetricFamily("pyramid_deals_pending", "Deals waiting for the solver (counted up to "
-                                f"{PENDING_COUNTED_UP_TO:,})", value=pending)
-        yield GaugeMetricFamily("pyramid_deals_estimate", "Deals kept, all verdicts (PostgreSQL's estimate)",
-                                value=deals_estimate())
+        yield GaugeMetricFamily(
+            "pyramid_deals_pending",
+            f"Deals waiting for the solver (counted up to {PENDING_COUNTED_UP_TO:,})",
+            value=pending,
+        )
+        yield GaugeMetricFamily(
+            "pyramid_deals_estimate", "Deals kept, all verdicts (PostgreSQL's estimate)", value=deals_estimate()
+        )
         hour = timezone.now().replace(minute=0, second=0, microsecond=0)
-        tallies = (SolveHour.objects.filter(hour__gt=hour - dt.timedelta(hours=24)).values("bucket")
-                   .annotate(solves=Sum("solves"), seconds=Sum("seconds")).order_by())
+        tallies = (
+            SolveHour.objects.filter(hour__gt=hour - dt.timedelta(hours=24))
+            .values("bucket")
+            .annotate(solves=Sum("solves"), seconds=Sum("seconds"))
+            .order_by()
+        )
         per_bucket = {row["bucket"]: row for row in tallies}
         buckets, running = [], 0
         for index, bound in enumerate([*SOLVE_BUCKETS, "+Inf"]):
             running += per_bucket.get(index, {}).get("solves", 0)
             buckets.append((str(bound), running))
         seconds = sum(row["seconds"] for row in per_bucket.values())
-        yield HistogramMetricFamily("pyramid_solve_seconds_last_day", "Solver time of the deals solved this hour "
-                                    "and the 23 before it", buckets=buckets, sum_value=seconds)
+        yield HistogramMetricFamily(
+            "pyramid_solve_seconds_last_day",
+            "Solver time of the deals solved this hour and the 23 before it",
+            buckets=buckets,
+            sum_value=seconds,
+        )

@@ -43,11 +43,13 @@ class Deal(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["number", "rules"], name="deal_number_rules_unique"),
-            models.CheckConstraint(condition=Q(status__in=["pending", "winnable", "unwinnable", "unknown"]),
-                                   name="deal_status_valid"),
             models.CheckConstraint(
-                condition=(Q(status="pending", solved_at__isnull=True)
-                           | (~Q(status="pending") & Q(solved_at__isnull=False))),
+                condition=Q(status__in=["pending", "winnable", "unwinnable", "unknown"]), name="deal_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=(
+                    Q(status="pending", solved_at__isnull=True) | (~Q(status="pending") & Q(solved_at__isnull=False))
+                ),
                 name="deal_solved_at_iff_solved",
             ),
             models.CheckConstraint(
@@ -121,15 +123,19 @@ class Game(models.Model):
     undo_count = models.PositiveIntegerField(default=0)
     hint_count = models.PositiveIntegerField(default=0)
     hinted_version = models.PositiveIntegerField(
-        null=True, blank=True, help_text="the version the last hint counted was given at: a hint asked again at it "
-                                         "(its answer lost) is not counted twice")
+        null=True,
+        blank=True,
+        help_text="the version the last hint counted was given at: a hint asked again at it "
+        "(its answer lost) is not counted twice",
+    )
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     # a ranked game's window: its daily deal's day, or its tournament; no move is taken from then on
     closes_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0, help_text="bumped by every write")
-    move_log = models.BinaryField(default=bytes, editable=False,
-                                  help_text="every move with its server time stamp, games.move_log's format")
+    move_log = models.BinaryField(
+        default=bytes, editable=False, help_text="every move with its server time stamp, games.move_log's format"
+    )
     # who played a ranked game, for fair play's scouting rule (pyramid_site.client): a salted hash of the
     # client address, never the address, and the id the web page keeps; empty when not known
     client_hash = models.CharField(max_length=64, blank=True, default="")
@@ -144,10 +150,12 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=["playing", "won", "stuck", "resigned", "closed"]), name="game_status_valid"
             ),
-            models.CheckConstraint(condition=Q(mode="ranked") | Q(closes_at__isnull=True),
-                                   name="game_practice_never_closes"),
-            models.CheckConstraint(condition=~Q(status="closed") | Q(finished_at=F("closes_at")),
-                                   name="game_closed_at_its_window_end"),
+            models.CheckConstraint(
+                condition=Q(mode="ranked") | Q(closes_at__isnull=True), name="game_practice_never_closes"
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="closed") | Q(finished_at=F("closes_at")), name="game_closed_at_its_window_end"
+            ),
             models.CheckConstraint(
                 condition=Q(status="playing", finished_at__isnull=True)
                 | (~Q(status="playing") & Q(finished_at__isnull=False)),
@@ -163,27 +171,37 @@ class Game(models.Model):
                 name="game_finishes_after_start",
             ),
             # each move takes one to seven bytes of the log (games.move_log): none when there is no move
-            models.CheckConstraint(condition=Q(client_hash="") | Q(client_hash__regex=r"^[0-9a-f]{64}$"),
-                                   name="game_client_hash_hex"),
-            models.CheckConstraint(condition=Q(device_id="") | Q(device_id__regex=r"^[A-Za-z0-9_-]{16,64}$"),
-                                   name="game_device_id_form"),
-            models.CheckConstraint(condition=Q(GreaterThanOrEqual(Length("move_log"), F("moves")),
-                                             LessThanOrEqual(Length("move_log"), F("moves") * 7)),
-                                   name="game_move_log_length"),
+            models.CheckConstraint(
+                condition=Q(client_hash="") | Q(client_hash__regex=r"^[0-9a-f]{64}$"), name="game_client_hash_hex"
+            ),
+            models.CheckConstraint(
+                condition=Q(device_id="") | Q(device_id__regex=r"^[A-Za-z0-9_-]{16,64}$"), name="game_device_id_form"
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    GreaterThanOrEqual(Length("move_log"), F("moves")),
+                    LessThanOrEqual(Length("move_log"), F("moves") * 7),
+                ),
+                name="game_move_log_length",
+            ),
         ]
         indexes = [
             models.Index(fields=["player", "-started_at"]),
             # the games the closing job looks for: ranked, still playing, their window over
-            models.Index(fields=["closes_at"], condition=Q(status="playing", closes_at__isnull=False),
-                         name="game_open_window"),
+            models.Index(
+                fields=["closes_at"], condition=Q(status="playing", closes_at__isnull=False), name="game_open_window"
+            ),
             # a day's tournament games, for the daily re-check (its daily games come by daily_id)
-            models.Index(fields=["finished_at"], condition=Q(mode="ranked", daily__isnull=True),
-                         name="game_tournament_finished"),
+            models.Index(
+                fields=["finished_at"], condition=Q(mode="ranked", daily__isnull=True), name="game_tournament_finished"
+            ),
             # the other games of a deal from one address or one device (fair play's scouting rule)
-            models.Index(fields=["deal", "client_hash"], condition=Q(mode="ranked") & ~Q(client_hash=""),
-                         name="game_deal_client"),
-            models.Index(fields=["deal", "device_id"], condition=Q(mode="ranked") & ~Q(device_id=""),
-                         name="game_deal_device"),
+            models.Index(
+                fields=["deal", "client_hash"], condition=Q(mode="ranked") & ~Q(client_hash=""), name="game_deal_client"
+            ),
+            models.Index(
+                fields=["deal", "device_id"], condition=Q(mode="ranked") & ~Q(device_id=""), name="game_deal_device"
+            ),
         ]
 
     def __str__(self) -> str:

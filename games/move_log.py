@@ -81,12 +81,14 @@ def _entry(ticks: int, move: Move) -> bytes:
 
 def log_without_last(log: bytes) -> bytes:
     entries = _entries(log)
-    return bytes(log[:entries[-1][0]]) if entries else b""
+    return bytes(log[: entries[-1][0]]) if entries else b""
 
 
 def log_moves(log: bytes, *, started_at: dt.datetime) -> list[LoggedMove]:
-    return [LoggedMove(ply, str(move_from_code(code)), started_at + ticks * _TICK)
-            for ply, (_, ticks, code) in enumerate(_entries(bytes(log)), start=1)]
+    return [
+        LoggedMove(ply, str(move_from_code(code)), started_at + ticks * _TICK)
+        for ply, (_, ticks, code) in enumerate(_entries(bytes(log)), start=1)
+    ]
 
 
 def log_notations(log: bytes) -> list[str]:

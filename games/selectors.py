@@ -13,17 +13,24 @@ from django.utils.translation import gettext
 
 import engine
 from engine.solver.analysis import Analysis, Costly, unpack
-from pyramid_site.solver_budget import SolverPayer, refuse_when_spent
 from pyramid_site.db import prepared_cursor
 from pyramid_site.errors import Code, DomainError
+from pyramid_site.solver_budget import SolverPayer, refuse_when_spent
 
+from .daily import commitment  # the daily check (daily_verification)
 from .engine_glue import start_position
 from .errors import game_not_found
 from .models import DailyDeal, Deal, Game, GameAnalysis
 from .move_log import LoggedMove, log_moves, log_notations
-from .daily import commitment  # the daily check (daily_verification)
-from .secrecy import (daily_is_revealed, deal_number_is_secret, game_deal_is_public, game_hidden_from_its_player,
-                      game_is_visible, game_opens_at, games_visible_to_their_player)
+from .secrecy import (
+    daily_is_revealed,
+    deal_number_is_secret,
+    game_deal_is_public,
+    game_hidden_from_its_player,
+    game_is_visible,
+    game_opens_at,
+    games_visible_to_their_player,
+)
 
 
 def daily_deals_on(*, date: dt.date, user) -> list[DailyDeal]:
@@ -41,8 +48,10 @@ def daily_deal(*, date: dt.date, preset: str) -> DailyDeal:
     """The daily deal of a day and preset, with its deal; 404 when there is none."""
     daily = DailyDeal.objects.select_related("deal").filter(date=date, preset=preset).first()
     if daily is None:
-        raise DomainError(Code.DAILY_NOT_FOUND,
-                          gettext("there is no %(preset)s daily deal on %(date)s") % {"preset": preset, "date": date})
+        raise DomainError(
+            Code.DAILY_NOT_FOUND,
+            gettext("there is no %(preset)s daily deal on %(date)s") % {"preset": preset, "date": date},
+        )
     return daily
 
 
@@ -51,13 +60,20 @@ def daily_verification(*, date: dt.date, preset: str) -> dict:
     the day is over only the commitment and a message; after it the salt and the deal, whether SHA-256 of
     ``deal_text|salt`` is the commitment, whether the number deals that text, and a shell command to check it."""
     daily = daily_deal(date=date, preset=preset)
-    found = {"date": daily.date, "preset": daily.preset, "commitment": daily.commitment,
-             "revealed": daily_is_revealed(daily)}
+    found = {
+        "date": daily.date,
+        "preset": daily.preset,
+        "commitment": daily.commitment,
+        "revealed": daily_is_revealed(daily),
+    }
     if not found["revealed"]:
         return found | {"message": "the salt and the deal are shown when the day is over (UTC)"}
     deal_text = daily.deal.text
     return found | {
-        "salt": daily.salt, "number": daily.deal.number, "number_text": str(daily.deal.number), "deal_text": deal_text,
+        "salt": daily.salt,
+        "number": daily.deal.number,
+        "number_text": str(daily.deal.number),
+        "deal_text": deal_text,
         "commitment_matches": commitment(deal_text, daily.salt) == daily.commitment,
         "number_gives_text": engine.deal_from_number(daily.deal.number).text == deal_text,
         "check": f"printf '%s' '{deal_text}|{daily.salt}' | sha256sum",
@@ -84,8 +100,11 @@ GAMES_OF_PLAYER_ORDER = ["-started_at", "-id"]  # the latest started first; uniq
 def games_of_player(*, player):
     """A player's games, the latest started first (a queryset, for a page of it), but a practice game of a
     number that is secret now (``secrecy``)."""
-    return (Game.objects.filter(games_visible_to_their_player(), player=player).select_related("deal", "daily")
-            .order_by(*GAMES_OF_PLAYER_ORDER))
+    return (
+        Game.objects.filter(games_visible_to_their_player(), player=player)
+        .select_related("deal", "daily")
+        .order_by(*GAMES_OF_PLAYER_ORDER)
+    )
 
 
 def game_for_viewer(*, game_id: int, user) -> Game:
@@ -97,8 +116,9 @@ def game_for_viewer(*, game_id: int, user) -> Game:
                 raise
     game = Game.objects.select_related("deal", "daily").filter(pk=game_id).first()
     if game is None or not game_is_visible(game, user):
-        raise DomainError(Code.GAME_NOT_FOUND,
-                          gettext("there is no game %(game_id)s that you may see") % {"game_id": game_id})
+        raise DomainError(
+            Code.GAME_NOT_FOUND, gettext("there is no game %(game_id)s that you may see") % {"game_id": game_id}
+        )
     return game
 
 
@@ -118,12 +138,15 @@ _JOINED = ((Game, "g"), (Deal, "d"), (DailyDeal, "y"))
 
 @cache
 def _game_of_player_sql() -> str:
-    columns = ", ".join(f'{alias}."{field.column}"'
-                        for model, alias in _JOINED for field in model._meta.concrete_fields)
-    return (f"SELECT {columns} FROM {Game._meta.db_table} g"
-            f" JOIN {Deal._meta.db_table} d ON d.id = g.deal_id"
-            f" LEFT JOIN {DailyDeal._meta.db_table} y ON y.id = g.daily_id"
-            " WHERE g.id = %s AND g.player_id = %s")
+    columns = ", ".join(
+        f'{alias}."{field.column}"' for model, alias in _JOINED for field in model._meta.concrete_fields
+    )
+    return (
+        f"SELECT {columns} FROM {Game._meta.db_table} g"
+        f" JOIN {Deal._meta.db_table} d ON d.id = g.deal_id"
+        f" LEFT JOIN {DailyDeal._meta.db_table} y ON y.id = g.daily_id"
+        " WHERE g.id = %s AND g.player_id = %s"
+    )
 
 
 @cache
@@ -165,6 +188,7 @@ def _game_of_player_row(game_id: int, player_id: int) -> Game | None:
 @dataclass(frozen=True)
 class MoveLog:
     """A game's moves in order, each with the server's time (``MoveLogOutput``)."""
+
     game: int
     status: str
     moves: list[LoggedMove]
@@ -191,17 +215,22 @@ def analysis_open(game: Game) -> None:
     end of its day or tournament (before it, it would give the deal away to those still playing)."""
     if game.mode == Game.Mode.RANKED and not game_deal_is_public(game):
         opens_at = game_opens_at(game)
-        opens = (gettext("the analysis of a ranked game opens when its day is over, at %(time)s") if game.daily_id
-                 else gettext("the analysis of a ranked game opens when its tournament is over, at %(time)s"))
+        opens = (
+            gettext("the analysis of a ranked game opens when its day is over, at %(time)s")
+            if game.daily_id
+            else gettext("the analysis of a ranked game opens when its tournament is over, at %(time)s")
+        )
         raise DomainError(Code.NOT_YET, opens % {"time": opens_at.isoformat()}, opens_at=opens_at.isoformat())
     if not game.is_over:
-        raise DomainError(Code.NOT_YET, gettext("the game is still being played: its analysis comes when it ends"),
-                          opens_at=None)
+        raise DomainError(
+            Code.NOT_YET, gettext("the game is still being played: its analysis comes when it ends"), opens_at=None
+        )
 
 
 @dataclass(frozen=True)
 class AnalysisPly:
     """The solver's answer for one position of a game: ply 0 the start, ply k after move k (``move``)."""
+
     ply: int
     move: str | None
     verdict: str
@@ -214,6 +243,7 @@ class AnalysisPly:
 class GameAnalysisReport:
     """A finished game's analysis as it is answered (``GameAnalysisOutput``): ``pending`` with nothing else while
     the solver works."""
+
     game: int
     status: str
     plies: list[AnalysisPly]
@@ -232,10 +262,20 @@ def analysis_report(game: Game, analysis: GameAnalysis | None, moves: list[str])
     if analysis is None:
         return GameAnalysisReport(game.pk, "pending", [], None, None, [], None)
     found = Analysis(moves, unpack(bytes(analysis.plies)))
-    plies = [AnalysisPly(ply, moves[ply - 1] if ply else None, answer.verdict, answer.best_cards_left,
-                         answer.moves_to_win, answer.best_move) for ply, answer in enumerate(found.plies)]
-    return GameAnalysisReport(game.pk, "ready", plies, found.lost_at, found.keep_move, found.costly,
-                              round(analysis.seconds, 3))
+    plies = [
+        AnalysisPly(
+            ply,
+            moves[ply - 1] if ply else None,
+            answer.verdict,
+            answer.best_cards_left,
+            answer.moves_to_win,
+            answer.best_move,
+        )
+        for ply, answer in enumerate(found.plies)
+    ]
+    return GameAnalysisReport(
+        game.pk, "ready", plies, found.lost_at, found.keep_move, found.costly, round(analysis.seconds, 3)
+    )
 
 
 def game_analysis(*, game_id: int, user, payer: SolverPayer | None = None) -> GameAnalysisReport:
@@ -275,10 +315,16 @@ def practice_figures(*, player_id: int) -> list[dict]:
     to finish of a won game; None without one)."""
     won = Q(status=Game.Status.WON)
     duration = ExpressionWrapper(F("finished_at") - F("started_at"), output_field=DurationField())
-    return list(Game.objects.filter(player_id=player_id, mode=Game.Mode.PRACTICE)
-                .exclude(status=Game.Status.PLAYING)
-                .values(preset=F("deal__preset"))
-                .annotate(played=Count("id"), won=Count("id", filter=won),
-                          cleared=Count("id", filter=PYRAMID_CLEARED),
-                          best_moves=Min("moves", filter=won), best_duration=Min(duration, filter=won))
-                .order_by("preset"))
+    return list(
+        Game.objects.filter(player_id=player_id, mode=Game.Mode.PRACTICE)
+        .exclude(status=Game.Status.PLAYING)
+        .values(preset=F("deal__preset"))
+        .annotate(
+            played=Count("id"),
+            won=Count("id", filter=won),
+            cleared=Count("id", filter=PYRAMID_CLEARED),
+            best_moves=Min("moves", filter=won),
+            best_duration=Min(duration, filter=won),
+        )
+        .order_by("preset")
+    )

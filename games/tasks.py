@@ -7,8 +7,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
-from pyramid_site.solver_budget import SolverBudgetSpent, SolverPayer
 from pyramid_site.clock import utc_today
+from pyramid_site.solver_budget import SolverBudgetSpent, SolverPayer
 
 from . import services
 from .models import Deal

@@ -42,13 +42,22 @@ def seen_words(seen: Seen) -> str:
     if place == PYRAMID:
         return card_label(card)
     if place == RESERVE:
-        return gettext("a reserve card") if card is None else gettext("the reserve's %(card)s") % {
-            "card": card_label(card)}
+        return (
+            gettext("a reserve card")
+            if card is None
+            else gettext("the reserve's %(card)s") % {"card": card_label(card)}
+        )
     if place == STOCK_PLACE:
-        return gettext("the stock's top card") if card is None else gettext("the stock's %(card)s") % {
-            "card": card_label(card)}
-    return gettext("the waste's top card") if card is None else gettext("the waste's %(card)s") % {
-        "card": card_label(card)}
+        return (
+            gettext("the stock's top card")
+            if card is None
+            else gettext("the stock's %(card)s") % {"card": card_label(card)}
+        )
+    return (
+        gettext("the waste's top card")
+        if card is None
+        else gettext("the waste's %(card)s") % {"card": card_label(card)}
+    )
 
 
 def listed(seen: list[Seen]) -> str:
@@ -76,14 +85,22 @@ def refusal(kind: str | None, params: dict, english: str) -> str:
     p = _values(params)
     sentences = {
         "already_won": lambda: gettext("the deal is already won"),
-        "deal_over": lambda: gettext("the deal is over: no removal is possible and none can come up by drawing or "
-                                     "redealing"),
+        "deal_over": lambda: gettext(
+            "the deal is over: no removal is possible and none can come up by drawing or redealing"
+        ),
         "pyramid_card_gone": lambda: gettext("%(card)s is already gone from the pyramid") % p,
         "covered": lambda: gettext("%(card)s is covered by %(covered_by)s") % p,
-        "covered_by_partner": lambda: gettext("%(card)s is covered by %(covered_by)s: a card never pairs with a card "
-                                              "it covers under these rules") % p,
-        "covered_partner_and_more": lambda: gettext("%(card)s is covered by %(covered_by)s, and a card pairs with the "
-                                                    "card it covers only when nothing else covers it") % p,
+        "covered_by_partner": lambda: (
+            gettext("%(card)s is covered by %(covered_by)s: a card never pairs with a card it covers under these rules")
+            % p
+        ),
+        "covered_partner_and_more": lambda: (
+            gettext(
+                "%(card)s is covered by %(covered_by)s, and a card pairs with the "
+                "card it covers only when nothing else covers it"
+            )
+            % p
+        ),
         "no_reserve": lambda: gettext("there is no reserve under these rules"),
         "reserve_card_gone": lambda: gettext("%(card)s is already gone") % p,
         "stock_top_hidden": lambda: gettext("the stock top is face down under these rules: draw to turn it"),
@@ -96,12 +113,22 @@ def refusal(kind: str | None, params: dict, english: str) -> str:
         "draw_no_pass_left": lambda: gettext("the stock is empty and no pass is left"),
         "draw_nothing_left": lambda: gettext("the stock and the waste are both empty"),
         "draw_stock_empty": lambda: gettext("the stock is empty: redeal to start pass %(next_pass)s") % p,
-        "redeal_stock_left": lambda: ngettext("the stock still has %(count)s card: redeal only when it is empty",
-                                              "the stock still has %(count)s cards: redeal only when it is empty",
-                                              p["count"]) % p,
-        "redeal_no_pass_left": lambda: ngettext("no pass is left: these rules allow %(passes)s pass",
-                                                "no pass is left: these rules allow %(passes)s passes",
-                                                p["passes"]) % p,
+        "redeal_stock_left": lambda: (
+            ngettext(
+                "the stock still has %(count)s card: redeal only when it is empty",
+                "the stock still has %(count)s cards: redeal only when it is empty",
+                p["count"],
+            )
+            % p
+        ),
+        "redeal_no_pass_left": lambda: (
+            ngettext(
+                "no pass is left: these rules allow %(passes)s pass",
+                "no pass is left: these rules allow %(passes)s passes",
+                p["passes"],
+            )
+            % p
+        ),
         "redeal_waste_empty": lambda: gettext("the waste is empty: there is nothing to redeal"),
     }
     sentence = sentences.get(kind)
@@ -114,14 +141,21 @@ def _pair_reason(part) -> str:
         p["wanted"] = value_name(part.params["wanted_value"])
     reasons = {
         "frees": lambda: gettext("it frees %(cards)s") % p,
-        "pairs_with_covered": lambda: gettext("under these rules %(card)s may pair with the %(covered)s it alone "
-                                              "covers") % p,
-        "needs_pile": lambda: gettext("%(card)s has no %(wanted)s left in the pyramid that it could ever reach, so "
-                                      "it needs the pile's %(wanted)s") % p,
+        "pairs_with_covered": lambda: (
+            gettext("under these rules %(card)s may pair with the %(covered)s it alone covers") % p
+        ),
+        "needs_pile": lambda: (
+            gettext(
+                "%(card)s has no %(wanted)s left in the pyramid that it could ever reach, so "
+                "it needs the pile's %(wanted)s"
+            )
+            % p
+        ),
         "take_waste_now": lambda: gettext("take the %(card)s now, before the next draw covers it") % p,
         "use_stock_now": lambda: gettext("use the %(card)s while it is live, before it goes to the waste") % p,
-        "pair_inside_pyramid": lambda: gettext("a pair inside the pyramid clears more of it than one that uses the "
-                                               "pile"),
+        "pair_inside_pyramid": lambda: gettext(
+            "a pair inside the pyramid clears more of it than one that uses the pile"
+        ),
         "frees_most": lambda: gettext("no other pair frees as much"),
         "best_line": lambda: gettext("it is the pair the best line needs here"),
     }
@@ -140,35 +174,75 @@ def _hint_sentence(part) -> str:
         p["card"] = _king_card(part.params["card"])
     sentences = {
         "won": lambda: gettext("The deal is won."),
-        "stuck": lambda: gettext("No removal is possible now and none can come up by drawing or redealing: the deal "
-                                 "is over."),
-        "no_better": lambda: gettext("No win is possible from here, and no move can leave fewer than the "
-                                     "%(cards_left)s cards left now.") % p,
-        "out_of_time": lambda: gettext("(The solver ran out of time here, so this move follows the rules of thumb "
-                                       "rather than a proved best line.)"),
+        "stuck": lambda: gettext(
+            "No removal is possible now and none can come up by drawing or redealing: the deal is over."
+        ),
+        "no_better": lambda: (
+            gettext("No win is possible from here, and no move can leave fewer than the %(cards_left)s cards left now.")
+            % p
+        ),
+        "out_of_time": lambda: gettext(
+            "(The solver ran out of time here, so this move follows the rules of thumb rather than a proved best line.)"
+        ),
         "winnable": lambda: gettext("This position can still be won in %(moves)s moves.") % p,
-        "best_reachable": lambda: ngettext(
-            "No win is possible from here; the best you can reach is %(cards_left)s card left, in %(moves)s moves.",
-            "No win is possible from here; the best you can reach is %(cards_left)s cards left, in %(moves)s moves.",
-            p["cards_left"]) % p,
-        "redeal": lambda: gettext("Redeal: the stock is empty and nothing in view pairs usefully, so turn the waste "
-                                  "over to start pass %(next_pass)s.") % p,
-        "king_frees": lambda: gettext("Take the %(card)s at once: a king never pairs with anything, so keeping it "
-                                      "only blocks the cards under it; it frees %(frees)s.") % p,
-        "king_pyramid": lambda: gettext("Take the %(card)s at once: a king never pairs with anything, so keeping it "
-                                        "only blocks the cards under it.") % p,
-        "king_reserve": lambda: gettext("Take the %(card)s at once: a king never pairs with anything, so keeping it "
-                                        "only takes up room in the reserve.") % p,
-        "king_pile": lambda: gettext("Take the %(card)s at once: a king never pairs with anything, so keeping it "
-                                     "only blocks the pile under it.") % p,
-        "pair": lambda: gettext("Pair %(first)s with %(second)s: %(reasons)s.") % (
-            p | {"reasons": "; ".join(_pair_reason(r) for r in part.params["reasons"])}),
-        "draw_pairs_wait": lambda: gettext("Draw: the pairs in view can wait, and taking them now would spend cards a "
-                                           "later one needs more."),
-        "draw_no_partner": lambda: ngettext(
-            "Draw: %(cards)s has no partner among the free cards, so the next card is worth more.",
-            "Draw: %(cards)s have no partner among the free cards, so the next card is worth more.",
-            len(part.params["cards"])) % p,
+        "best_reachable": lambda: (
+            ngettext(
+                "No win is possible from here; the best you can reach is %(cards_left)s card left, in %(moves)s moves.",
+                "No win is possible from here; the best you can reach is %(cards_left)s cards left, in %(moves)s moves.",  # noqa: E501 (a catalogue key: one sentence)
+                p["cards_left"],
+            )
+            % p
+        ),
+        "redeal": lambda: (
+            gettext(
+                "Redeal: the stock is empty and nothing in view pairs usefully, so turn the waste "
+                "over to start pass %(next_pass)s."
+            )
+            % p
+        ),
+        "king_frees": lambda: (
+            gettext(
+                "Take the %(card)s at once: a king never pairs with anything, so keeping it "
+                "only blocks the cards under it; it frees %(frees)s."
+            )
+            % p
+        ),
+        "king_pyramid": lambda: (
+            gettext(
+                "Take the %(card)s at once: a king never pairs with anything, so keeping it "
+                "only blocks the cards under it."
+            )
+            % p
+        ),
+        "king_reserve": lambda: (
+            gettext(
+                "Take the %(card)s at once: a king never pairs with anything, so keeping it "
+                "only takes up room in the reserve."
+            )
+            % p
+        ),
+        "king_pile": lambda: (
+            gettext(
+                "Take the %(card)s at once: a king never pairs with anything, so keeping it "
+                "only blocks the pile under it."
+            )
+            % p
+        ),
+        "pair": lambda: (
+            gettext("Pair %(first)s with %(second)s: %(reasons)s.")
+            % (p | {"reasons": "; ".join(_pair_reason(r) for r in part.params["reasons"])})
+        ),
+        "draw_pairs_wait": lambda: gettext(
+            "Draw: the pairs in view can wait, and taking them now would spend cards a later one needs more."
+        ),
+        "draw_no_partner": lambda: (
+            ngettext(
+                "Draw: %(cards)s has no partner among the free cards, so the next card is worth more.",
+                "Draw: %(cards)s have no partner among the free cards, so the next card is worth more.",
+                len(part.params["cards"]),
+            )
+            % p
+        ),
         "draw_nothing_pairs": lambda: gettext("Draw: nothing pairs yet, so turn the next card."),
     }
     sentence = sentences.get(part.kind)
@@ -180,4 +254,3 @@ def hint_words(parts: list, english: str) -> str:
     if not parts:
         return english
     return " ".join(_hint_sentence(part) for part in parts)
-

@@ -11,10 +11,10 @@ class LeaderboardsConfig(AppConfig):
         from games.signals import game_analysed, game_finished
         from pyramid_site.metrics import collector_register
 
-        from .fair_play.accuracy import accuracy_on_game_analysed
-        from .fair_play.metrics import RecheckCollector
         from .boards.services.results import result_on_game_finished
         from .boards.signals import result_held, result_written
+        from .fair_play.accuracy import accuracy_on_game_analysed
+        from .fair_play.metrics import RecheckCollector
         from .fair_play.services import result_held_by_fair_play
         from .fair_play.tasks import check_on_game_finished
         from .tournaments.services.standings import entries_refresh_on_result_written

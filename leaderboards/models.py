@@ -7,6 +7,18 @@ from .fair_play.models import Flag, RecheckChunk, Void
 from .tournaments.models import Entry, Tournament, TournamentDeal, WindowChange
 
 __all__ = [
-    "BoardCount", "Club", "ClubChange", "Entry", "Flag", "Membership", "PeriodCount", "PeriodStanding", "RecheckChunk",
-    "Result", "Tournament", "TournamentDeal", "Void", "WindowChange",
+    "BoardCount",
+    "Club",
+    "ClubChange",
+    "Entry",
+    "Flag",
+    "Membership",
+    "PeriodCount",
+    "PeriodStanding",
+    "RecheckChunk",
+    "Result",
+    "Tournament",
+    "TournamentDeal",
+    "Void",
+    "WindowChange",
 ]

@@ -8,8 +8,11 @@ from .tournaments.api import views as tournaments
 
 urlpatterns = [
     path("boards/daily/<str:date>/<str:preset>/", boards.DailyBoardView.as_view(), name="board-daily"),
-    path("boards/daily/<str:date>/<str:preset>/events/", board_events.DailyBoardEventsView.as_view(),
-         name="board-daily-events"),
+    path(
+        "boards/daily/<str:date>/<str:preset>/events/",
+        board_events.DailyBoardEventsView.as_view(),
+        name="board-daily-events",
+    ),
     path("boards/weekly/", boards.WeeklyBoardView.as_view(), name="board-weekly"),
     path("boards/all-time/", boards.AllTimeBoardView.as_view(), name="board-all-time"),
     path("players/<str:username>/", boards.PlayerView.as_view(), name="player"),
@@ -29,8 +32,12 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/join/", tournaments.TournamentJoinView.as_view(), name="tournament-join"),
     path("tournaments/<int:tournament_id>/leave/", tournaments.TournamentLeaveView.as_view(), name="tournament-leave"),
     path("tournaments/<int:tournament_id>/games/", tournaments.TournamentGameView.as_view(), name="tournament-games"),
-    path("tournaments/<int:tournament_id>/standings/", tournaments.StandingsView.as_view(),
-         name="tournament-standings"),
-    path("tournaments/<int:tournament_id>/events/", tournament_events.TournamentEventsView.as_view(),
-         name="tournament-events"),
+    path(
+        "tournaments/<int:tournament_id>/standings/", tournaments.StandingsView.as_view(), name="tournament-standings"
+    ),
+    path(
+        "tournaments/<int:tournament_id>/events/",
+        tournament_events.TournamentEventsView.as_view(),
+        name="tournament-events",
+    ),
 ]

@@ -62,8 +62,11 @@ class InProcessTask(Task):
     def apply_async(self, args=None, kwargs=None, task_id=None, *rest, **options):
         from django.conf import settings
 
-        if (not self.app.conf.task_always_eager or not settings.PYRAMID_TASKS_IN_THREAD
-                or getattr(_on_task_thread, "active", False)):
+        if (
+            not self.app.conf.task_always_eager
+            or not settings.PYRAMID_TASKS_IN_THREAD
+            or getattr(_on_task_thread, "active", False)
+        ):
             return super().apply_async(args, kwargs, task_id, *rest, **options)
         task_id = task_id or uuid()
         run_on_task_thread(lambda: super(InProcessTask, self).apply_async(args, kwargs, task_id, *rest, **options))

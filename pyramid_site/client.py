@@ -24,6 +24,7 @@ _DEVICE_META = "HTTP_X_DEVICE_ID"
 # the page's id: 16 random bytes in hex; any id of 16 to 64 letters, digits, '-' or '_' is kept
 DEVICE_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
+
 @dataclass(slots=True, frozen=True)
 class ClientMark:
     """What a ranked game keeps of its client: both may be empty (no address, no or a malformed device id)."""
@@ -60,5 +61,7 @@ def valid_device_id(value) -> str:
 
 def client_mark(request) -> ClientMark:
     """The request's :class:`ClientMark`."""
-    return ClientMark(address_hash=address_hash(client_address(request) or ""),
-                      device_id=valid_device_id(request.META.get(_DEVICE_META)))
+    return ClientMark(
+        address_hash=address_hash(client_address(request) or ""),
+        device_id=valid_device_id(request.META.get(_DEVICE_META)),
+    )

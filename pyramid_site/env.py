@@ -34,9 +34,19 @@ class Setting:
 REGISTRY: dict[str, Setting] = {}
 
 
-def _register(name: str, kind: str, default: str, help: str, *, shown: str | None = None,
-              low: float | None = None, high: float | None = None, example: str | None = None,
-              set_in_example: bool = False, secret: bool = False) -> None:
+def _register(
+    name: str,
+    kind: str,
+    default: str,
+    help: str,
+    *,
+    shown: str | None = None,
+    low: float | None = None,
+    high: float | None = None,
+    example: str | None = None,
+    set_in_example: bool = False,
+    secret: bool = False,
+) -> None:
     known = REGISTRY.get(name)
     if known is not None and known.help:
         return  # read again further down: the first read declares it
@@ -56,17 +66,38 @@ def _refuse(name: str, raw: str, wanted: str) -> ImproperlyConfigured:
     return ImproperlyConfigured(f"{name} must be {wanted}; got {raw!r}")
 
 
-def env_str(name: str, default: str = "", *, help: str = "", shown: str | None = None, example: str | None = None,
-            set_in_example: bool = False, secret: bool = False) -> str:
-    _register(name, "text", default, help, shown=shown, example=example, set_in_example=set_in_example,
-              secret=secret)
+def env_str(
+    name: str,
+    default: str = "",
+    *,
+    help: str = "",
+    shown: str | None = None,
+    example: str | None = None,
+    set_in_example: bool = False,
+    secret: bool = False,
+) -> str:
+    _register(name, "text", default, help, shown=shown, example=example, set_in_example=set_in_example, secret=secret)
     return os.environ.get(name, default)
 
 
-def env_bool(name: str, default: bool = False, *, help: str = "", shown: str | None = None,
-             example: str | None = None, set_in_example: bool = False) -> bool:
-    _register(name, "true or false", "true" if default else "false", help, shown=shown, example=example,
-              set_in_example=set_in_example)
+def env_bool(
+    name: str,
+    default: bool = False,
+    *,
+    help: str = "",
+    shown: str | None = None,
+    example: str | None = None,
+    set_in_example: bool = False,
+) -> bool:
+    _register(
+        name,
+        "true or false",
+        "true" if default else "false",
+        help,
+        shown=shown,
+        example=example,
+        set_in_example=set_in_example,
+    )
     raw = _raw(name)
     if raw is None:
         return default
@@ -77,8 +108,16 @@ def env_bool(name: str, default: bool = False, *, help: str = "", shown: str | N
     raise _refuse(name, raw, "true or false")
 
 
-def env_int(name: str, default: int, *, low: int | None = None, high: int | None = None, help: str = "",
-            shown: str | None = None, example: str | None = None) -> int:
+def env_int(
+    name: str,
+    default: int,
+    *,
+    low: int | None = None,
+    high: int | None = None,
+    help: str = "",
+    shown: str | None = None,
+    example: str | None = None,
+) -> int:
     _register(name, "whole number", str(default), help, shown=shown, low=low, high=high, example=example)
     raw = _raw(name)
     if raw is None:
@@ -92,8 +131,9 @@ def env_int(name: str, default: int, *, low: int | None = None, high: int | None
     return value
 
 
-def env_float(name: str, default: float, *, low: float = 0.0, help: str = "", shown: str | None = None,
-              example: str | None = None) -> float:
+def env_float(
+    name: str, default: float, *, low: float = 0.0, help: str = "", shown: str | None = None, example: str | None = None
+) -> float:
     _register(name, "number", _number(default), help, shown=shown, low=low, example=example)
     raw = _raw(name)
     if raw is None:
@@ -118,10 +158,24 @@ def env_date(name: str, default: dt.date, *, help: str = "", shown: str | None =
         raise _refuse(name, raw, "a date, YYYY-MM-DD") from None
 
 
-def env_list(name: str, default: list[str], *, help: str = "", shown: str | None = None, example: str | None = None,
-             set_in_example: bool = False) -> list[str]:
-    _register(name, "comma-separated list", ",".join(default), help, shown=shown, example=example,
-              set_in_example=set_in_example)
+def env_list(
+    name: str,
+    default: list[str],
+    *,
+    help: str = "",
+    shown: str | None = None,
+    example: str | None = None,
+    set_in_example: bool = False,
+) -> list[str]:
+    _register(
+        name,
+        "comma-separated list",
+        ",".join(default),
+        help,
+        shown=shown,
+        example=example,
+        set_in_example=set_in_example,
+    )
     raw = _raw(name)
     if raw is None:
         return list(default)

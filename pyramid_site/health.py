@@ -104,13 +104,18 @@ def _metrics_refusal(request) -> JsonResponse | None:
     if not token:
         if settings.DEBUG:
             return None
-        return error_json(Code.FORBIDDEN, message="/metrics is for operators: set PYRAMID_METRICS_TOKEN and send it as "
-                                                  "Authorization: Bearer TOKEN")
+        return error_json(
+            Code.FORBIDDEN,
+            message="/metrics is for operators: set PYRAMID_METRICS_TOKEN and send it as Authorization: Bearer TOKEN",
+        )
     scheme, _, sent = request.META.get("HTTP_AUTHORIZATION", "").partition(" ")
     if scheme.lower() == "bearer" and hmac.compare_digest(sent.strip().encode(), token.encode()):
         return None
-    return error_json(Code.NOT_AUTHENTICATED, message="/metrics answers its bearer token (PYRAMID_METRICS_TOKEN) only",
-                      headers={"WWW-Authenticate": 'Bearer realm="metrics"'})
+    return error_json(
+        Code.NOT_AUTHENTICATED,
+        message="/metrics answers its bearer token (PYRAMID_METRICS_TOKEN) only",
+        headers={"WWW-Authenticate": 'Bearer realm="metrics"'},
+    )
 
 
 def metrics(request):

@@ -23,15 +23,35 @@ from django.utils.translation import gettext, gettext_lazy
 from pyramid_site.errors import Code, DomainError
 
 _SPACES = re.compile(r"\s+")
-_REFUSED_CATEGORIES = {"Cc": gettext_lazy("a control character"),
-                       "Cf": gettext_lazy("an invisible formatting character"),
-                       "Co": gettext_lazy("a private-use character"), "Cs": gettext_lazy("a lone surrogate"),
-                       "Cn": gettext_lazy("an unassigned character")}
+_REFUSED_CATEGORIES = {
+    "Cc": gettext_lazy("a control character"),
+    "Cf": gettext_lazy("an invisible formatting character"),
+    "Co": gettext_lazy("a private-use character"),
+    "Cs": gettext_lazy("a lone surrogate"),
+    "Cn": gettext_lazy("an unassigned character"),
+}
 # Characters that are letters or symbols to Unicode but show as nothing: the default-ignorable code points that
 # are not format characters (Hangul fillers, the combining grapheme joiner, Mongolian and other variation
 # selectors), and the blanks NFKC keeps (the Braille pattern blank)
-_INVISIBLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C, 0x180D, 0x180E, 0x180F, 0x2800,
-                        0x3164, 0xFFA0, *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)])
+_INVISIBLE = frozenset(
+    [
+        0x034F,
+        0x115F,
+        0x1160,
+        0x17B4,
+        0x17B5,
+        0x180B,
+        0x180C,
+        0x180D,
+        0x180E,
+        0x180F,
+        0x2800,
+        0x3164,
+        0xFFA0,
+        *range(0xFE00, 0xFE10),
+        *range(0xE0100, 0xE01F0),
+    ]
+)
 # Combining marks on one letter (counted decomposed: Vietnamese ệ is e and two marks); no script needs more
 MAX_MARKS_PER_LETTER = 3
 _MARKS = {"Mn", "Me", "Mc"}
@@ -49,15 +69,20 @@ def clean_name(value: str, *, what: str, code: Code, max_length: int) -> str:
         category = unicodedata.category(char)
         if category in _REFUSED_CATEGORIES or ord(char) in _INVISIBLE:
             character = _REFUSED_CATEGORIES.get(category) or gettext("an invisible character")
-            raise DomainError(code, gettext("%(what)s may not contain %(character)s (U+%(code_point)04X)")
-                                          % {"what": what, "character": character, "code_point": ord(char)})
+            raise DomainError(
+                code,
+                gettext("%(what)s may not contain %(character)s (U+%(code_point)04X)")
+                % {"what": what, "character": character, "code_point": ord(char)},
+            )
     _check_marks(name, what=what, code=code)
     name = _SPACES.sub(" ", name).strip()
     if not name:
         raise DomainError(code, gettext("%(what)s is empty") % {"what": what})
     if len(name) > max_length:
-        raise DomainError(code, gettext("%(what)s is longer than %(max_length)s characters") % {"what": what,
-                                      "max_length": max_length})
+        raise DomainError(
+            code,
+            gettext("%(what)s is longer than %(max_length)s characters") % {"what": what, "max_length": max_length},
+        )
     return name
 
 
@@ -69,9 +94,11 @@ def _check_marks(name: str, *, what: str, code: Code) -> None:
             marks = []
             continue
         if len(marks) >= MAX_MARKS_PER_LETTER or char in marks:
-            raise DomainError(code,
-                              gettext("%(what)s may not stack more than %(count)s different combining marks on one "
-                                            "letter") % {"what": what, "count": MAX_MARKS_PER_LETTER})
+            raise DomainError(
+                code,
+                gettext("%(what)s may not stack more than %(count)s different combining marks on one letter")
+                % {"what": what, "count": MAX_MARKS_PER_LETTER},
+            )
         marks.append(char)
 
 

@@ -85,10 +85,15 @@ def not_found(request, exception=None):
 
 
 def server_error(request):
-    return error_json(Code.SERVER_ERROR, request_id=current_request_id(),
-                      message="something went wrong on our side; it is logged under this request id")
+    return error_json(
+        Code.SERVER_ERROR,
+        request_id=current_request_id(),
+        message="something went wrong on our side; it is logged under this request id",
+    )
 
 
 def csrf_failure(request, reason=""):
-    return error_json(Code.CSRF_FAILED, message=f"the CSRF check failed: {reason}; send the csrftoken cookie's "
-                                                 "value in the X-CSRFToken header")
+    return error_json(
+        Code.CSRF_FAILED,
+        message=f"the CSRF check failed: {reason}; send the csrftoken cookie's value in the X-CSRFToken header",
+    )

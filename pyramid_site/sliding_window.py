@@ -65,8 +65,10 @@ class SlidingWindow:
         keys = {ident: (self._key(ident, slot - 1), self._key(ident, slot)) for ident in idents}
         found = cache.get_many([key for pair in keys.values() for key in pair])
         elapsed = now - slot * self.seconds
-        return {ident: Estimate(int(found.get(previous, 0)), int(found.get(current, 0)), elapsed, self.seconds)
-                for ident, (previous, current) in keys.items()}
+        return {
+            ident: Estimate(int(found.get(previous, 0)), int(found.get(current, 0)), elapsed, self.seconds)
+            for ident, (previous, current) in keys.items()
+        }
 
     def add(self, ident: str, amount: int, now: float | None = None) -> int:
         """Count ``amount`` more for ``ident`` now, atomically; the current window's counter after it."""

@@ -127,11 +127,16 @@ def _slot_seconds() -> int:
 def _slot_sets(payer: SolverPayer) -> list[list[str]]:
     sets = []
     if payer.account_id is not None and settings.PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT > 0:
-        sets.append([f"solver-running:user:{payer.account_id}:{slot}"
-                     for slot in range(settings.PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT)])
+        sets.append(
+            [
+                f"solver-running:user:{payer.account_id}:{slot}"
+                for slot in range(settings.PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT)
+            ]
+        )
     if payer.address and settings.PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS > 0:
-        sets.append([f"solver-running:ip:{payer.address}:{slot}"
-                     for slot in range(settings.PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS)])
+        sets.append(
+            [f"solver-running:ip:{payer.address}:{slot}" for slot in range(settings.PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS)]
+        )
     return sets
 
 

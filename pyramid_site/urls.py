@@ -10,10 +10,19 @@ from .api.schema_view import SchemaView
 
 def api_root(request):
     """Where a client starts: the schema and the first addresses it needs."""
-    return JsonResponse({"schema": "/api/schema/", "docs": "/api/docs/", "daily": "/api/daily/",
-                         "games": "/api/games/", "guest": "/api/accounts/guest/", "signup": "/api/accounts/signup/",
-                         "login": "/api/accounts/login/",
-                         "boards": "/api/boards/all-time/", "clubs": "/api/clubs/"})
+    return JsonResponse(
+        {
+            "schema": "/api/schema/",
+            "docs": "/api/docs/",
+            "daily": "/api/daily/",
+            "games": "/api/games/",
+            "guest": "/api/accounts/guest/",
+            "signup": "/api/accounts/signup/",
+            "login": "/api/accounts/login/",
+            "boards": "/api/boards/all-time/",
+            "clubs": "/api/clubs/",
+        }
+    )
 
 
 # the answers Django gives itself are in the API's error shape too (with DEBUG off; DEBUG shows its pages)

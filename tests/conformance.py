@@ -23,8 +23,16 @@ from openapi_schema_validator import OAS31Validator, oas31_format_checker
 MIDDLEWARE = "tests.conformance.SchemaConformanceMiddleware"
 UNDECLARED_ALLOWED = {405}
 # the headers a client reads, so each must be declared wherever it is sent (and the RateLimit family, by prefix)
-CHECKED_HEADERS = {"location", "retry-after", "x-api-version", "x-request-id", "content-language", "www-authenticate",
-                   "deprecation", "sunset"}
+CHECKED_HEADERS = {
+    "location",
+    "retry-after",
+    "x-api-version",
+    "x-request-id",
+    "content-language",
+    "www-authenticate",
+    "deprecation",
+    "sunset",
+}
 CHECKED_PREFIXES = ("ratelimit",)
 problems: list[str] = []
 seen: dict[tuple[str, str, int], int] = {}
@@ -100,8 +108,9 @@ def validator(template: str, method: str, status: str) -> OAS31Validator | None:
 
 
 def error_validator() -> OAS31Validator:
-    return OAS31Validator({"$ref": "#/components/schemas/Error", "components": closed_components()},
-                          format_checker=oas31_format_checker)
+    return OAS31Validator(
+        {"$ref": "#/components/schemas/Error", "components": closed_components()}, format_checker=oas31_format_checker
+    )
 
 
 @cache
@@ -109,8 +118,10 @@ def code_validator(code: str) -> OAS31Validator:
     from pyramid_site.api.error_schema import component_name
     from pyramid_site.errors import Code
 
-    return OAS31Validator({"$ref": f"#/components/schemas/{component_name(Code.of(code))}",
-                           "components": closed_components()}, format_checker=oas31_format_checker)
+    return OAS31Validator(
+        {"$ref": f"#/components/schemas/{component_name(Code.of(code))}", "components": closed_components()},
+        format_checker=oas31_format_checker,
+    )
 
 
 @cache

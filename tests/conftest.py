@@ -21,15 +21,25 @@ import contextlib
 import datetime as dt
 import os
 
-import engine
 import pytest
 import time_machine
 from celery._state import _set_task_join_will_block
 
+import engine
 from pyramid_site.celery import app as celery_app
 
-from .support import (PAR, TEST_DAILY_SECRET, TEST_TOURNAMENT_SECRET, WINNABLE_ONE_LOOK, WINNING_LINE, UserFactory,
-                      check_board_counts, check_logs_replay, client_for, database_for_check)
+from .support import (
+    PAR,
+    TEST_DAILY_SECRET,
+    TEST_TOURNAMENT_SECRET,
+    WINNABLE_ONE_LOOK,
+    WINNING_LINE,
+    UserFactory,
+    check_board_counts,
+    check_logs_replay,
+    client_for,
+    database_for_check,
+)
 
 EDITED_BEHIND = "rows_edited_behind_the_services"
 REAL_CLOCK = "real_clock"
@@ -43,10 +53,16 @@ UNPINNED = os.environ.get("PYRAMID_TEST_CLOCK_UNPINNED") == "1"
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", f"{EDITED_BEHIND}: the test changes rows behind the services on purpose; "
-                                       "the after-test invariant checks are skipped")
-    config.addinivalue_line("markers", f"{REAL_CLOCK}: the test runs on the machine's clock, not the pinned one "
-                                       "(its other processes read their own clock)")
+    config.addinivalue_line(
+        "markers",
+        f"{EDITED_BEHIND}: the test changes rows behind the services on purpose; "
+        "the after-test invariant checks are skipped",
+    )
+    config.addinivalue_line(
+        "markers",
+        f"{REAL_CLOCK}: the test runs on the machine's clock, not the pinned one "
+        "(its other processes read their own clock)",
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -11,13 +11,13 @@ import datetime as dt
 import threading
 from collections.abc import Callable
 
-import engine
 import factory
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+import engine
 from benchmarks.common import clock_at
 from games import services as game_services
 from games.daily import commitment, new_salt
@@ -38,8 +38,10 @@ TEST_TOURNAMENT_SECRET = "pyramid-test-tournament-secret"
 # ``winning_line`` proves the line with the engine, and tests/games/test_daily.py checks that the
 # solver's par is PAR, before any test relies on either.
 WINNABLE_ONE_LOOK = 1116761698452426220
-WINNING_LINE = ("23+26 draw draw draw 22+S 16+S 24+S 17+21 draw S S draw draw 11+S draw draw 15+S 10+25 6+27 "
-                "20+S 18+S 12 7 19+S 13+14 8+9 4+5 draw 3+S 1+2 draw draw 0+S").split()
+WINNING_LINE = (
+    "23+26 draw draw draw 22+S 16+S 24+S 17+21 draw S S draw draw 11+S draw draw 15+S 10+25 6+27 "
+    "20+S 18+S 12 7 19+S 13+14 8+9 4+5 draw 3+S 1+2 draw draw 0+S"
+).split()
 PAR = 33
 
 
@@ -65,10 +67,20 @@ def winnable_deal() -> Deal:
     """The row of WINNABLE_ONE_LOOK as the solver job leaves it (the job itself is tested in
     tests/games/test_daily.py): winnable, par PAR."""
     rules = engine.preset("one-look")
-    deal, _ = Deal.objects.get_or_create(number=WINNABLE_ONE_LOOK, rules=rules.to_text(), defaults={
-        "preset": rules.name, "text": engine.deal_from_number(WINNABLE_ONE_LOOK).text, "status": Deal.Status.WINNABLE,
-        "par_moves": PAR, "best_cards_left": 0, "best_moves": PAR, "solution": " ".join(WINNING_LINE),
-        "solved_at": timezone.now()})
+    deal, _ = Deal.objects.get_or_create(
+        number=WINNABLE_ONE_LOOK,
+        rules=rules.to_text(),
+        defaults={
+            "preset": rules.name,
+            "text": engine.deal_from_number(WINNABLE_ONE_LOOK).text,
+            "status": Deal.Status.WINNABLE,
+            "par_moves": PAR,
+            "best_cards_left": 0,
+            "best_moves": PAR,
+            "solution": " ".join(WINNING_LINE),
+            "solved_at": timezone.now(),
+        },
+    )
     return deal
 
 
@@ -80,8 +92,9 @@ def make_daily(*, date: dt.date | None = None, preset: str = "one-look", number:
     else:
         deal = deal_get_or_create(number=number, rules=engine.preset(preset))
     salt = new_salt()
-    daily = DailyDeal.objects.create(date=date or utc_today(), preset=preset, deal=deal, attempt=0, salt=salt,
-                                     commitment=commitment(deal.text, salt))
+    daily = DailyDeal.objects.create(
+        date=date or utc_today(), preset=preset, deal=deal, attempt=0, salt=salt, commitment=commitment(deal.text, salt)
+    )
     deal_keep_secret(deal_id=deal.pk, until=day_end(daily.date))  # as the daily job does: secret all its day
     deal.refresh_from_db()
     return daily
@@ -107,16 +120,18 @@ def play(game: Game, moves: list[str], *, resign: bool = True, seconds: float | 
     return game
 
 
-def daily_game(player, daily: DailyDeal, moves: int | None = None, *, seconds: float | None = None,
-               line: list[str] = WINNING_LINE) -> Game:
+def daily_game(
+    player, daily: DailyDeal, moves: int | None = None, *, seconds: float | None = None, line: list[str] = WINNING_LINE
+) -> Game:
     """A finished ranked game of ``player`` on ``daily``: the first ``moves`` moves of ``line`` (all of
     it, a win, by default), then resigned. Started as the game service starts it on the daily deal's
     own day, whatever the day is now: a past day's game is played at noon of its day (``clock_at``), so
     its times are that day's and its window is over now, as it would be."""
     over = day_end(daily.date) <= dt.datetime.now(dt.UTC)
     with clock_at(during(daily.date)) if over else contextlib.nullcontext():
-        game = game_services.ranked_game_start(player=player, deal=daily.deal, daily=daily,
-                                               closes_at=day_end(daily.date))
+        game = game_services.ranked_game_start(
+            player=player, deal=daily.deal, daily=daily, closes_at=day_end(daily.date)
+        )
         return play(game, list(line[:moves] if moves is not None else line), seconds=seconds)
 
 
@@ -160,7 +175,8 @@ def check_board_counts() -> None:
     counts = {(c.daily_id, c.cards_left, c.moves, c.shard): c.results for c in BoardCount.objects.all() if c.results}
     expected: dict = {}
     for daily, cards, moves, player in Result.objects.filter(daily__isnull=False, voided=False).values_list(
-            "daily_id", "cards_left", "moves", "player_id"):
+        "daily_id", "cards_left", "moves", "player_id"
+    ):
         key = (daily, cards, moves, player % 16)
         expected[key] = expected.get(key, 0) + 1
     assert counts == expected
@@ -173,9 +189,18 @@ def check_board_counts() -> None:
 
 
 def standings_stored() -> dict:
-    return {(s.kind, s.starts, s.preset, s.player_id): (s.played, s.cleared, s.won, s.at_par, s.cards_total,
-                                                        s.best_cards_left, s.best_moves_won)
-            for s in PeriodStanding.objects.all()}
+    return {
+        (s.kind, s.starts, s.preset, s.player_id): (
+            s.played,
+            s.cleared,
+            s.won,
+            s.at_par,
+            s.cards_total,
+            s.best_cards_left,
+            s.best_moves_won,
+        )
+        for s in PeriodStanding.objects.all()
+    }
 
 
 def standings_summed() -> dict:
@@ -188,8 +213,15 @@ def standings_summed() -> dict:
             par = r.won and r.par_moves is not None and r.moves <= r.par_moves
             if r.won:
                 best_won = r.moves if best_won is None else min(best_won, r.moves)
-            figures[key] = (played + 1, cleared + r.cleared, won + r.won, at_par + par, cards + r.cards_left,
-                            min(best, r.cards_left), best_won)
+            figures[key] = (
+                played + 1,
+                cleared + r.cleared,
+                won + r.won,
+                at_par + par,
+                cards + r.cards_left,
+                min(best, r.cards_left),
+                best_won,
+            )
     return figures
 
 

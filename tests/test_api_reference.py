@@ -28,13 +28,17 @@ def served_schema(client, db):
 def _sections(page: str) -> dict[tuple[str, str], str]:
     """Each operation's part of the page, by (METHOD, path): from its heading to the next heading."""
     starts = list(OPERATION_HEADING.finditer(page))
-    return {(m[1], m[2]): page[m.end():page.find("\n#", m.end())] for m in starts}
+    return {(m[1], m[2]): page[m.end() : page.find("\n#", m.end())] for m in starts}
 
 
 def test_the_page_lists_every_operation_of_the_served_schema(served_schema):
     page = reference.render(served_schema)
-    served = sorted((method.upper(), path, operation["operationId"]) for path, item in served_schema["paths"].items()
-                    for method, operation in item.items() if method in ("get", "post", "put", "patch", "delete"))
+    served = sorted(
+        (method.upper(), path, operation["operationId"])
+        for path, item in served_schema["paths"].items()
+        for method, operation in item.items()
+        if method in ("get", "post", "put", "patch", "delete")
+    )
     assert len(served) > 50  # the whole API (61 operations in 3.1.1), not a part of it
     assert sorted(OPERATION_HEADING.findall(page)) == served
     sections = _sections(page)

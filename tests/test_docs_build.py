@@ -13,9 +13,23 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_docs_build_strict(tmp_path):
     site = tmp_path / "site"
     built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(ROOT / "mkdocs.yml"),
-         "--site-dir", str(site)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--config-file",
+            str(ROOT / "mkdocs.yml"),
+            "--site-dir",
+            str(site),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert built.returncode == 0, f"mkdocs build --strict failed:\n{built.stdout}{built.stderr}"
     pages = {path.parent.name for path in site.glob("*/index.html")}
     documents = {path.stem for path in (ROOT / "docs").glob("*.md")} - {"index"}

@@ -27,8 +27,9 @@ def lint_imports_command() -> str:
 
 
 def test_the_import_contracts_hold():
-    checked = subprocess.run([lint_imports_command(), "--no-cache"], cwd=ROOT, capture_output=True, text=True,
-                             timeout=300)
+    checked = subprocess.run(
+        [lint_imports_command(), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
     assert checked.returncode == 0, checked.stdout[-5000:] + checked.stderr[-3000:]
     assert "0 broken" in checked.stdout
 
@@ -80,8 +81,16 @@ def import_cycles(modules: Iterable[str], imported_by: Callable[[str], Iterable[
 
 def test_the_cycle_finder_finds_cycles():
     """The check below passes on no cycle; here it is shown finding them, long and short."""
-    edges = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}, "f": {"d", "g"}, "g": {"f"},
-             "h": {"a", "outside"}}
+    edges = {
+        "a": {"b"},
+        "b": {"c"},
+        "c": {"a", "d"},
+        "d": set(),
+        "e": {"e"},
+        "f": {"d", "g"},
+        "g": {"f"},
+        "h": {"a", "outside"},
+    }
     assert import_cycles(edges, lambda m: edges.get(m, set())) == [["a", "b", "c"], ["e"], ["f", "g"]]
     assert import_cycles({"x": {"y"}, "y": set()}, lambda m: {"x": {"y"}, "y": set()}[m]) == []
 
@@ -97,7 +106,6 @@ def test_no_module_is_in_an_import_cycle():
     cycles = import_cycles(graph.modules, graph.find_modules_directly_imported_by)
     described = []
     for cycle in cycles:
-        links = [f"{a} -> {b}" for a in cycle for b in sorted(graph.find_modules_directly_imported_by(a))
-                 if b in cycle]
+        links = [f"{a} -> {b}" for a in cycle for b in sorted(graph.find_modules_directly_imported_by(a)) if b in cycle]
         described.append("\n    ".join(links))
     assert cycles == [], "import cycles:\n  " + "\n  ".join(described)

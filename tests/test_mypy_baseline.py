@@ -35,11 +35,15 @@ def test_a_file_with_more_errors_fails_even_when_the_total_does_not_grow():
 def test_a_new_file_with_errors_fails_and_fewer_errors_pass():
     counts = baseline_tool.counts_of(OUTPUT)
     assert baseline_tool.grown({"games/selectors.py": 2}, counts) == [
-        "leaderboards/api/boards.py: 1 errors, 0 recorded", "in all: 3 errors, 2 recorded"]
+        "leaderboards/api/boards.py: 1 errors, 0 recorded",
+        "in all: 3 errors, 2 recorded",
+    ]
     recorded = {"games/selectors.py": 4, "leaderboards/api/boards.py": 1, "games/words.py": 2}
     assert baseline_tool.grown(recorded, counts) == []
-    assert baseline_tool.shrunk(recorded, counts) == ["games/selectors.py: 2 errors, 4 recorded",
-                                                      "games/words.py: 0 errors, 2 recorded"]
+    assert baseline_tool.shrunk(recorded, counts) == [
+        "games/selectors.py: 2 errors, 4 recorded",
+        "games/words.py: 0 errors, 2 recorded",
+    ]
 
 
 def test_the_committed_baseline_is_a_count_per_checked_file():

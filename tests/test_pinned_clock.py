@@ -27,17 +27,18 @@ from .conftest import PINNED
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE_MIDNIGHT = "23:59:59.999"
 # tests that read today's date more than once, a moment apart, through the services and in the test itself
-PINNED_SAMPLE = ("tests/games/test_daily.py::test_beat_job_fills_the_open_days",
-                 "tests/games/test_daily.py::test_daily_api_reveals_a_deal_only_in_its_time",
-                 "tests/games/test_daily_ready.py")
+PINNED_SAMPLE = (
+    "tests/games/test_daily.py::test_beat_job_fills_the_open_days",
+    "tests/games/test_daily.py::test_daily_api_reveals_a_deal_only_in_its_time",
+    "tests/games/test_daily_ready.py",
+)
 # the one of them that fails when the day turns under it
 UNPINNED_SAMPLE = ("tests/games/test_daily.py::test_beat_job_fills_the_open_days",)
 
 
 def test_every_reader_of_the_time_reads_the_pinned_day():
     assert PINNED.time() == dt.time(12) and PINNED.tzinfo == dt.UTC
-    assert utc_today() == dt.date.today() == timezone.now().date() == dt.datetime.now(dt.UTC).date() \
-        == PINNED.date()
+    assert utc_today() == dt.date.today() == timezone.now().date() == dt.datetime.now(dt.UTC).date() == PINNED.date()
     now = timezone.now()
     assert PINNED <= now < PINNED + dt.timedelta(hours=1)  # running on from noon, at the real pace
     assert abs(time.time() - now.timestamp()) < 1
@@ -47,16 +48,25 @@ def run_sample(tests: tuple[str, ...], **env: str) -> subprocess.CompletedProces
     test_db = os.environ.get("DATABASE_TEST_NAME") or "test_pyramid"
     child = {key: value for key, value in os.environ.items() if not key.startswith("PYRAMID_TEST_CLOCK_")}
     child |= {"DATABASE_TEST_NAME": f"{test_db}_midnight", "PYRAMID_TEST_CLOCK_START": BEFORE_MIDNIGHT, **env}
-    return subprocess.run([sys.executable, "-m", "pytest", *tests, "-q", "-p", "no:cacheprovider", "--reuse-db"],
-                          cwd=ROOT, env=child, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", *tests, "-q", "-p", "no:cacheprovider", "--reuse-db"],
+        cwd=ROOT,
+        env=child,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
-@pytest.mark.skipif(settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"),
-                    reason="the child's test database of its own needs a database server")
+@pytest.mark.skipif(
+    settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"),
+    reason="the child's test database of its own needs a database server",
+)
 def test_date_reading_tests_pass_when_the_machine_clock_crosses_midnight_and_fail_without_the_pin():
     pinned = run_sample(PINNED_SAMPLE)
-    assert pinned.returncode == 0 and " passed" in pinned.stdout and "failed" not in pinned.stdout, \
+    assert pinned.returncode == 0 and " passed" in pinned.stdout and "failed" not in pinned.stdout, (
         pinned.stdout[-3000:] + pinned.stderr[-2000:]
+    )
     unpinned = run_sample(UNPINNED_SAMPLE, PYRAMID_TEST_CLOCK_UNPINNED="1")
     assert unpinned.returncode == 1 and "1 failed" in unpinned.stdout, unpinned.stdout[-3000:] + unpinned.stderr[-2000:]
 

@@ -15,8 +15,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_docs_and_env_example_are_as_the_declarations_write_them():
-    checked = subprocess.run([sys.executable, str(ROOT / "tools" / "settings_reference"), "--check"],
-                             cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+    checked = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "settings_reference"), "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 

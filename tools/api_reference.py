@@ -32,8 +32,9 @@ def schema() -> dict:
 
 def operations(spec: dict) -> list[tuple[str, str, dict]]:
     """(method, path, operation) of every operation, in the schema's order."""
-    return [(method, path, item[method]) for path, item in spec["paths"].items() for method in METHODS
-            if method in item]
+    return [
+        (method, path, item[method]) for path, item in spec["paths"].items() for method in METHODS if method in item
+    ]
 
 
 def _text(value: str | None) -> str:
@@ -96,8 +97,11 @@ def _operation(method: str, path: str, operation: dict, spec: dict) -> list[str]
     parameters = operation.get("parameters", [])
     if parameters:
         lines += ["| parameter | in | type | required | description |", "|---|---|---|---|---|"]
-        lines += [f"| `{p['name']}` | {p['in']} | {_type(p.get('schema', {}))} | "
-                  f"{'yes' if p.get('required') else 'no'} | {_text(p.get('description'))} |" for p in parameters]
+        lines += [
+            f"| `{p['name']}` | {p['in']} | {_type(p.get('schema', {}))} | "
+            f"{'yes' if p.get('required') else 'no'} | {_text(p.get('description'))} |"
+            for p in parameters
+        ]
         lines.append("")
     body = operation.get("requestBody")
     if body:
@@ -123,8 +127,10 @@ def _component(name: str, node: dict) -> list[str]:
     if properties:
         required = set(node.get("required", []))
         lines += ["| field | type | always there | description |", "|---|---|---|---|"]
-        lines += [f"| `{field}` | {_type(sub)} | {'yes' if field in required else 'no'} | "
-                  f"{_text(sub.get('description'))} |" for field, sub in properties.items()]
+        lines += [
+            f"| `{field}` | {_type(sub)} | {'yes' if field in required else 'no'} | {_text(sub.get('description'))} |"
+            for field, sub in properties.items()
+        ]
     else:
         lines.append(f"{_type(node)}.")
     lines.append("")
@@ -135,33 +141,48 @@ def render(spec: dict) -> str:
     """The reference page of a schema: its operations by tag, then its components and shared error answers."""
     info = spec.get("info", {})
     lines = [
-        "# API reference", "",
+        "# API reference",
+        "",
         f"Every operation of {info.get('title', 'the API')} {info.get('version', '')}, with its parameters, body "
         "and answers, as the OpenAPI schema declares them. This page is written from the schema each time the site "
         "is built (`tools/api_reference.py`), so it says what the code says. The schema itself is served at "
         "`/api/schema/` and browsable at `/api/docs/`; what each error code means, and how to authenticate, is in "
-        "[The API](api.md).", "",
+        "[The API](api.md).",
+        "",
     ]
     by_tag: dict[str, list[tuple[str, str, dict]]] = {}
     for method, path, operation in operations(spec):
         by_tag.setdefault((operation.get("tags") or ["other"])[0], []).append((method, path, operation))
     lines += ["## Operations", ""]
-    lines += [f"- {tag}: " + ", ".join(f"[`{m.upper()} {p}`](#op-{o['operationId']})" for m, p, o in ops)
-              for tag, ops in by_tag.items()]
+    lines += [
+        f"- {tag}: " + ", ".join(f"[`{m.upper()} {p}`](#op-{o['operationId']})" for m, p, o in ops)
+        for tag, ops in by_tag.items()
+    ]
     lines.append("")
     for tag, ops in by_tag.items():
         lines += [f"## {tag.capitalize()} {{#tag-{tag}}}", ""]
         for method, path, operation in ops:
             lines += _operation(method, path, operation, spec)
     components = spec.get("components", {})
-    lines += ["## Error answers", "",
-              "Every error is an [`Error`](#schema-Error); the shared answers below list the codes of their status.",
-              ""]
-    statuses = {_ref_name(response["$ref"]): status for _, _, operation in operations(spec)
-                for status, response in operation.get("responses", {}).items() if "$ref" in response}
+    lines += [
+        "## Error answers",
+        "",
+        "Every error is an [`Error`](#schema-Error); the shared answers below list the codes of their status.",
+        "",
+    ]
+    statuses = {
+        _ref_name(response["$ref"]): status
+        for _, _, operation in operations(spec)
+        for status, response in operation.get("responses", {}).items()
+        if "$ref" in response
+    }
     for name, response in components.get("responses", {}).items():
-        lines += [f"### {statuses.get(name, '')} {name} {{#error-{name}}}".replace("###  ", "### "), "",
-                  _text(response.get("description")), ""]
+        lines += [
+            f"### {statuses.get(name, '')} {name} {{#error-{name}}}".replace("###  ", "### "),
+            "",
+            _text(response.get("description")),
+            "",
+        ]
     lines += ["## Answers and bodies", ""]
     for name, node in components.get("schemas", {}).items():
         lines += _component(name, node)

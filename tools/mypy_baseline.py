@@ -41,8 +41,11 @@ def counts_of(output: str) -> Counter[str]:
 
 def grown(baseline: dict[str, int], counts: Counter[str]) -> list[str]:
     """Every way ``counts`` is worse than ``baseline``, in words; empty when it is not."""
-    worse = [f"{path}: {counts[path]} errors, {baseline.get(path, 0)} recorded"
-             for path in sorted(counts) if counts[path] > baseline.get(path, 0)]
+    worse = [
+        f"{path}: {counts[path]} errors, {baseline.get(path, 0)} recorded"
+        for path in sorted(counts)
+        if counts[path] > baseline.get(path, 0)
+    ]
     total, recorded = sum(counts.values()), sum(baseline.values())
     if total > recorded:
         worse.append(f"in all: {total} errors, {recorded} recorded")
@@ -50,8 +53,11 @@ def grown(baseline: dict[str, int], counts: Counter[str]) -> list[str]:
 
 
 def shrunk(baseline: dict[str, int], counts: Counter[str]) -> list[str]:
-    return [f"{path}: {counts.get(path, 0)} errors, {baseline[path]} recorded"
-            for path in sorted(baseline) if counts.get(path, 0) < baseline[path]]
+    return [
+        f"{path}: {counts.get(path, 0)} errors, {baseline[path]} recorded"
+        for path in sorted(baseline)
+        if counts.get(path, 0) < baseline[path]
+    ]
 
 
 def run_mypy(extra: list[str]) -> tuple[int, str]:
@@ -74,8 +80,12 @@ def main(argv: list[str] | None = None) -> int:
     worse, better = grown(baseline, counts), shrunk(baseline, counts)
     if args.update:
         if worse and not args.accept_growth:
-            print("not recorded: these grew (fix them, or --accept-growth and say why in the commit):",
-                  *worse, sep="\n  ", file=sys.stderr)
+            print(
+                "not recorded: these grew (fix them, or --accept-growth and say why in the commit):",
+                *worse,
+                sep="\n  ",
+                file=sys.stderr,
+            )
             return 1
         BASELINE.write_text(json.dumps(dict(sorted(counts.items())), indent=1) + "\n")
         print(f"recorded {sum(counts.values())} errors in {len(counts)} files ({BASELINE.relative_to(ROOT)})")

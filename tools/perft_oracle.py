@@ -46,8 +46,15 @@ def oracle() -> dict:
         for number in DEALS:
             start = Position.start(deal_from_number(number), rules)
             for position in (start, *(random_position(number, rules, wanted, seed) for wanted, seed in MID_GAME)):
-                cases.append({"preset": name, "deal": number, "position": position.dumps(),
-                              "moves": [str(m) for m in position.legal_moves()], "perft": perft(position, DEPTH)})
+                cases.append(
+                    {
+                        "preset": name,
+                        "deal": number,
+                        "position": position.dumps(),
+                        "moves": [str(m) for m in position.legal_moves()],
+                        "perft": perft(position, DEPTH),
+                    }
+                )
     return {"command": COMMAND, "depth": DEPTH, "cases": cases}
 
 

@@ -84,8 +84,11 @@ class Accuracy:
     def followed_solver(self) -> bool:
         """Every counted move (one at least) was best, and a game still winnable once the stock had been seen
         was won from there in the fewest moves: the game the accuracy rule counts against a player."""
-        return (self.counted_before > 0 and self.best_before == self.counted_before
-                and (self.par_after_seen or not self.winnable_when_seen))
+        return (
+            self.counted_before > 0
+            and self.best_before == self.counted_before
+            and (self.par_after_seen or not self.winnable_when_seen)
+        )
 
 
 def stock_seen_at(start: Position, moves: list[Move]) -> int:
@@ -107,18 +110,26 @@ def accuracy(plies: list[PlyAnswer], seen_at: int) -> Accuracy:
         if before.verdict != WINNABLE or after.verdict == UNKNOWN:
             continue
         counted += 1
-        best += (after.verdict == WINNABLE and before.moves_to_win is not None  # known when winnable
-                 and after.moves_to_win == before.moves_to_win - 1)
+        best += (
+            after.verdict == WINNABLE
+            and before.moves_to_win is not None  # known when winnable
+            and after.moves_to_win == before.moves_to_win - 1
+        )
     seen = plies[seen_at] if seen_at < len(plies) else None
     winnable_when_seen = seen is not None and seen.verdict == WINNABLE
     won = plies[-1].verdict == WINNABLE and plies[-1].moves_to_win == 0
-    par_after_seen = (seen is not None and winnable_when_seen and won
-                      and len(plies) - 1 - seen_at == seen.moves_to_win)
+    par_after_seen = seen is not None and winnable_when_seen and won and len(plies) - 1 - seen_at == seen.moves_to_win
     return Accuracy(best, counted, winnable_when_seen, par_after_seen)
 
 
-def analyse(start: Position, moves: list[Move], *, budget_seconds_per_position: float | None = None,
-            budget_seconds: float | None = None, start_solution: Solution | None = None) -> Analysis:
+def analyse(
+    start: Position,
+    moves: list[Move],
+    *,
+    budget_seconds_per_position: float | None = None,
+    budget_seconds: float | None = None,
+    start_solution: Solution | None = None,
+) -> Analysis:
     """Solve every position of a game played from ``start`` by ``moves`` (legal moves: a replayed log).
 
     ``budget_seconds_per_position`` bounds each search; ``budget_seconds`` the whole game, after which the
@@ -139,8 +150,7 @@ def analyse(start: Position, moves: list[Move], *, budget_seconds_per_position: 
         if previous is not None and previous.verdict != UNKNOWN and line and line[0] == played:
             line = line[1:]
             moves_to_win = None if previous.moves_to_win is None else previous.moves_to_win - 1
-            plies.append(PlyAnswer(previous.verdict, previous.best_cards_left, moves_to_win,
-                                   line[0] if line else None))
+            plies.append(PlyAnswer(previous.verdict, previous.best_cards_left, moves_to_win, line[0] if line else None))
             continue
         left = None if budget_seconds is None else budget_seconds - (time.perf_counter() - started)
         if left is not None and left <= 0:
@@ -155,8 +165,9 @@ def analyse(start: Position, moves: list[Move], *, budget_seconds_per_position: 
         else:
             solution = solve(position, budget_seconds=budget, grade=False)
         line = list(solution.solution)
-        plies.append(PlyAnswer(solution.verdict, solution.best_cards_left, solution.par_moves,
-                               line[0] if line else None))
+        plies.append(
+            PlyAnswer(solution.verdict, solution.best_cards_left, solution.par_moves, line[0] if line else None)
+        )
     return Analysis([str(move) for move in moves], plies)
 
 
@@ -168,17 +179,25 @@ _NONE_BYTE, _NONE_WORD = 0xFF, 0xFFFF
 
 def pack(plies: list[PlyAnswer]) -> bytes:
     return b"".join(
-        _PLY.pack(_VERDICTS.index(p.verdict),
-                  _NONE_BYTE if p.best_cards_left is None else p.best_cards_left,
-                  _NONE_WORD if p.moves_to_win is None else p.moves_to_win,
-                  _NONE_WORD if p.best_move is None else move_code(parse_move(p.best_move)))
-        for p in plies)
+        _PLY.pack(
+            _VERDICTS.index(p.verdict),
+            _NONE_BYTE if p.best_cards_left is None else p.best_cards_left,
+            _NONE_WORD if p.moves_to_win is None else p.moves_to_win,
+            _NONE_WORD if p.best_move is None else move_code(parse_move(p.best_move)),
+        )
+        for p in plies
+    )
 
 
 def unpack(data: bytes) -> list[PlyAnswer]:
     if len(data) % _PLY.size:
         raise ValueError(f"a stored analysis is {_PLY.size} bytes a ply; got {len(data)} bytes")
-    return [PlyAnswer(_VERDICTS[verdict], None if left == _NONE_BYTE else left,
-                      None if to_win == _NONE_WORD else to_win,
-                      None if code == _NONE_WORD else str(move_from_code(code)))
-            for verdict, left, to_win, code in _PLY.iter_unpack(data)]
+    return [
+        PlyAnswer(
+            _VERDICTS[verdict],
+            None if left == _NONE_BYTE else left,
+            None if to_win == _NONE_WORD else to_win,
+            None if code == _NONE_WORD else str(move_from_code(code)),
+        )
+        for verdict, left, to_win, code in _PLY.iter_unpack(data)
+    ]

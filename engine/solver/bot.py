@@ -29,9 +29,11 @@ MOVE_LIMIT = 600
 def newly_free(position: Position, move: Move) -> list[int]:
     """Pyramid positions the move uncovers (free after it, not before)."""
     after = position.play(move)
-    return [p for p in range(PYRAMID_SIZE)
-            if after.pyramid >> p & 1 and not after.pyramid & COVER_MASK[p]
-            and position.pyramid & COVER_MASK[p]]
+    return [
+        p
+        for p in range(PYRAMID_SIZE)
+        if after.pyramid >> p & 1 and not after.pyramid & COVER_MASK[p] and position.pyramid & COVER_MASK[p]
+    ]
 
 
 def free_partners(position: Position, p: int) -> int:
@@ -40,8 +42,11 @@ def free_partners(position: Position, p: int) -> int:
     values = position.board.values
     want = 13 - values[p]
     blocked = ABOVE_MASK[p] | BELOW_MASK[p]
-    return sum(1 for q in range(PYRAMID_SIZE)
-               if q != p and position.pyramid >> q & 1 and values[q] == want and not blocked >> q & 1)
+    return sum(
+        1
+        for q in range(PYRAMID_SIZE)
+        if q != p and position.pyramid >> q & 1 and values[q] == want and not blocked >> q & 1
+    )
 
 
 def choose(position: Position) -> Move | None:

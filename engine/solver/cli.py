@@ -18,15 +18,17 @@ from ..position import Position
 from ..replay import replay
 from ..rules import DEFAULT_PRESET, Rules
 from . import hint, solve
-from .fast import available as fast_available, solve_measured
+from .fast import available as fast_available
+from .fast import solve_measured
 from .result import UNKNOWN, WINNABLE
 
 
 def add_subcommands(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     solve_parser = subparsers.add_parser("solve", help="solve a deal: verdict, par and a best line, as JSON")
     solve_parser.add_argument("--rules", default=DEFAULT_PRESET, help="a preset name or options (default: classic)")
-    solve_parser.add_argument("--number", type=int,
-                              help="a deal number; without it the deal text is read from standard input")
+    solve_parser.add_argument(
+        "--number", type=int, help="a deal number; without it the deal text is read from standard input"
+    )
     solve_parser.add_argument("--budget-seconds", type=float, default=None, help="answer unknown after this long")
     solve_parser.add_argument("moves", nargs="*", help="moves already played, to solve the position after them")
     solve_parser.set_defaults(handler=run_solve)
@@ -38,8 +40,9 @@ def add_subcommands(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     hint_parser.add_argument("moves", nargs="*", help="the moves played so far")
     hint_parser.set_defaults(handler=run_hint)
 
-    stats_parser = subparsers.add_parser("stats",
-                                         help="solve numbered deals on all cores and report the winnable share")
+    stats_parser = subparsers.add_parser(
+        "stats", help="solve numbered deals on all cores and report the winnable share"
+    )
     stats_parser.add_argument("--rules", default=DEFAULT_PRESET)
     stats_parser.add_argument("--deals", type=int, default=1000, help="how many deals, numbered from --first")
     stats_parser.add_argument("--first", type=int, default=1)
@@ -110,8 +113,7 @@ def _solve_numbered(job: tuple[str, int, float]) -> tuple[int, str, float, int]:
     return number, solution.verdict, solution.seconds, peak_bytes
 
 
-def collect(rules: Rules, first: int, count: int, budget: float, workers: int,
-            progress: bool = True) -> dict[str, Any]:
+def collect(rules: Rules, first: int, count: int, budget: float, workers: int, progress: bool = True) -> dict[str, Any]:
     """Solve deals first .. first+count-1 and gather the figures ``stats`` prints."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -132,12 +134,23 @@ def collect(rules: Rules, first: int, count: int, budget: float, workers: int,
     low, high = wilson_interval(won, count - unknown)
     slowest = max(results, key=lambda r: r[2])
     return {
-        "rules": rules.to_text(), "preset": rules.name, "deals": count, "first": first,
-        "winnable": won, "unknown": unknown, "share": won / max(1, count - unknown), "interval_95": [low, high],
-        "seconds": {"mean": statistics.fmean(seconds), "median": statistics.median(seconds), "max": max(seconds),
-                    "slowest_deal": slowest[0]},
+        "rules": rules.to_text(),
+        "preset": rules.name,
+        "deals": count,
+        "first": first,
+        "winnable": won,
+        "unknown": unknown,
+        "share": won / max(1, count - unknown),
+        "interval_95": [low, high],
+        "seconds": {
+            "mean": statistics.fmean(seconds),
+            "median": statistics.median(seconds),
+            "max": max(seconds),
+            "slowest_deal": slowest[0],
+        },
         "memory_mb": {"mean": statistics.fmean(memory), "median": statistics.median(memory), "max": max(memory)},
-        "wall_seconds": wall, "workers": workers,
+        "wall_seconds": wall,
+        "workers": workers,
     }
 
 
@@ -150,8 +163,9 @@ def run_stats(args: argparse.Namespace) -> int:
         return _fail("--deals must be at least 1")
     if not fast_available:
         return _fail("the solver's compiled core is not built: run pip install -e .")
-    figures = collect(rules, args.first, args.deals, args.budget_seconds, max(1, args.workers),
-                      progress=sys.stderr.isatty())
+    figures = collect(
+        rules, args.first, args.deals, args.budget_seconds, max(1, args.workers), progress=sys.stderr.isatty()
+    )
     if args.json:
         print(json.dumps(figures))
         return 0
@@ -159,12 +173,18 @@ def run_stats(args: argparse.Namespace) -> int:
     s, m = figures["seconds"], figures["memory_mb"]
     print(f"rules      {figures['preset']} ({figures['rules']})")
     print(f"deals      {figures['deals']} (numbers {args.first} to {args.first + args.deals - 1})")
-    print(f"winnable   {figures['winnable']}  {100 * figures['share']:.2f} %  "
-          f"95 % interval {100 * low:.2f} to {100 * high:.2f} %")
+    print(
+        f"winnable   {figures['winnable']}  {100 * figures['share']:.2f} %  "
+        f"95 % interval {100 * low:.2f} to {100 * high:.2f} %"
+    )
     print(f"unknown    {figures['unknown']}")
-    print(f"time/deal  mean {1000 * s['mean']:.1f} ms  median {1000 * s['median']:.1f} ms  "
-          f"max {1000 * s['max']:.0f} ms (deal {s['slowest_deal']})")
-    print(f"memory     mean {m['mean']:.1f} MB  median {m['median']:.1f} MB  "
-          f"max {m['max']:.1f} MB (search tables per deal)")
+    print(
+        f"time/deal  mean {1000 * s['mean']:.1f} ms  median {1000 * s['median']:.1f} ms  "
+        f"max {1000 * s['max']:.0f} ms (deal {s['slowest_deal']})"
+    )
+    print(
+        f"memory     mean {m['mean']:.1f} MB  median {m['median']:.1f} MB  "
+        f"max {m['max']:.1f} MB (search tables per deal)"
+    )
     print(f"wall       {figures['wall_seconds']:.1f} s on {figures['workers']} workers")
     return 0

@@ -29,15 +29,32 @@ from .result import UNKNOWN, UNWINNABLE, WINNABLE, Solution
 GEOMETRY = (COVER_MASK, tuple(sum(1 << q for q in qs) for qs in COVERS), BELOW_MASK, ABOVE_MASK)
 
 # the arguments of ``_core.solve``: card values, options, the position's masks and counters, the bounds
-CoreArgs = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, bool, bool, bool, bool,
-                 int, int, int, int, int, int, float]
+CoreArgs = tuple[
+    tuple[int, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    int,
+    bool,
+    bool,
+    bool,
+    bool,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    float,
+]
 
 
 class Core(Protocol):
     """The compiled module's functions, as the type checker knows them (their order and bounds: ``_core.c``)."""
 
-    def configure(self, cover: Sequence[int], covers: Sequence[int], below: Sequence[int], above: Sequence[int],
-                  /) -> None: ...
+    def configure(
+        self, cover: Sequence[int], covers: Sequence[int], below: Sequence[int], above: Sequence[int], /
+    ) -> None: ...
 
     def solve(self, *args: *CoreArgs) -> tuple[int, int, int, list[int], int, int]:
         """(0, else out of budget; won; best cards left; the line as move codes; nodes; peak bytes)"""
@@ -92,8 +109,9 @@ def core_args(position: Position, *, max_nodes: int | None = None, budget_second
     )
 
 
-def solve_measured(position: Position, *, max_nodes: int | None = None,
-                   budget_seconds: float | None = None) -> tuple[Solution, int]:
+def solve_measured(
+    position: Position, *, max_nodes: int | None = None, budget_seconds: float | None = None
+) -> tuple[Solution, int]:
     """The solution and the most memory in bytes the search held at once."""
     if _core is None:
         raise RuntimeError("the solver's compiled core is not built: run pip install -e .")

@@ -30,8 +30,9 @@ def solve_reference(position: Position, *, max_nodes: int = 2_000_000, budget_se
             if current.is_won:
                 return _finish(WINNABLE, parents, current.key(), depth, 0, nodes, started)
             nodes += 1
-            if nodes > max_nodes or (budget_seconds and nodes % 1024 == 0
-                                     and time.perf_counter() - started > budget_seconds):
+            if nodes > max_nodes or (
+                budget_seconds and nodes % 1024 == 0 and time.perf_counter() - started > budget_seconds
+            ):
                 return Solution(UNKNOWN, None, None, None, [], nodes, time.perf_counter() - started)
             for move in current.legal_moves():
                 child = current.copy()
@@ -49,8 +50,15 @@ def solve_reference(position: Position, *, max_nodes: int = 2_000_000, budget_se
     return _finish(UNWINNABLE, parents, best_key, best_depth, best_left, nodes, started)
 
 
-def _finish(verdict: str, parents: dict[Key, tuple[Key, str] | None], key: Key, depth: int, best_left: int,
-            nodes: int, started: float) -> Solution:
+def _finish(
+    verdict: str,
+    parents: dict[Key, tuple[Key, str] | None],
+    key: Key,
+    depth: int,
+    best_left: int,
+    nodes: int,
+    started: float,
+) -> Solution:
     line = []
     step = parents[key]
     while step is not None:

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from ..position import Position
 from .bot import grade as grade_position
-from .fast import available as fast_available, solve_fast
+from .fast import available as fast_available
+from .fast import solve_fast
 from .reference import solve_reference
 from .result import WINNABLE, Solution
 
 
-def solve(position: Position, *, budget_seconds: float | None = None, max_nodes: int | None = None,
-          grade: bool = True) -> Solution:
+def solve(
+    position: Position, *, budget_seconds: float | None = None, max_nodes: int | None = None, grade: bool = True
+) -> Solution:
     """Solve a position: verdict, par or best reachable cards_left, and a line that reaches it.
 
     ``grade`` fills ``difficulty`` for a winnable position (the bot plays it out; a few ms).
@@ -24,4 +26,3 @@ def solve(position: Position, *, budget_seconds: float | None = None, max_nodes:
     if grade and solution.verdict == WINNABLE and solution.par_moves is not None:  # a winnable one has its par
         solution.difficulty = grade_position(position, solution.par_moves)
     return solution
-

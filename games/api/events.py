@@ -43,8 +43,9 @@ class GameOverEventOutput(GameEventOutput):
     type = serializers.ChoiceField(choices=["over"])
 
 
-GAME_EVENT = event_union("GameEvent", {"move": GameMoveEventOutput, "undo": GameUndoEventOutput,
-                                       "over": GameOverEventOutput})
+GAME_EVENT = event_union(
+    "GameEvent", {"move": GameMoveEventOutput, "undo": GameUndoEventOutput, "over": GameOverEventOutput}
+)
 
 
 class GameEventsView(EventStreamView):
@@ -56,8 +57,10 @@ class GameEventsView(EventStreamView):
         selectors.game_of_player(game_id=game_id, player=request.user)  # mine alone: anybody else's is a 404
         return game_channel(game_id)
 
-    @extend_schema(parameters=[LAST_EVENT_ID], responses={**stream_response(GAME_EVENT, "My game's changes."),
-                                                          **errors(Code.GAME_NOT_FOUND, *STREAM_CODES)},
-                   summary="Follow my game live: each move, undo and end (Server-Sent Events)")
+    @extend_schema(
+        parameters=[LAST_EVENT_ID],
+        responses={**stream_response(GAME_EVENT, "My game's changes."), **errors(Code.GAME_NOT_FOUND, *STREAM_CODES)},
+        summary="Follow my game live: each move, undo and end (Server-Sent Events)",
+    )
     async def get(self, request, game_id: int):
         raise NotImplementedError  # served by EventStreamView.stream; this method carries the schema

@@ -17,10 +17,20 @@ from rest_framework import serializers
 
 import engine
 from engine.rules import DRAWS, MAX_PASSES, RESERVES, WORDS
-from pyramid_site.api.output import (DEAL_NUMBER_SCHEMA, DEAL_NUMBER_TEXT_SCHEMA, Computed, DealNumberField,
-                                     DealNumberInputField, DealNumberTextField, NullableItemsListField, PresetField,
-                                     WireDateTimeField, deal_number_text)
-from pyramid_site.api.output import DailyPresetField, FormField
+from pyramid_site.api.output import (
+    DEAL_NUMBER_SCHEMA,
+    DEAL_NUMBER_TEXT_SCHEMA,
+    Computed,
+    DailyPresetField,
+    DealNumberField,
+    DealNumberInputField,
+    DealNumberTextField,
+    FormField,
+    NullableItemsListField,
+    PresetField,
+    WireDateTimeField,
+    deal_number_text,
+)
 
 from ..models import DailyDeal, Deal, Game
 from ..secrecy import daily_is_revealed, game_deal_is_public
@@ -37,8 +47,9 @@ class MoveInput(serializers.Serializer):
     MOVE_MAX_LENGTH = 20
 
     ply = serializers.IntegerField(min_value=1, help_text="1 for the first move of the game")
-    move = serializers.CharField(max_length=MOVE_MAX_LENGTH,
-                                 help_text="draw, redeal, L or L+M (docs/rules.md notation)")
+    move = serializers.CharField(
+        max_length=MOVE_MAX_LENGTH, help_text="draw, redeal, L or L+M (docs/rules.md notation)"
+    )
 
 
 def move_input(data: dict) -> dict:
@@ -47,8 +58,15 @@ def move_input(data: dict) -> dict:
     serializer (about 30 µs a move, for copies of its fields); anything else gets the serializer's checks
     and answers."""
     ply, move = data.get("ply"), data.get("move")
-    if (type(ply) is int and ply >= 1 and type(move) is str and 0 < len(move) <= MoveInput.MOVE_MAX_LENGTH
-            and move.isascii() and move.isprintable() and move.strip() == move):
+    if (
+        type(ply) is int
+        and ply >= 1
+        and type(move) is str
+        and 0 < len(move) <= MoveInput.MOVE_MAX_LENGTH
+        and move.isascii()
+        and move.isprintable()
+        and move.strip() == move
+    ):
         return {"ply": ply, "move": move}
     serializer = MoveInput(data=data)
     serializer.is_valid(raise_exception=True)
@@ -57,39 +75,58 @@ def move_input(data: dict) -> dict:
 
 class GameStartInput(serializers.Serializer):
     daily = serializers.IntegerField(required=False, help_text="id of one of today's daily deals (ranked)")
-    number = DealNumberInputField(required=False, help_text="practice deal number, 0 to 2**64 - 1, as an integer "
-                                                             "or as decimal text; random when left out")
-    rules = serializers.CharField(required=False, max_length=200,
-                                  help_text="a preset name (classic, strict, one-look, relaxed, par, tuts-tomb, "
-                                            "reserve, overlap) or rule-set text such as `classic;passes=unlimited` "
-                                            "(docs/rules.md); classic when left out")
+    number = DealNumberInputField(
+        required=False,
+        help_text="practice deal number, 0 to 2**64 - 1, as an integer or as decimal text; random when left out",
+    )
+    rules = serializers.CharField(
+        required=False,
+        max_length=200,
+        help_text="a preset name (classic, strict, one-look, relaxed, par, tuts-tomb, "
+        "reserve, overlap) or rule-set text such as `classic;passes=unlimited` "
+        "(docs/rules.md); classic when left out",
+    )
 
-    winnable = serializers.BooleanField(required=False, help_text="practice: a random deal the solver has proved "
-                                                                  "winnable (false unless given)")
-    difficulty = serializers.IntegerField(required=False, min_value=1, max_value=5,
-                                          help_text="practice: a random proved deal of this difficulty (1 easy to "
-                                                    "5 hard, the solver's grading); implies winnable")
+    winnable = serializers.BooleanField(
+        required=False, help_text="practice: a random deal the solver has proved winnable (false unless given)"
+    )
+    difficulty = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=5,
+        help_text="practice: a random proved deal of this difficulty (1 easy to "
+        "5 hard, the solver's grading); implies winnable",
+    )
 
     def validate(self, data):
-        if "daily" in data and ("number" in data or "rules" in data or data.get("winnable")
-                                or "difficulty" in data):
+        if "daily" in data and ("number" in data or "rules" in data or data.get("winnable") or "difficulty" in data):
             raise serializers.ValidationError(gettext("give either daily, or number and rules, not both"))
         if "number" in data and (data.get("winnable") or "difficulty" in data):
             raise serializers.ValidationError(
-                gettext("give a number, or ask for a winnable deal (or a difficulty), not both"))
+                gettext("give a number, or ask for a winnable deal (or a difficulty), not both")
+            )
         return data
 
 
 def unsolved_deal(number: int, rules: engine.Rules) -> Deal:
     """A practice deal nobody has asked to be solved, for ``DealOutput``: its text, and nothing found (not
     saved: nothing of it is stored)."""
-    return Deal(number=number, rules=rules.to_text(), preset=rules.name, text=engine.deal_from_number(number).text,
-                status="unsolved", solution="")
+    return Deal(
+        number=number,
+        rules=rules.to_text(),
+        preset=rules.name,
+        text=engine.deal_from_number(number).text,
+        status="unsolved",
+        solution="",
+    )
 
 
-@extend_schema_field({"oneOf": [{"type": "integer", "minimum": 1, "maximum": MAX_PASSES},
-                                 {"type": "string", "enum": ["unlimited"]}],
-                      "description": f"trips through the stock: 1 to {MAX_PASSES}, or unlimited"})
+@extend_schema_field(
+    {
+        "oneOf": [{"type": "integer", "minimum": 1, "maximum": MAX_PASSES}, {"type": "string", "enum": ["unlimited"]}],
+        "description": f"trips through the stock: 1 to {MAX_PASSES}, or unlimited",
+    }
+)
 class PassesField(serializers.Field):
     """A rule set's passes as its JSON form has them: a number, or ``unlimited``."""
 
@@ -126,8 +163,22 @@ class DealOutput(serializers.ModelSerializer):
     class Meta:
         model = Deal
         ref_name = "Deal"
-        fields = ["number", "number_text", "preset", "rules", "text", "status", "par_moves", "best_cards_left",
-                  "best_moves", "solution", "difficulty", "solve_seconds", "solve_nodes", "solved_at"]
+        fields = [
+            "number",
+            "number_text",
+            "preset",
+            "rules",
+            "text",
+            "status",
+            "par_moves",
+            "best_cards_left",
+            "best_moves",
+            "solution",
+            "difficulty",
+            "solve_seconds",
+            "solve_nodes",
+            "solved_at",
+        ]
 
     @extend_schema_field(DEAL_NUMBER_SCHEMA)
     def get_number(self, deal) -> int:
@@ -174,12 +225,13 @@ class DailyOutput(serializers.ModelSerializer):
     preset = DailyPresetField()
     par_moves = serializers.IntegerField(source="deal.par_moves", allow_null=True)  # null while the deal is not solved
     difficulty = serializers.IntegerField(source="deal.difficulty", allow_null=True)
-    my_game = GameBriefOutput(allow_null=True, help_text="my game of it (null when I have none, or am not "
-                                                         "logged in)")
-    deal = DailyDealRevealedOutput(source="revealed_deal", allow_null=True,
-                                   help_text="the deal itself, once the day is over")
-    salt = serializers.CharField(source="revealed_salt", allow_null=True,
-                                 help_text="the commitment's salt, once the day is over")
+    my_game = GameBriefOutput(allow_null=True, help_text="my game of it (null when I have none, or am not logged in)")
+    deal = DailyDealRevealedOutput(
+        source="revealed_deal", allow_null=True, help_text="the deal itself, once the day is over"
+    )
+    salt = serializers.CharField(
+        source="revealed_salt", allow_null=True, help_text="the commitment's salt, once the day is over"
+    )
 
     class Meta:
         model = DailyDeal
@@ -189,9 +241,14 @@ class DailyOutput(serializers.ModelSerializer):
     def to_representation(self, daily):
         # my_game is the selector's (daily_deals_on), absent elsewhere
         revealed = daily_is_revealed(daily)
-        return super().to_representation(Computed(
-            daily, my_game=getattr(daily, "my_game", None), revealed_deal=daily.deal if revealed else None,
-            revealed_salt=daily.salt if revealed else None))
+        return super().to_representation(
+            Computed(
+                daily,
+                my_game=getattr(daily, "my_game", None),
+                revealed_deal=daily.deal if revealed else None,
+                revealed_salt=daily.salt if revealed else None,
+            )
+        )
 
 
 class DailyCommitmentOutput(serializers.Serializer):
@@ -209,6 +266,7 @@ class DailyCommitmentOutput(serializers.Serializer):
 class DailyVerifyOutput(serializers.Serializer):
     """A daily deal checked against its commitment: before the day is over only the commitment (and a
     message); after it the salt, the deal, and whether both match."""
+
     # serializes selectors.daily_verification's answer
 
     date = serializers.DateField()
@@ -220,10 +278,10 @@ class DailyVerifyOutput(serializers.Serializer):
     number = DealNumberField(required=False)
     number_text = DealNumberTextField(required=False)
     deal_text = serializers.CharField(required=False)
-    commitment_matches = serializers.BooleanField(required=False,
-                                                  help_text="SHA-256 of `deal_text|salt` is the commitment")
-    number_gives_text = serializers.BooleanField(required=False, help_text="the engine deals `deal_text` from "
-                                                                           "`number`")
+    commitment_matches = serializers.BooleanField(
+        required=False, help_text="SHA-256 of `deal_text|salt` is the commitment"
+    )
+    number_gives_text = serializers.BooleanField(required=False, help_text="the engine deals `deal_text` from `number`")
     check = serializers.CharField(required=False, help_text="a shell command that checks the commitment")
 
     class Meta:
@@ -251,10 +309,16 @@ class PositionOutput(serializers.Serializer):
 
     rules = RulesOutput()
     preset = PresetField()
-    pyramid = NullableItemsListField(child=PyramidCardOutput(), min_length=28, max_length=28,
-                                     help_text="28 places, top row first; null where the card is gone")
-    reserve = serializers.ListField(child=serializers.CharField(allow_null=True),
-                                    help_text="the reserve cards (none without a reserve); null where gone")
+    pyramid = NullableItemsListField(
+        child=PyramidCardOutput(),
+        min_length=28,
+        max_length=28,
+        help_text="28 places, top row first; null where the card is gone",
+    )
+    reserve = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        help_text="the reserve cards (none without a reserve); null where gone",
+    )
     stock = StockOutput()
     waste = serializers.ListField(child=serializers.CharField(), help_text="the waste, bottom first")
     passes = serializers.IntegerField(allow_null=True, help_text="passes allowed; null for unlimited")
@@ -262,14 +326,17 @@ class PositionOutput(serializers.Serializer):
     cards_left = serializers.IntegerField()
     pyramid_left = serializers.IntegerField()
     status = serializers.ChoiceField(choices=GAME_STATUSES)
-    legal_moves = serializers.ListField(child=serializers.CharField(), help_text="every move playable now, in "
-                                                                                 "the notation of docs/rules.md")
+    legal_moves = serializers.ListField(
+        child=serializers.CharField(), help_text="every move playable now, in the notation of docs/rules.md"
+    )
     forced = serializers.ListField(
-        child=serializers.CharField(), allow_null=True,
+        child=serializers.CharField(),
+        allow_null=True,
         help_text="when every move left is forced (no choice can change how the game ends, whatever the "
-                  "face-down stock holds): the moves that play it out, one per ply, each exactly as sent "
-                  "to `moves/`; otherwise null. Judged only on what the player can see (docs/rules.md, "
-                  "section 19); always null in replays and once the game is over")
+        "face-down stock holds): the moves that play it out, one per ply, each exactly as sent "
+        "to `moves/`; otherwise null. Judged only on what the player can see (docs/rules.md, "
+        "section 19); always null in replays and once the game is over",
+    )
 
     class Meta:
         ref_name = "Position"
@@ -299,14 +366,19 @@ class ScoreOutput(serializers.Serializer):
 
 class GameDealOutput(serializers.Serializer):
     """A game's deal; its number is null while the deal is secret."""
+
     # serializes the game (source="*"), which knows whether its deal is public
 
-    number = DealNumberField(source="deal.number", allow_null=True,
-                             help_text="deprecated, read `number_text` (leaves in API 4.0.0); null while a ranked "
-                                       "game's deal is secret")
-    number_text = DealNumberTextField(source="deal.number", allow_null=True,
-                                      help_text="the deal number as decimal text (exact in every client); null "
-                                                "while a ranked game's deal is secret")
+    number = DealNumberField(
+        source="deal.number",
+        allow_null=True,
+        help_text="deprecated, read `number_text` (leaves in API 4.0.0); null while a ranked game's deal is secret",
+    )
+    number_text = DealNumberTextField(
+        source="deal.number",
+        allow_null=True,
+        help_text="the deal number as decimal text (exact in every client); null while a ranked game's deal is secret",
+    )
     preset = PresetField(source="deal.preset")
     par_moves = serializers.IntegerField(source="deal.par_moves", allow_null=True)
 
@@ -331,12 +403,14 @@ class GameDailyOutput(serializers.Serializer):
 
 class GameOutput(serializers.Serializer):
     """A game with the player's view of its position."""
+
     # GameOutput(game, context={"position": position}); game_output builds the same answer by hand for the
     # move's hot path
 
     id = serializers.IntegerField()
-    mode = serializers.ChoiceField(choices=GAME_MODES, help_text="ranked: daily and tournament deals, once "
-                                                                 "each, no undo or hints")
+    mode = serializers.ChoiceField(
+        choices=GAME_MODES, help_text="ranked: daily and tournament deals, once each, no undo or hints"
+    )
     status = serializers.ChoiceField(choices=GAME_STATUSES)
     deal = GameDealOutput(source="*")
     daily = GameDailyOutput(allow_null=True, help_text="the daily deal, for a daily game")
@@ -347,8 +421,9 @@ class GameOutput(serializers.Serializer):
     hint_count = serializers.IntegerField()
     started_at = WireDateTimeField()
     finished_at = WireDateTimeField(allow_null=True)
-    closes_at = WireDateTimeField(allow_null=True, help_text="a ranked game's window ends then: no move is "
-                                                             "taken after it")
+    closes_at = WireDateTimeField(
+        allow_null=True, help_text="a ranked game's window ends then: no move is taken after it"
+    )
     version = serializers.IntegerField(help_text="bumped by every write")
     score = ScoreOutput()
     position = PositionOutput()
@@ -358,9 +433,15 @@ class GameOutput(serializers.Serializer):
 
     def to_representation(self, game):
         position = self.context["position"]
-        return super().to_representation(Computed(
-            game, next_ply=game.moves + 1, score=engine.score(position).to_dict(), position=game_view(game, position),
-            applied=self.context.get("applied")))
+        return super().to_representation(
+            Computed(
+                game,
+                next_ply=game.moves + 1,
+                score=engine.score(position).to_dict(),
+                position=game_view(game, position),
+                applied=self.context.get("applied"),
+            )
+        )
 
 
 def game_view(game: Game, position: engine.Position) -> dict:
@@ -432,8 +513,11 @@ def _game_deal(game: Game) -> dict:
 
 
 def _game_daily(game: Game) -> dict | None:
-    return None if game.daily is None else {"id": game.daily_id, "date": game.daily.date.isoformat(),
-                                            "preset": game.daily.preset}
+    return (
+        None
+        if game.daily is None
+        else {"id": game.daily_id, "date": game.daily.date.isoformat(), "preset": game.daily.preset}
+    )
 
 
 class MoveOutput(serializers.Serializer):
@@ -459,6 +543,7 @@ class MoveLogOutput(serializers.Serializer):
 
 class HintOutput(serializers.Serializer):
     """The solver's advice for a practice position."""
+
     # serializes an engine.solver.hints.Hint
 
     move = serializers.CharField(allow_null=True, help_text="the move to play; null when nothing helps any more")
@@ -473,9 +558,13 @@ class HintOutput(serializers.Serializer):
         ref_name = "Hint"
 
     def to_representation(self, advice):
-        return super().to_representation(Computed(
-            advice, explanation=hint_words(advice.parts, advice.explanation),
-            can_win={"winnable": True, "unwinnable": False}.get(advice.verdict)))
+        return super().to_representation(
+            Computed(
+                advice,
+                explanation=hint_words(advice.parts, advice.explanation),
+                can_win={"winnable": True, "unwinnable": False}.get(advice.verdict),
+            )
+        )
 
 
 class VerdictOutput(serializers.Serializer):
@@ -499,11 +588,13 @@ class AnalysisPlyOutput(serializers.Serializer):
     ply = serializers.IntegerField()
     move = serializers.CharField(allow_null=True, help_text="the move that led here; null at ply 0")
     verdict = serializers.ChoiceField(choices=VERDICTS, help_text="the solver's: unknown when its budget ran out")
-    best_cards_left = serializers.IntegerField(allow_null=True, help_text="the fewest cards left reachable from "
-                                                                         "here: 0 when winnable")
+    best_cards_left = serializers.IntegerField(
+        allow_null=True, help_text="the fewest cards left reachable from here: 0 when winnable"
+    )
     moves_to_win = serializers.IntegerField(allow_null=True, help_text="the fewest moves that win from here")
-    best_move = serializers.CharField(allow_null=True, help_text="the first move of a line reaching the best; "
-                                                                 "null when no move improves on here")
+    best_move = serializers.CharField(
+        allow_null=True, help_text="the first move of a line reaching the best; null when no move improves on here"
+    )
 
     class Meta:
         ref_name = "AnalysisPly"
@@ -521,11 +612,13 @@ class GameAnalysisOutput(serializers.Serializer):
     """Where a finished game slipped, by the exact solver, which sees the whole deal (the face-down stock too)."""
 
     game = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["pending", "ready"], help_text="pending while the solver works: "
-                                                                            "read again shortly")
+    status = serializers.ChoiceField(
+        choices=["pending", "ready"], help_text="pending while the solver works: read again shortly"
+    )
     plies = AnalysisPlyOutput(many=True)
-    lost_at = serializers.IntegerField(allow_null=True, help_text="the first move after which a winnable position "
-                                                                  "could no longer be won")
+    lost_at = serializers.IntegerField(
+        allow_null=True, help_text="the first move after which a winnable position could no longer be won"
+    )
     keep_move = serializers.CharField(allow_null=True, help_text="a move that would have kept the win there")
     costly = CostlyMoveOutput(many=True, help_text="every move that made the best reachable result worse")
     seconds = serializers.FloatField(allow_null=True, help_text="how long the solver took")
@@ -571,10 +664,20 @@ def replay_output(game: Game, moves: list[str], positions: list, best) -> dict:
     and its best line, tens of ms); held equal to it by tests/games/test_game_output_declared.py."""
     return {
         "game": game.pk,
-        "plies": [{"ply": ply, "move": moves[ply - 1] if ply else None,
-                   "position": engine.player_view(position, forced=False)}
-                  for ply, position in enumerate(positions)],
-        "best_line": None if best is None else {
-            "ply": best.ply, "verdict": best.verdict, "moves": best.moves,
-            "positions": [engine.player_view(p, forced=False) for p in best.positions]},
+        "plies": [
+            {
+                "ply": ply,
+                "move": moves[ply - 1] if ply else None,
+                "position": engine.player_view(position, forced=False),
+            }
+            for ply, position in enumerate(positions)
+        ],
+        "best_line": None
+        if best is None
+        else {
+            "ply": best.ply,
+            "verdict": best.verdict,
+            "moves": best.moves,
+            "positions": [engine.player_view(p, forced=False) for p in best.positions],
+        },
     }

@@ -48,10 +48,13 @@ def game_analyse(*, game_id: int, again: bool = False, payer: SolverPayer | None
         raise ValueError(f"game {game_id}'s log does not replay: move {played.failed_at + 1}: {played.reason}")
     began = time.perf_counter()
     with spending(payer, refuse=game.mode == Game.Mode.PRACTICE, in_request=False):
-        analysis = analyse(start, played.moves,
-                           budget_seconds_per_position=settings.PYRAMID_ANALYSIS_POSITION_SECONDS,
-                           budget_seconds=settings.PYRAMID_ANALYSIS_GAME_SECONDS,
-                           start_solution=_deal_solution(game.deal))
+        analysis = analyse(
+            start,
+            played.moves,
+            budget_seconds_per_position=settings.PYRAMID_ANALYSIS_POSITION_SECONDS,
+            budget_seconds=settings.PYRAMID_ANALYSIS_GAME_SECONDS,
+            start_solution=_deal_solution(game.deal),
+        )
     fields = {"plies": pack(analysis.plies), "seconds": time.perf_counter() - began}
     with transaction.atomic():
         if again:
@@ -71,18 +74,20 @@ class BestLine:
     positions: list[engine.Position]  # after each of the moves
 
 
-def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seconds: float = 5.0,
-                payer: SolverPayer | None = None
-                ) -> tuple[Game, list[str], list[engine.Position], BestLine | None]:
+def game_replay(
+    *, game_id: int, user, best_from: int | None = None, budget_seconds: float = 5.0, payer: SolverPayer | None = None
+) -> tuple[Game, list[str], list[engine.Position], BestLine | None]:
     """A finished game's moves and the position after each (the start first), on the analysis' terms; with
     ``best_from``, the solver's best line from that ply too, on the payer's solver budget."""
     game, moves, positions = replay_positions(game_id=game_id, user=user)
     if best_from is None:
         return game, moves, positions, None
     if not 0 <= best_from < len(positions):
-        raise DomainError(Code.BAD_PARAMETER,
-                          gettext("the game has plies 0 to %(moves)s; there is no ply %(best_from)s")
-                          % {"moves": len(moves), "best_from": best_from})
+        raise DomainError(
+            Code.BAD_PARAMETER,
+            gettext("the game has plies 0 to %(moves)s; there is no ply %(best_from)s")
+            % {"moves": len(moves), "best_from": best_from},
+        )
     with spending(payer):
         solution = solve(positions[best_from], budget_seconds=budget_seconds, grade=False)
     current, line = positions[best_from].copy(), []
@@ -95,6 +100,7 @@ def game_replay(*, game_id: int, user, best_from: int | None = None, budget_seco
 @dataclass(frozen=True)
 class PositionVerdict:
     """Whether a practice game's position can still be won (``VerdictOutput``)."""
+
     game: int
     ply: int  # the position after this many moves
     verdict: str
@@ -102,15 +108,15 @@ class PositionVerdict:
     best_cards_left: int | None
 
 
-def game_verdict(*, game_id: int, player, budget_seconds: float, payer: SolverPayer | None = None
-                 ) -> PositionVerdict:
+def game_verdict(*, game_id: int, player, budget_seconds: float, payer: SolverPayer | None = None) -> PositionVerdict:
     """Whether a practice game's position can still be won, for players who ask to see it after every move
     (never a ranked game: it would tell a player the deal's best play while the deal is live), on the payer's
     solver budget."""
     game = game_of_player(game_id=game_id, player=player)
     if game.mode != Game.Mode.PRACTICE:
-        raise DomainError(Code.RANKED_NO_VERDICT,
-                          gettext("whether a position can still be won is shown in practice games only"))
+        raise DomainError(
+            Code.RANKED_NO_VERDICT, gettext("whether a position can still be won is shown in practice games only")
+        )
     with spending(payer):
         solution = solve(game_position(game), budget_seconds=budget_seconds, grade=False)
     return PositionVerdict(game.pk, game.moves, solution.verdict, solution.par_moves, solution.best_cards_left)

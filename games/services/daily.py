@@ -12,7 +12,6 @@ from django.core.cache import cache
 from django.db import transaction
 
 import engine
-
 from pyramid_site.clock import day_end
 
 from ..daily import commitment, new_salt
@@ -43,22 +42,31 @@ def daily_deal_prepare(*, date: dt.date, preset: str) -> DailyDeal | Deal | None
     daily = DailyDeal.objects.filter(date=date, preset=preset).select_related("deal").first()
     if daily:
         return daily
-    found = proven_deal(secret=settings.PYRAMID_DAILY_SECRET, purpose=PURPOSE, key=daily_key(date, preset),
-                        rules=engine.preset(preset), max_attempts=settings.PYRAMID_DAILY_MAX_ATTEMPTS,
-                        secret_until=day_end(date))
+    found = proven_deal(
+        secret=settings.PYRAMID_DAILY_SECRET,
+        purpose=PURPOSE,
+        key=daily_key(date, preset),
+        rules=engine.preset(preset),
+        max_attempts=settings.PYRAMID_DAILY_MAX_ATTEMPTS,
+        secret_until=day_end(date),
+    )
     if isinstance(found, Proven):
         salt = new_salt()
         with transaction.atomic():
             daily, _ = DailyDeal.objects.get_or_create(
-                date=date, preset=preset,
-                defaults={"deal": found.deal, "attempt": found.attempt, "salt": salt,
-                          "commitment": commitment(found.deal.text, salt)},
+                date=date,
+                preset=preset,
+                defaults={
+                    "deal": found.deal,
+                    "attempt": found.attempt,
+                    "salt": salt,
+                    "commitment": commitment(found.deal.text, salt),
+                },
             )
             deal_keep_secret(deal_id=daily.deal_id, until=day_end(daily.date))
         return daily
     if found is None:
-        log.error("no winnable daily deal for %s %s in %d attempts", date, preset,
-                  settings.PYRAMID_DAILY_MAX_ATTEMPTS)
+        log.error("no winnable daily deal for %s %s in %d attempts", date, preset, settings.PYRAMID_DAILY_MAX_ATTEMPTS)
     return found
 
 

@@ -15,8 +15,8 @@ from django.utils.translation import gettext
 
 import engine
 from engine.solver import UNKNOWN, Solution, solve
-from pyramid_site.solver_budget import SolverPayer, refuse_when_spent, spending
 from pyramid_site.errors import Code, DomainError
+from pyramid_site.solver_budget import SolverPayer, refuse_when_spent, spending
 
 from ..engine_glue import start_position
 from ..models import SOLVE_BUCKETS, Deal, SolveHour
@@ -31,8 +31,11 @@ def deal_get_or_create(*, number: int, rules: engine.Rules, secret_until: dt.dat
     deal, made = Deal.objects.get_or_create(
         number=number,
         rules=rules.to_text(),
-        defaults={"preset": rules.name, "text": engine.deal_from_number(number).text,
-                  "secret_until": _latest(secret_until, _number_secret_until(number))},
+        defaults={
+            "preset": rules.name,
+            "text": engine.deal_from_number(number).text,
+            "secret_until": _latest(secret_until, _number_secret_until(number)),
+        },
     )
     if secret_until is not None and (deal.secret_until is None or deal.secret_until < secret_until):
         deal_keep_secret(deal_id=deal.pk, until=secret_until)
@@ -74,7 +77,8 @@ def deal_keep_secret(*, deal_id: int, until: dt.datetime) -> None:
 def deal_numbers_keep_secret(*, numbers: list[int], until: dt.datetime) -> int:
     """The same for many numbers at once (a moved window's candidates); how many rows moved."""
     return Deal.objects.filter(Q(secret_until__isnull=True) | Q(secret_until__lt=until), number__in=numbers).update(
-        secret_until=until)
+        secret_until=until
+    )
 
 
 def _solution(deal: Deal, budget: float) -> tuple[Solution, str]:
@@ -85,8 +89,9 @@ def _solution(deal: Deal, budget: float) -> tuple[Solution, str]:
         return Solution(UNKNOWN, None, None, None), f"{type(exc).__name__}: {exc}"[:2000]
 
 
-def deal_solve(*, deal_id: int, budget_seconds: float | None = None, force: bool = False,
-               payer: SolverPayer | None = None) -> Deal:
+def deal_solve(
+    *, deal_id: int, budget_seconds: float | None = None, force: bool = False, payer: SolverPayer | None = None
+) -> Deal:
     """Solve a pending deal (or, with ``force``, one whose verdict is unknown) and store the result.
 
     The solver runs outside any transaction; the write only lands if the row is still in the state

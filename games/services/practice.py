@@ -7,6 +7,7 @@ import secrets
 import time
 
 from django.conf import settings
+
 import engine
 
 from ..models import Deal

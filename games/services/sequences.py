@@ -47,14 +47,18 @@ class Proven:
     attempt: int
 
 
-def proven_deal(*, secret: str, purpose: str, key: str, rules: engine.Rules, max_attempts: int,
-                secret_until: dt.datetime) -> Proven | Deal | None:
+def proven_deal(
+    *, secret: str, purpose: str, key: str, rules: engine.Rules, max_attempts: int, secret_until: dt.datetime
+) -> Proven | Deal | None:
     """The first candidate proved winnable; else the next candidate still to be solved (a pending
     deal); None when every allowed attempt was refused (unwinnable, or the solver's budget ran out).
     Each candidate looked at is kept secret until ``secret_until`` at least."""
     for attempt in range(max_attempts):
-        deal = deal_get_or_create(number=candidate_number(secret=secret, purpose=purpose, key=key, attempt=attempt),
-                                  rules=rules, secret_until=secret_until)
+        deal = deal_get_or_create(
+            number=candidate_number(secret=secret, purpose=purpose, key=key, attempt=attempt),
+            rules=rules,
+            secret_until=secret_until,
+        )
         if deal.status == Deal.Status.PENDING:
             return deal
         if deal.status == Deal.Status.WINNABLE:

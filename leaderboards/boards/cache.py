@@ -81,7 +81,7 @@ def board_write(daily_id: int, rows) -> bool:
     pipe.delete(key, key + READY_SUFFIX)
     members = list(mapping.items())
     for start in range(0, len(members), 10_000):
-        pipe.zadd(key, dict(members[start:start + 10_000]))
+        pipe.zadd(key, dict(members[start : start + 10_000]))
     pipe.set(key + READY_SUFFIX, "1")
     pipe.execute()
     return True
@@ -111,8 +111,9 @@ def board_ranks(daily_id: int, *, limit: int, player_id: int | None, around: int
     if position is None:
         return top, None, [], total
     start = max(position - around, 0)
-    window = _ranked(redis_client, key, redis_client.zrange(key, start, position + around, withscores=True),
-                     offset=start)
+    window = _ranked(
+        redis_client, key, redis_client.zrange(key, start, position + around, withscores=True), offset=start
+    )
     mine = next(rank for member, rank in window if member == player_id)
     return top, mine, window, total
 

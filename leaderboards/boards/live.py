@@ -23,7 +23,16 @@ def result_landed(result: Result, on_board: bool) -> None:
     """A daily result on its board (not one held off it: voided, or flagged until reviewed)."""
     if not on_board or result.date is None:
         return
-    publish_after_commit(board_channel(result.date, result.preset), {
-        "type": "result", "date": result.date.isoformat(), "preset": result.preset,
-        "player": player_payload(result.player), "cards_left": result.cards_left, "moves": result.moves,
-        "seconds": result.duration_ms / 1000, "won": result.won})
+    publish_after_commit(
+        board_channel(result.date, result.preset),
+        {
+            "type": "result",
+            "date": result.date.isoformat(),
+            "preset": result.preset,
+            "player": player_payload(result.player),
+            "cards_left": result.cards_left,
+            "moves": result.moves,
+            "seconds": result.duration_ms / 1000,
+            "won": result.won,
+        },
+    )

@@ -22,8 +22,9 @@ class Result(models.Model):
     player = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="results")
     deal = models.ForeignKey("games.Deal", on_delete=models.PROTECT, related_name="results")
     # no index of its own: result_daily_board starts with it and answers board reads from the index alone
-    daily = models.ForeignKey("games.DailyDeal", null=True, blank=True, on_delete=models.PROTECT,
-                              related_name="results", db_index=False)
+    daily = models.ForeignKey(
+        "games.DailyDeal", null=True, blank=True, on_delete=models.PROTECT, related_name="results", db_index=False
+    )
     date = models.DateField(null=True, blank=True, help_text="the daily deal's UTC day")
     preset = models.CharField(max_length=20)
     cards_left = models.PositiveSmallIntegerField()
@@ -40,23 +41,32 @@ class Result(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(cards_left__lte=52) & Q(pyramid_left__lte=28),
-                                   name="result_cards_range"),
+            models.CheckConstraint(
+                condition=Q(cards_left__lte=52) & Q(pyramid_left__lte=28), name="result_cards_range"
+            ),
             models.CheckConstraint(condition=Q(duration_ms__gte=0), name="result_duration_positive"),
             models.CheckConstraint(condition=Q(cleared=True) | Q(pyramid_left__gt=0), name="result_cleared_iff_empty"),
             models.CheckConstraint(condition=Q(won=False) | Q(cards_left=0), name="result_won_has_no_cards_left"),
-            models.CheckConstraint(condition=(Q(daily__isnull=True, date__isnull=True)
-                                              | Q(daily__isnull=False, date__isnull=False)),
-                                   name="result_daily_has_date"),
+            models.CheckConstraint(
+                condition=(Q(daily__isnull=True, date__isnull=True) | Q(daily__isnull=False, date__isnull=False)),
+                name="result_daily_has_date",
+            ),
         ]
         indexes = [
             # the daily board: one deal's results in ranking order (cards left, moves, time)
-            models.Index(fields=["daily", "cards_left", "moves", "duration_ms", "id"], condition=Q(voided=False),
-                         name="result_daily_board"),
+            models.Index(
+                fields=["daily", "cards_left", "moves", "duration_ms", "id"],
+                condition=Q(voided=False),
+                name="result_daily_board",
+            ),
             # a player's results by day (streaks, the page's history, the calendar), carrying what a player's
             # statistics and calendar read, so that they come from the index alone (docs/benchmarks.md)
-            models.Index(fields=["player", "date"], condition=Q(voided=False), name="result_player_figures",
-                         include=["preset", "won", "cleared", "moves", "duration_ms", "cards_left", "daily", "game"]),
+            models.Index(
+                fields=["player", "date"],
+                condition=Q(voided=False),
+                name="result_player_figures",
+                include=["preset", "won", "cleared", "moves", "duration_ms", "cards_left", "daily", "game"],
+            ),
             models.Index(fields=["date", "preset"], condition=Q(voided=False), name="result_days"),
             models.Index(fields=["deal", "player"], condition=Q(voided=False), name="result_deal_player"),
         ]
@@ -125,19 +135,28 @@ class PeriodStanding(models.Model):
     # the board's order in one ascending number: more cleared, then more at par, then fewer cards left in
     # all, then more played; equal keys share a rank
     rank_key = models.GeneratedField(
-        expression=(LIMIT - F("cleared")) * 2**46 + (LIMIT - F("at_par")) * 2**33
+        expression=(LIMIT - F("cleared")) * 2**46
+        + (LIMIT - F("at_par")) * 2**33
         + Cast("cards_total", models.BigIntegerField()) * 2**13
         + (LIMIT - F("played")),
-        output_field=models.BigIntegerField(), db_persist=True)
+        output_field=models.BigIntegerField(),
+        db_persist=True,
+    )
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["kind", "starts", "preset", "player"], name="period_standing_once"),
-            models.CheckConstraint(condition=Q(kind="week") | Q(kind="all", starts=dt.date(1970, 1, 1)),
-                                   name="period_standing_kind_valid"),
-            models.CheckConstraint(condition=Q(played__gte=1, played__lte=8191) & Q(cleared__lte=F("played"))
-                                   & Q(won__lte=F("cleared")) & Q(at_par__lte=F("won"))
-                                   & Q(cards_total__lte=F("played") * 52), name="period_standing_figures"),
+            models.CheckConstraint(
+                condition=Q(kind="week") | Q(kind="all", starts=dt.date(1970, 1, 1)), name="period_standing_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(played__gte=1, played__lte=8191)
+                & Q(cleared__lte=F("played"))
+                & Q(won__lte=F("cleared"))
+                & Q(at_par__lte=F("won"))
+                & Q(cards_total__lte=F("played") * 52),
+                name="period_standing_figures",
+            ),
         ]
         indexes = [models.Index(fields=["kind", "starts", "preset", "rank_key", "player"], name="period_standing_rank")]
 

@@ -23,17 +23,21 @@ class Club(models.Model):
     invite_code = models.CharField(max_length=24, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     archived_at = models.DateTimeField(
-        null=True, blank=True,
+        null=True,
+        blank=True,
         help_text="its last member left while it had tournaments that had started: kept, read-only, for their "
-                  "standings; it takes no members, tournaments or changes")
+        "standings; it takes no members, tournaments or changes",
+    )
 
     class Meta:
         constraints = [
             models.CheckConstraint(condition=~Q(name=""), name="club_has_name"),
             # names are kept NFKC-normalised (pyramid_site.names); "Owls" and "OWLS" are one name
             models.UniqueConstraint(Upper("name"), name="club_name_unique_whatever_case"),
-            models.CheckConstraint(condition=Q(archived_at__isnull=True) | Q(archived_at__gte=F("created_at")),
-                                   name="club_archived_after_created"),
+            models.CheckConstraint(
+                condition=Q(archived_at__isnull=True) | Q(archived_at__gte=F("created_at")),
+                name="club_archived_after_created",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -101,39 +105,71 @@ class ClubChange(models.Model):
     VALUE_KINDS = _VALUE_KINDS
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="changes")
-    tournament = models.ForeignKey("leaderboards.Tournament", null=True, blank=True, on_delete=models.CASCADE,
-                                   related_name="changes", help_text="the tournament changed (its name)")
+    tournament = models.ForeignKey(
+        "leaderboards.Tournament",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="changes",
+        help_text="the tournament changed (its name)",
+    )
     kind = models.CharField(max_length=20, choices=Kind.choices)
     # null once the account is deleted; the record stays
-    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+")
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     changed_at = models.DateTimeField(auto_now_add=True)
     # the record of a member goes with their account, as their entries do (only idle guests are ever deleted)
-    member = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
-                               related_name="+", help_text="the member removed, who left, or whose role changed")
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="the member removed, who left, or whose role changed",
+    )
     before = models.TextField(blank=True, default="")
     after = models.TextField(blank=True, default="")
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(kind__in=[
-                "club_name", "club_description", "club_privacy", "invite_renewed", "member_removed", "member_left",
-                "member_role", "club_archived", "tournament_name"]), name="club_change_kind_valid"),
+            models.CheckConstraint(
+                condition=Q(
+                    kind__in=[
+                        "club_name",
+                        "club_description",
+                        "club_privacy",
+                        "invite_renewed",
+                        "member_removed",
+                        "member_left",
+                        "member_role",
+                        "club_archived",
+                        "tournament_name",
+                    ]
+                ),
+                name="club_change_kind_valid",
+            ),
             models.CheckConstraint(
                 condition=Q(kind="tournament_name", tournament__isnull=False)
                 | (~Q(kind="tournament_name") & Q(tournament__isnull=True)),
-                name="club_change_tournament_iff_renamed"),
+                name="club_change_tournament_iff_renamed",
+            ),
             models.CheckConstraint(
                 condition=Q(kind__in=_MEMBER_KINDS, member__isnull=False)
                 | (~Q(kind__in=_MEMBER_KINDS) & Q(member__isnull=True)),
-                name="club_change_member_iff_member_kind"),
+                name="club_change_member_iff_member_kind",
+            ),
             # nobody removes themselves (that is leaving), and nobody leaves for someone else
-            models.CheckConstraint(condition=~Q(kind="member_removed", member=F("changed_by")),
-                                   name="club_change_removal_of_another"),
-            models.CheckConstraint(condition=~Q(kind="member_left") | Q(member=F("changed_by"))
-                                   | Q(changed_by__isnull=True), name="club_change_left_by_themselves"),
-            models.CheckConstraint(condition=~Q(kind__in=_VALUE_KINDS) | ~Q(before=F("after")),
-                                   name="club_change_changes_something"),
+            models.CheckConstraint(
+                condition=~Q(kind="member_removed", member=F("changed_by")), name="club_change_removal_of_another"
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="member_left") | Q(member=F("changed_by")) | Q(changed_by__isnull=True),
+                name="club_change_left_by_themselves",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind__in=_VALUE_KINDS) | ~Q(before=F("after")), name="club_change_changes_something"
+            ),
         ]
         indexes = [models.Index(fields=["club", "changed_at"], name="club_change_club_time")]
         ordering = ["club", "changed_at", "pk"]

@@ -14,8 +14,9 @@ def club_for_viewer(*, club_id: int, viewer) -> tuple[Club, Membership | None]:
     """The club and the viewer's membership; a private club is hidden from everyone else."""
     club = visible_clubs(viewer).annotate(member_count=Count("memberships")).filter(pk=club_id).first()
     if club is None:
-        raise DomainError(Code.CLUB_NOT_FOUND,
-                          gettext("there is no club %(club_id)s that you can see") % {"club_id": club_id})
+        raise DomainError(
+            Code.CLUB_NOT_FOUND, gettext("there is no club %(club_id)s that you can see") % {"club_id": club_id}
+        )
     return club, membership_of(club, viewer)
 
 
@@ -48,8 +49,9 @@ def club_changes(*, club_id: int, viewer):
     """Every change made to a club and its tournaments, oldest first: to its owner and admins."""
     club, membership = club_for_viewer(club_id=club_id, viewer=viewer)
     if membership is None or not membership.can_manage:
-        raise DomainError(Code.NOT_CLUB_MANAGER,
-                          gettext("only the owner and admins of %(club)s may do this") % {"club": club.name})
+        raise DomainError(
+            Code.NOT_CLUB_MANAGER, gettext("only the owner and admins of %(club)s may do this") % {"club": club.name}
+        )
     return ClubChange.objects.filter(club=club).select_related("changed_by", "member").order_by("changed_at", "pk")
 
 
@@ -57,8 +59,9 @@ def club_must_be_visible(*, club_id: int, viewer) -> None:
     """Refuse a club the viewer may not see (a private club of which they are not a member) as if it did not
     exist."""
     if not visible_clubs(viewer).filter(pk=club_id).exists():
-        raise DomainError(Code.CLUB_NOT_FOUND,
-                          gettext("there is no club %(club_id)s that you can see") % {"club_id": club_id})
+        raise DomainError(
+            Code.CLUB_NOT_FOUND, gettext("there is no club %(club_id)s that you can see") % {"club_id": club_id}
+        )
 
 
 def viewer_id(viewer) -> int | None:

@@ -53,15 +53,19 @@ class AccuracyFigures:
 
     @property
     def fires(self) -> bool:
-        return (self.perfect >= settings.PYRAMID_FLAG_ACCURACY_PERFECT
-                and self.perfect_seen >= settings.PYRAMID_FLAG_ACCURACY_MIN_SEEN
-                and self.perfect_moves >= settings.PYRAMID_FLAG_ACCURACY_MIN_MOVES)
+        return (
+            self.perfect >= settings.PYRAMID_FLAG_ACCURACY_PERFECT
+            and self.perfect_seen >= settings.PYRAMID_FLAG_ACCURACY_MIN_SEEN
+            and self.perfect_moves >= settings.PYRAMID_FLAG_ACCURACY_MIN_MOVES
+        )
 
     def __str__(self) -> str:
-        return (f"last {self.games} analysed ranked games of {self.board}: {self.perfect} followed the solver "
-                f"(threshold {settings.PYRAMID_FLAG_ACCURACY_PERFECT} of {settings.PYRAMID_FLAG_ACCURACY_GAMES}), "
-                f"{self.perfect_seen} of them won in the fewest moves once the stock had been seen, with "
-                f"{self.perfect_moves} moves before it that all kept the win at its fewest moves")
+        return (
+            f"last {self.games} analysed ranked games of {self.board}: {self.perfect} followed the solver "
+            f"(threshold {settings.PYRAMID_FLAG_ACCURACY_PERFECT} of {settings.PYRAMID_FLAG_ACCURACY_GAMES}), "
+            f"{self.perfect_seen} of them won in the fewest moves once the stock had been seen, with "
+            f"{self.perfect_moves} moves before it that all kept the win at its fewest moves"
+        )
 
 
 def game_accuracy(game: Game, analysis: GameAnalysis) -> Accuracy:
@@ -75,28 +79,47 @@ def board_of(game: Game) -> tuple[str, dict]:
     if game.daily_id:
         preset = game.daily.preset
         return f"the {preset} daily boards", {"game__daily__preset": preset}
-    slot = (TournamentDeal.objects.filter(deal_id=game.deal_id, tournament__starts_at__lte=game.started_at)
-            .order_by("-tournament__starts_at", "-tournament_id").first())
+    slot = (
+        TournamentDeal.objects.filter(deal_id=game.deal_id, tournament__starts_at__lte=game.started_at)
+        .order_by("-tournament__starts_at", "-tournament_id")
+        .first()
+    )
     if slot is None:
         return "its deal", {"game__deal_id": game.deal_id}
-    return (f"tournament {slot.tournament_id}",
-            {"game__daily__isnull": True,
-             "game__deal_id__in": TournamentDeal.objects.filter(tournament_id=slot.tournament_id).values("deal_id")})
+    return (
+        f"tournament {slot.tournament_id}",
+        {
+            "game__daily__isnull": True,
+            "game__deal_id__in": TournamentDeal.objects.filter(tournament_id=slot.tournament_id).values("deal_id"),
+        },
+    )
 
 
 def player_accuracy(*, game: Game) -> AccuracyFigures:
     """The rule's figures over the last judged games of ``game``'s player on ``game``'s board."""
     board, on_board = board_of(game)
     window = settings.PYRAMID_FLAG_ACCURACY_GAMES
-    analyses = (GameAnalysis.objects.filter(game__player_id=game.player_id, game__mode=Game.Mode.RANKED,
-                                            game__status__in=_JUDGED, game__moves__gte=settings.PYRAMID_FLAG_MIN_MOVES,
-                                            **on_board)
-                .select_related("game__deal").order_by("-game__finished_at", "-game_id")[:_LOOK_BACK * window])
+    analyses = (
+        GameAnalysis.objects.filter(
+            game__player_id=game.player_id,
+            game__mode=Game.Mode.RANKED,
+            game__status__in=_JUDGED,
+            game__moves__gte=settings.PYRAMID_FLAG_MIN_MOVES,
+            **on_board,
+        )
+        .select_related("game__deal")
+        .order_by("-game__finished_at", "-game_id")[: _LOOK_BACK * window]
+    )
     # a game with no move from a winnable position (an unwinnable deal) has nothing to judge: it is aside too
     found = [f for f in (game_accuracy(a.game, a) for a in analyses) if f.counted_before][:window]
     perfect = [f for f in found if f.followed_solver]
-    return AccuracyFigures(board, len(found), len(perfect), sum(f.winnable_when_seen for f in perfect),
-                           sum(f.counted_before for f in perfect))
+    return AccuracyFigures(
+        board,
+        len(found),
+        len(perfect),
+        sum(f.winnable_when_seen for f in perfect),
+        sum(f.counted_before for f in perfect),
+    )
 
 
 def accuracy_check(*, game: Game) -> Flag | None:
@@ -105,8 +128,12 @@ def accuracy_check(*, game: Game) -> Flag | None:
     if game.mode != Game.Mode.RANKED or game.status not in _JUDGED or game.moves < settings.PYRAMID_FLAG_MIN_MOVES:
         return None  # a game the rule does not judge is not the one to flag
     figures = player_accuracy(game=game)
-    if not figures.fires or Flag.objects.filter(game__player_id=game.player_id, kind=Flag.Kind.ACCURACY,
-                                                reviewed_at__isnull=True).exists():
+    if (
+        not figures.fires
+        or Flag.objects.filter(
+            game__player_id=game.player_id, kind=Flag.Kind.ACCURACY, reviewed_at__isnull=True
+        ).exists()
+    ):
         return None
     return flag_raise(game=game, kind=Flag.Kind.ACCURACY, detail=str(figures))
 

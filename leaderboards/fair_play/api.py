@@ -10,10 +10,10 @@ from rest_framework.permissions import IsAdminUser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from pyramid_site.api.error_schema import errors
 from pyramid_site.api.idempotency import idempotent
 from pyramid_site.api.inputs import valid_input
 from pyramid_site.api.pagination import cursor_page_parameters, cursor_paged, page_schema
-from pyramid_site.api.error_schema import errors
 from pyramid_site.errors import Code
 
 from . import selectors, services
@@ -37,8 +37,9 @@ class LiftInput(serializers.Serializer):
 
 class ReviewInput(serializers.Serializer):
     note = serializers.CharField(max_length=2000)
-    void = serializers.BooleanField(required=False, default=False,
-                                    help_text="void the game too (the note is the reason): it stays off the boards")
+    void = serializers.BooleanField(
+        required=False, default=False, help_text="void the game too (the note is the reason): it stays off the boards"
+    )
 
 
 class VoidOutput(serializers.Serializer):
@@ -64,10 +65,12 @@ class FlagOutput(serializers.Serializer):
 
     id = serializers.IntegerField()
     game = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=Flag.Kind.values,
-                                   help_text="result_mismatch: the replay disagrees with the stored result; "
-                                             "suspicious, accuracy, scouted, too_fast: the fair-play rule of "
-                                             "that name (docs/fair-play.md, \"Fair play\")")
+    kind = serializers.ChoiceField(
+        choices=Flag.Kind.values,
+        help_text="result_mismatch: the replay disagrees with the stored result; "
+        "suspicious, accuracy, scouted, too_fast: the fair-play rule of "
+        'that name (docs/fair-play.md, "Fair play")',
+    )
     detail = serializers.CharField()
     created_at = serializers.DateTimeField()
     reviewed_at = serializers.DateTimeField(allow_null=True)
@@ -79,15 +82,30 @@ class FlagOutput(serializers.Serializer):
 
 
 def void_output(void: Void) -> dict:
-    return {"id": void.pk, "game": void.game_id, "player": void.player_id, "reason": void.reason,
-            "voided_by": void.voided_by_id, "created_at": void.created_at, "lifted_at": void.lifted_at,
-            "lifted_by": void.lifted_by_id, "lift_reason": void.lift_reason}
+    return {
+        "id": void.pk,
+        "game": void.game_id,
+        "player": void.player_id,
+        "reason": void.reason,
+        "voided_by": void.voided_by_id,
+        "created_at": void.created_at,
+        "lifted_at": void.lifted_at,
+        "lifted_by": void.lifted_by_id,
+        "lift_reason": void.lift_reason,
+    }
 
 
 def flag_output(flag: Flag) -> dict:
-    return {"id": flag.pk, "game": flag.game_id, "kind": flag.kind, "detail": flag.detail,
-            "created_at": flag.created_at, "reviewed_at": flag.reviewed_at, "reviewed_by": flag.reviewed_by_id,
-            "review_note": flag.review_note}
+    return {
+        "id": flag.pk,
+        "game": flag.game_id,
+        "kind": flag.kind,
+        "detail": flag.detail,
+        "created_at": flag.created_at,
+        "reviewed_at": flag.reviewed_at,
+        "reviewed_by": flag.reviewed_by_id,
+        "review_note": flag.review_note,
+    }
 
 
 class VoidListView(APIView):
@@ -96,17 +114,26 @@ class VoidListView(APIView):
 
     permission_classes = [IsAdminUser]
 
-    @extend_schema(parameters=cursor_page_parameters(), responses={200: page_schema(VoidOutput)},
-                   summary="The fair-play audit record, newest first")
+    @extend_schema(
+        parameters=cursor_page_parameters(),
+        responses={200: page_schema(VoidOutput)},
+        summary="The fair-play audit record, newest first",
+    )
     def get(self, request):
         return cursor_paged(request, selectors.voids(), void_output, key=selectors.NEWEST_FIRST)
 
-    @extend_schema(request=VoidInput, responses={201: VoidOutput,
-                                                 **errors(Code.REASON_REQUIRED, Code.GAME_NOT_FOUND,
-                                                          Code.PLAYER_NOT_FOUND, Code.NOT_RANKED, Code.ALREADY_VOID)},
-                   summary="Void a game or a player: every board and standing is recomputed without it",
-                   description="Void a ranked game or a player, with a reason: every board and standing is "
-                               "recomputed without it. Staff only.")
+    @extend_schema(
+        request=VoidInput,
+        responses={
+            201: VoidOutput,
+            **errors(
+                Code.REASON_REQUIRED, Code.GAME_NOT_FOUND, Code.PLAYER_NOT_FOUND, Code.NOT_RANKED, Code.ALREADY_VOID
+            ),
+        },
+        summary="Void a game or a player: every board and standing is recomputed without it",
+        description="Void a ranked game or a player, with a reason: every board and standing is "
+        "recomputed without it. Staff only.",
+    )
     @idempotent
     def post(self, request):
         data = valid_input(VoidInput, request)
@@ -122,10 +149,11 @@ class VoidLiftView(APIView):
 
     permission_classes = [IsAdminUser]
 
-    @extend_schema(request=LiftInput, responses={200: VoidOutput,
-                                                 **errors(Code.REASON_REQUIRED, Code.VOID_NOT_FOUND,
-                                                          Code.ALREADY_LIFTED)},
-                   summary="Lift a void: what it took off the boards comes back")
+    @extend_schema(
+        request=LiftInput,
+        responses={200: VoidOutput, **errors(Code.REASON_REQUIRED, Code.VOID_NOT_FOUND, Code.ALREADY_LIFTED)},
+        summary="Lift a void: what it took off the boards comes back",
+    )
     def post(self, request, void_id: int):
         void = services.void_lift(void_id=void_id, reason=valid_input(LiftInput, request)["reason"], by=request.user)
         return Response(void_output(void))
@@ -137,10 +165,14 @@ class FlagListView(APIView):
 
     permission_classes = [IsAdminUser]
 
-    @extend_schema(parameters=[*cursor_page_parameters(),
-                               OpenApiParameter("open", bool, description="only flags not yet reviewed")],
-                   responses={200: page_schema(FlagOutput)},
-                   summary="Games the fair-play rules flagged for review, newest first")
+    @extend_schema(
+        parameters=[
+            *cursor_page_parameters(),
+            OpenApiParameter("open", bool, description="only flags not yet reviewed"),
+        ],
+        responses={200: page_schema(FlagOutput)},
+        summary="Games the fair-play rules flagged for review, newest first",
+    )
     def get(self, request):
         open_only = request.query_params.get("open") in ("1", "true")
         return cursor_paged(request, selectors.flags(open_only=open_only), flag_output, key=selectors.NEWEST_FIRST)
@@ -152,11 +184,22 @@ class FlagReviewView(APIView):
 
     permission_classes = [IsAdminUser]
 
-    @extend_schema(request=ReviewInput, responses={200: FlagOutput,
-                                                   **errors(Code.REASON_REQUIRED, Code.NOTE_REQUIRED,
-                                                            Code.FLAG_NOT_FOUND, Code.GAME_NOT_FOUND, Code.NOT_RANKED,
-                                                            Code.ALREADY_VOID, Code.ALREADY_REVIEWED)},
-                   summary="Review a flag: the result goes back on the boards, or with void stays off them")
+    @extend_schema(
+        request=ReviewInput,
+        responses={
+            200: FlagOutput,
+            **errors(
+                Code.REASON_REQUIRED,
+                Code.NOTE_REQUIRED,
+                Code.FLAG_NOT_FOUND,
+                Code.GAME_NOT_FOUND,
+                Code.NOT_RANKED,
+                Code.ALREADY_VOID,
+                Code.ALREADY_REVIEWED,
+            ),
+        },
+        summary="Review a flag: the result goes back on the boards, or with void stays off them",
+    )
     def post(self, request, flag_id: int):
         data = valid_input(ReviewInput, request)
         flag = services.flag_review(flag_id=flag_id, note=data["note"], by=request.user, void=data["void"])

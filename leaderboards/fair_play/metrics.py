@@ -20,13 +20,17 @@ class RecheckCollector:
             return
         report, done, planned = recheck_day_report(date=latest)
         day = latest.isoformat()
-        chunks = GaugeMetricFamily("pyramid_recheck_chunks", "Chunks of the latest re-checked day, done and waiting",
-                                   labels=["date", "state"])
+        chunks = GaugeMetricFamily(
+            "pyramid_recheck_chunks", "Chunks of the latest re-checked day, done and waiting", labels=["date", "state"]
+        )
         chunks.add_metric([day, "done"], done)
         chunks.add_metric([day, "waiting"], planned - done)
         yield chunks
-        games = GaugeMetricFamily("pyramid_recheck_games", "Games of the latest re-checked day replayed so far, by "
-                                  "what the re-check found", labels=["date", "outcome"])
+        games = GaugeMetricFamily(
+            "pyramid_recheck_games",
+            "Games of the latest re-checked day replayed so far, by what the re-check found",
+            labels=["date", "outcome"],
+        )
         games.add_metric([day, "replayed"], report.games)
         games.add_metric([day, "mismatched"], len(report.mismatched))
         games.add_metric([day, "suspicious"], len(report.suspicious))

@@ -11,27 +11,37 @@ class Void(models.Model):
     """The audit record of a fair-play decision: a game or a whole player taken off every board."""
 
     game = models.ForeignKey("games.Game", null=True, blank=True, on_delete=models.CASCADE, related_name="voids")
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
-                               related_name="voids")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="voids"
+    )
     reason = models.TextField()
-    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="voids_made")
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="voids_made"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     lifted_at = models.DateTimeField(null=True, blank=True)
-    lifted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="voids_lifted")
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="voids_lifted"
+    )
     lift_reason = models.TextField(blank=True)
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=(Q(game__isnull=True, player__isnull=False)
-                                              | Q(game__isnull=False, player__isnull=True)),
-                                   name="void_game_xor_player"),
+            models.CheckConstraint(
+                condition=(Q(game__isnull=True, player__isnull=False) | Q(game__isnull=False, player__isnull=True)),
+                name="void_game_xor_player",
+            ),
             models.CheckConstraint(condition=~Q(reason=""), name="void_has_reason"),
-            models.UniqueConstraint(fields=["game"], condition=Q(lifted_at__isnull=True, game__isnull=False),
-                                    name="void_one_active_per_game"),
-            models.UniqueConstraint(fields=["player"], condition=Q(lifted_at__isnull=True, player__isnull=False),
-                                    name="void_one_active_per_player"),
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=Q(lifted_at__isnull=True, game__isnull=False),
+                name="void_one_active_per_game",
+            ),
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=Q(lifted_at__isnull=True, player__isnull=False),
+                name="void_one_active_per_player",
+            ),
         ]
         ordering = ["-created_at"]
 
@@ -57,16 +67,19 @@ class Flag(models.Model):
     detail = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True)
     reviewed_at = models.DateTimeField(null=True, blank=True)
-    reviewed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                    related_name="flags_reviewed")
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="flags_reviewed"
+    )
     review_note = models.TextField(blank=True)
 
     class Meta:
         constraints = [
             # one flag of a kind per game: the re-check job is safe to run again
             models.UniqueConstraint(fields=["game", "kind"], name="flag_once_per_game_kind"),
-            models.CheckConstraint(condition=Q(kind__in=["result_mismatch", "suspicious", "accuracy", "scouted",
-                                                         "too_fast"]), name="flag_kind_valid"),
+            models.CheckConstraint(
+                condition=Q(kind__in=["result_mismatch", "suspicious", "accuracy", "scouted", "too_fast"]),
+                name="flag_kind_valid",
+            ),
             models.CheckConstraint(condition=~Q(detail=""), name="flag_has_detail"),
         ]
         ordering = ["-created_at"]
@@ -94,8 +107,11 @@ class RecheckChunk(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["date", "first_game"], name="recheck_chunk_once"),
             models.CheckConstraint(condition=Q(last_game__gte=models.F("first_game")), name="recheck_chunk_range"),
-            models.CheckConstraint(condition=Q(games__isnull=True, finished_at__isnull=True)
-                                   | Q(games__isnull=False, finished_at__isnull=False), name="recheck_chunk_done"),
+            models.CheckConstraint(
+                condition=Q(games__isnull=True, finished_at__isnull=True)
+                | Q(games__isnull=False, finished_at__isnull=False),
+                name="recheck_chunk_done",
+            ),
         ]
         ordering = ["date", "first_game"]
 

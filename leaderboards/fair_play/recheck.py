@@ -45,10 +45,16 @@ def _ranked_games_of(date: dt.date):
     """The finished ranked games of a UTC day: its daily games, and tournament games finished that day (each
     side an index range: ``daily_id``'s, and ``game_tournament_finished``)."""
     start = dt.datetime.combine(date, dt.time(), tzinfo=dt.UTC)
-    return (Game.objects.filter(mode=Game.Mode.RANKED).exclude(status=Game.Status.PLAYING)
-            .filter(Q(daily_id__in=DailyDeal.objects.filter(date=date).values("pk"))
-                    | Q(daily__isnull=True, finished_at__gte=start, finished_at__lt=start + dt.timedelta(days=1)))
-            .select_related("deal", "daily", "result").order_by("pk"))
+    return (
+        Game.objects.filter(mode=Game.Mode.RANKED)
+        .exclude(status=Game.Status.PLAYING)
+        .filter(
+            Q(daily_id__in=DailyDeal.objects.filter(date=date).values("pk"))
+            | Q(daily__isnull=True, finished_at__gte=start, finished_at__lt=start + dt.timedelta(days=1))
+        )
+        .select_related("deal", "daily", "result")
+        .order_by("pk")
+    )
 
 
 def result_differences(game: Game, notations: list[str]) -> list[str]:
@@ -61,18 +67,28 @@ def result_differences(game: Game, notations: list[str]) -> list[str]:
     # a resignation, or the server closing a ranked game at its window's end, ends a game its log leaves playing
     ended_early = game.status in (Game.Status.RESIGNED, Game.Status.CLOSED) and position.status == engine.PLAYING
     status = game.status if ended_early else position.status
-    expected = {"state": position.dumps(), "moves": position.moves, "cards_left": position.cards_left,
-                "status": status}
-    differences = [f"game {name} is {getattr(game, name)!r}, the log gives {value!r}"
-                   for name, value in expected.items() if getattr(game, name) != value]
+    expected = {"state": position.dumps(), "moves": position.moves, "cards_left": position.cards_left, "status": status}
+    differences = [
+        f"game {name} is {getattr(game, name)!r}, the log gives {value!r}"
+        for name, value in expected.items()
+        if getattr(game, name) != value
+    ]
     result = getattr(game, "result", None)
     if result is None:
         return differences + ["the game has no result"]
-    expected_result = {"cards_left": position.cards_left, "pyramid_left": score.pyramid_left,
-                       "moves": position.moves, "won": status == Game.Status.WON,
-                       "cleared": score.pyramid_left == 0, "match_score": score.match_score}
-    return differences + [f"result {name} is {getattr(result, name)!r}, the log gives {value!r}"
-                          for name, value in expected_result.items() if getattr(result, name) != value]
+    expected_result = {
+        "cards_left": position.cards_left,
+        "pyramid_left": score.pyramid_left,
+        "moves": position.moves,
+        "won": status == Game.Status.WON,
+        "cleared": score.pyramid_left == 0,
+        "match_score": score.match_score,
+    }
+    return differences + [
+        f"result {name} is {getattr(result, name)!r}, the log gives {value!r}"
+        for name, value in expected_result.items()
+        if getattr(result, name) != value
+    ]
 
 
 def _par_moves(game: Game) -> int | None:
@@ -100,8 +116,10 @@ def suspicion(game: Game, stamps: list[dt.datetime]) -> str | None:
     spread = statistics.pstdev(intervals) / mean if mean > 0 else 0.0
     if spread >= settings.PYRAMID_FLAG_EVEN_CV:
         return None
-    return (f"won in par ({par} moves, every move on a shortest winning line) with even move times: "
-            f"mean {mean:.2f} s, spread {spread:.2f} (under {settings.PYRAMID_FLAG_EVEN_CV})")
+    return (
+        f"won in par ({par} moves, every move on a shortest winning line) with even move times: "
+        f"mean {mean:.2f} s, spread {spread:.2f} (under {settings.PYRAMID_FLAG_EVEN_CV})"
+    )
 
 
 def _flag(game: Game, kind: str, detail: str) -> bool:
@@ -141,7 +159,8 @@ def recheck_day_plan(*, date: dt.date, size: int) -> list[RecheckChunk]:
         RecheckChunk.objects.filter(date=date).delete()
         return RecheckChunk.objects.bulk_create(
             RecheckChunk(date=date, first_game=ids[start], last_game=ids[min(start + size, len(ids)) - 1])
-            for start in range(0, len(ids), size))
+            for start in range(0, len(ids), size)
+        )
 
 
 def recheck_chunk_run(*, chunk_id: int) -> RecheckChunk | None:
@@ -152,8 +171,12 @@ def recheck_chunk_run(*, chunk_id: int) -> RecheckChunk | None:
     games = _ranked_games_of(chunk.date).filter(pk__gte=chunk.first_game, pk__lte=chunk.last_game)
     report = _recheck(games, RecheckReport(date=chunk.date))
     stored = RecheckChunk.objects.filter(pk=chunk_id).update(
-        games=report.games, mismatched=report.mismatched, suspicious=report.suspicious, flags_new=report.flags_new,
-        finished_at=timezone.now())
+        games=report.games,
+        mismatched=report.mismatched,
+        suspicious=report.suspicious,
+        flags_new=report.flags_new,
+        finished_at=timezone.now(),
+    )
     return RecheckChunk.objects.filter(pk=chunk_id).first() if stored else None
 
 

@@ -69,13 +69,20 @@ def _linked(game: Game):
         link |= Q(client_hash=game.client_hash)
     if game.device_id:
         link |= Q(device_id=game.device_id)
-    return (Game.objects.filter(link, deal_id=game.deal_id, mode=Game.Mode.RANKED).exclude(player_id=game.player_id)
-            .select_related("deal").order_by("pk"))
+    return (
+        Game.objects.filter(link, deal_id=game.deal_id, mode=Game.Mode.RANKED)
+        .exclude(player_id=game.player_id)
+        .select_related("deal")
+        .order_by("pk")
+    )
 
 
 def _how_linked(scout: Game, better: Game) -> str:
-    same = [name for name, field in (("address", "client_hash"), ("device", "device_id"))
-            if getattr(scout, field) and getattr(scout, field) == getattr(better, field)]
+    same = [
+        name
+        for name, field in (("address", "client_hash"), ("device", "device_id"))
+        if getattr(scout, field) and getattr(scout, field) == getattr(better, field)
+    ]
     return " and ".join(same)
 
 
@@ -84,10 +91,12 @@ def _pair(scout: Game, scouting: Scouting, better: Game) -> Flag | None:
         return None
     if better.cards_left >= scout.cards_left:
         return None
-    detail = (f"game {scout.pk} of player {scout.player_id} (same {_how_linked(scout, better)}) "
-              f"{scouting.how} with {scouting.cards_left} cards left at {scouting.at.isoformat()}; this game, "
-              f"finished after it at {better.finished_at.isoformat()}, left {better.cards_left} in {better.moves} "
-              f"moves ({better.status})")
+    detail = (
+        f"game {scout.pk} of player {scout.player_id} (same {_how_linked(scout, better)}) "
+        f"{scouting.how} with {scouting.cards_left} cards left at {scouting.at.isoformat()}; this game, "
+        f"finished after it at {better.finished_at.isoformat()}, left {better.cards_left} in {better.moves} "
+        f"moves ({better.status})"
+    )
     return flag_raise(game=better, kind=Flag.Kind.SCOUTED, detail=detail)
 
 

@@ -49,9 +49,11 @@ def _apply(results, *, voided: bool) -> int:
 def _still_off_board(results):
     """Of these results, the ones an active void still covers or an open flag still holds."""
     active = Void.objects.filter(lifted_at__isnull=True)
-    return results.filter(Q(game_id__in=active.filter(game__isnull=False).values("game_id"))
-                          | Q(player_id__in=active.filter(player__isnull=False).values("player_id"))
-                          | Q(game_id__in=Flag.objects.filter(reviewed_at__isnull=True).values("game_id")))
+    return results.filter(
+        Q(game_id__in=active.filter(game__isnull=False).values("game_id"))
+        | Q(player_id__in=active.filter(player__isnull=False).values("player_id"))
+        | Q(game_id__in=Flag.objects.filter(reviewed_at__isnull=True).values("game_id"))
+    )
 
 
 def _record(void: Void, already_void: str) -> Void:
@@ -74,15 +76,17 @@ def game_void(*, game_id: int, reason: str, by=None) -> Void:
             raise DomainError(Code.GAME_NOT_FOUND, gettext("there is no game %(game_id)s") % {"game_id": game_id})
         player_id, mode = found
         if mode != Game.Mode.RANKED:
-            raise DomainError(Code.NOT_RANKED,
-                              gettext("game %(game_id)s is a practice game: it is on no board, so there is "
-                                      "nothing to void")
-                              % {"game_id": game_id})
+            raise DomainError(
+                Code.NOT_RANKED,
+                gettext("game %(game_id)s is a practice game: it is on no board, so there is nothing to void")
+                % {"game_id": game_id},
+            )
         # result_record takes the player's row lock before it looks for voids, so the game's
         # result is either already written (and voided here) or written later and sees this void
         get_user_model().objects.select_for_update().filter(pk=player_id).exists()
-        void = _record(Void(game_id=game_id, reason=reason, voided_by=by),
-                       gettext("game %(id)s is already void") % {"id": game_id})
+        void = _record(
+            Void(game_id=game_id, reason=reason, voided_by=by), gettext("game %(id)s is already void") % {"id": game_id}
+        )
         _apply(Result.objects.filter(game_id=game_id), voided=True)
         return void
 
@@ -92,10 +96,13 @@ def player_void(*, player_id: int, reason: str, by=None) -> Void:
     with transaction.atomic():
         # serialises with result_record, which takes the same lock before it looks for voids
         if not get_user_model().objects.select_for_update().filter(pk=player_id).exists():
-            raise DomainError(Code.PLAYER_NOT_FOUND,
-                              gettext("there is no player %(player_id)s") % {"player_id": player_id})
-        void = _record(Void(player_id=player_id, reason=reason, voided_by=by),
-                       gettext("player %(id)s is already void") % {"id": player_id})
+            raise DomainError(
+                Code.PLAYER_NOT_FOUND, gettext("there is no player %(player_id)s") % {"player_id": player_id}
+            )
+        void = _record(
+            Void(player_id=player_id, reason=reason, voided_by=by),
+            gettext("player %(id)s is already void") % {"id": player_id},
+        )
         _apply(Result.objects.filter(player_id=player_id), voided=True)
         return void
 
@@ -108,12 +115,16 @@ def void_lift(*, void_id: int, reason: str, by=None) -> Void:
         if void is None:
             raise DomainError(Code.VOID_NOT_FOUND, gettext("there is no void %(void_id)s") % {"void_id": void_id})
         if void.lifted_at is not None:
-            raise DomainError(Code.ALREADY_LIFTED,
-                              gettext("void %(void_id)s was already lifted") % {"void_id": void_id})
+            raise DomainError(
+                Code.ALREADY_LIFTED, gettext("void %(void_id)s was already lifted") % {"void_id": void_id}
+            )
         void.lifted_at, void.lifted_by, void.lift_reason = timezone.now(), by, reason
         void.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
-        covered = Result.objects.filter(game_id=void.game_id) if void.game_id else Result.objects.filter(
-            player_id=void.player_id)
+        covered = (
+            Result.objects.filter(game_id=void.game_id)
+            if void.game_id
+            else Result.objects.filter(player_id=void.player_id)
+        )
         _apply(covered.exclude(pk__in=_still_off_board(covered).values("pk")), voided=False)
         return void
 
@@ -123,8 +134,10 @@ def result_held_by_fair_play(sender, *, game: Game, **kwargs) -> bool:
     player's row (it orders this against voids and flags, see ``_lock_player``), then look for an active void or an
     open flag, in statements of their own, whose snapshots see one committed while this one waited for the lock."""
     _lock_player(game.player_id)
-    return (Void.objects.filter(Q(game_id=game.pk) | Q(player_id=game.player_id), lifted_at__isnull=True).exists()
-            or Flag.objects.filter(game_id=game.pk, reviewed_at__isnull=True).exists())
+    return (
+        Void.objects.filter(Q(game_id=game.pk) | Q(player_id=game.player_id), lifted_at__isnull=True).exists()
+        or Flag.objects.filter(game_id=game.pk, reviewed_at__isnull=True).exists()
+    )
 
 
 def _lock_player(player_id: int) -> None:
@@ -163,8 +176,9 @@ def flag_review(*, flag_id: int, note: str, by=None, void: bool = False) -> Flag
         if flag is None:
             raise DomainError(Code.FLAG_NOT_FOUND, gettext("there is no flag %(flag_id)s") % {"flag_id": flag_id})
         if flag.reviewed_at is not None:
-            raise DomainError(Code.ALREADY_REVIEWED,
-                              gettext("flag %(flag_id)s was already reviewed") % {"flag_id": flag_id})
+            raise DomainError(
+                Code.ALREADY_REVIEWED, gettext("flag %(flag_id)s was already reviewed") % {"flag_id": flag_id}
+            )
         if void and not Void.objects.filter(game_id=flag.game_id, lifted_at__isnull=True).exists():
             game_void(game_id=flag.game_id, reason=note, by=by)
         _lock_player(flag.game.player_id)

@@ -26,8 +26,10 @@ def too_fast(game: Game) -> str | None:
     floor_ms = game.moves * settings.PYRAMID_FLAG_FASTEST_MOVE_MS
     if taken_ms >= floor_ms:
         return None
-    return (f"won in {game.moves} moves in {taken_ms / 1000:.2f} s ({taken_ms / game.moves:.0f} ms a move), under "
-            f"the {floor_ms / 1000:.2f} s a person needs at {settings.PYRAMID_FLAG_FASTEST_MOVE_MS} ms a move")
+    return (
+        f"won in {game.moves} moves in {taken_ms / 1000:.2f} s ({taken_ms / game.moves:.0f} ms a move), under "
+        f"the {floor_ms / 1000:.2f} s a person needs at {settings.PYRAMID_FLAG_FASTEST_MOVE_MS} ms a move"
+    )
 
 
 def speed_check(*, game: Game) -> Flag | None:

@@ -23,8 +23,15 @@ def recheck_ranked_day(date: str | None = None) -> dict:
     for chunk in recheck_day_plan(date=day, size=settings.PYRAMID_RECHECK_CHUNK_GAMES):
         recheck_ranked_chunk.delay(chunk.pk)
     report, done, planned = recheck_day_report(date=day)
-    return {"date": day.isoformat(), "chunks": planned, "chunks_done": done, "games": report.games,
-            "mismatched": report.mismatched, "suspicious": report.suspicious, "flags_new": report.flags_new}
+    return {
+        "date": day.isoformat(),
+        "chunks": planned,
+        "chunks_done": done,
+        "games": report.games,
+        "mismatched": report.mismatched,
+        "suspicious": report.suspicious,
+        "flags_new": report.flags_new,
+    }
 
 
 @shared_task

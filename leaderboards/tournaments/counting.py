@@ -15,9 +15,14 @@ from .models import Entry, Tournament
 def counting_results(tournament: Tournament) -> QuerySet[Result]:
     """The results that count in the tournament, of every entrant (an entrant's own: filter by player)."""
     joined_at = Entry.objects.filter(tournament=tournament, player_id=OuterRef("player_id")).values("joined_at")
-    return (Result.objects
-            .filter(deal_id__in=tournament.deals.values("deal_id"), voided=False,
-                    started_at__gte=tournament.starts_at, started_at__lt=tournament.ends_at,
-                    finished_at__lte=tournament.ends_at)
-            .annotate(entrant_joined_at=Subquery(joined_at[:1]))
-            .filter(started_at__gte=F("entrant_joined_at")))
+    return (
+        Result.objects.filter(
+            deal_id__in=tournament.deals.values("deal_id"),
+            voided=False,
+            started_at__gte=tournament.starts_at,
+            started_at__lt=tournament.ends_at,
+            finished_at__lte=tournament.ends_at,
+        )
+        .annotate(entrant_joined_at=Subquery(joined_at[:1]))
+        .filter(started_at__gte=F("entrant_joined_at"))
+    )

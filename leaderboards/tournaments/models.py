@@ -40,8 +40,9 @@ class Tournament(models.Model):
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PREPARING)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
-                                   related_name="tournaments_created")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="tournaments_created"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -51,8 +52,9 @@ class Tournament(models.Model):
             models.CheckConstraint(condition=Q(format__in=["match", "arena"]), name="tournament_format_valid"),
             models.CheckConstraint(condition=Q(scoring__in=["plain", "par"]), name="tournament_scoring_valid"),
             models.CheckConstraint(condition=Q(format="match") | Q(scoring="plain"), name="tournament_arena_plain"),
-            models.CheckConstraint(condition=Q(status__in=["preparing", "ready", "failed"]),
-                                   name="tournament_status_valid"),
+            models.CheckConstraint(
+                condition=Q(status__in=["preparing", "ready", "failed"]), name="tournament_status_valid"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -91,8 +93,9 @@ class Entry(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="entry_once")]
         indexes = [
-            models.Index(fields=["tournament", "-score", "cards_left", "moves", "duration_ms"],
-                         name="entry_standing_score"),
+            models.Index(
+                fields=["tournament", "-score", "cards_left", "moves", "duration_ms"], name="entry_standing_score"
+            ),
         ]
 
 
@@ -100,8 +103,9 @@ class WindowChange(models.Model):
     """The audit record of a tournament's window moved: who, when, from and to (shown with the standings)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="window_changes")
-    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="window_changes")
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="window_changes"
+    )
     changed_at = models.DateTimeField(auto_now_add=True)
     starts_from = models.DateTimeField()
     starts_to = models.DateTimeField()
@@ -110,8 +114,10 @@ class WindowChange(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=~(Q(starts_from=F("starts_to")) & Q(ends_from=F("ends_to"))),
-                                   name="window_change_changes_something"),
+            models.CheckConstraint(
+                condition=~(Q(starts_from=F("starts_to")) & Q(ends_from=F("ends_to"))),
+                name="window_change_changes_something",
+            ),
             models.CheckConstraint(condition=Q(ends_to__gt=F("starts_to")), name="window_change_ends_after_start"),
         ]
         ordering = ["tournament", "changed_at", "pk"]

@@ -40,11 +40,17 @@ def tournament_changes(tournament: Tournament):
     business, for its managers."""
     entrants = Entry.objects.filter(tournament=tournament).values("player_id")
     during = Q(changed_at__gte=tournament.created_at, changed_at__lt=tournament.ends_at) & (
-        Q(tournament=tournament) | Q(tournament__isnull=True, member__isnull=True)
-        | Q(kind=ClubChange.Kind.MEMBER_ROLE) | Q(member_id__in=entrants))
-    return (ClubChange.objects.filter(club_id=tournament.club_id)
-            .filter(during | Q(kind=ClubChange.Kind.CLUB_ARCHIVED))
-            .select_related("changed_by", "member").order_by("changed_at", "pk"))
+        Q(tournament=tournament)
+        | Q(tournament__isnull=True, member__isnull=True)
+        | Q(kind=ClubChange.Kind.MEMBER_ROLE)
+        | Q(member_id__in=entrants)
+    )
+    return (
+        ClubChange.objects.filter(club_id=tournament.club_id)
+        .filter(during | Q(kind=ClubChange.Kind.CLUB_ARCHIVED))
+        .select_related("changed_by", "member")
+        .order_by("changed_at", "pk")
+    )
 
 
 def tournament_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Membership | None]:
@@ -55,8 +61,10 @@ def tournament_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Me
         membership = membership_of(tournament.club, viewer)
         if not tournament.club.is_private or membership is not None or is_entrant(tournament, viewer):
             return tournament, membership
-    raise DomainError(Code.TOURNAMENT_NOT_FOUND, gettext("there is no tournament %(tournament_id)s that you can see")
-                                                 % {"tournament_id": tournament_id})
+    raise DomainError(
+        Code.TOURNAMENT_NOT_FOUND,
+        gettext("there is no tournament %(tournament_id)s that you can see") % {"tournament_id": tournament_id},
+    )
 
 
 def is_entrant(tournament: Tournament, viewer) -> bool:
@@ -70,8 +78,9 @@ def standings_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Mem
     tournament, membership = tournament_for_viewer(tournament_id=tournament_id, viewer=viewer)
     final = standings_are_final(tournament)
     if membership is None and not final and not is_entrant(tournament, viewer):
-        raise DomainError(Code.NOT_MEMBER,
-                          gettext("live standings are for the club's members; everyone sees them after the end"))
+        raise DomainError(
+            Code.NOT_MEMBER, gettext("live standings are for the club's members; everyone sees them after the end")
+        )
     return tournament, membership, final
 
 
@@ -79,6 +88,7 @@ def standings_for_viewer(*, tournament_id: int, viewer) -> tuple[Tournament, Mem
 class TournamentPage:
     """A tournament as one viewer sees it: their membership of its club, their entry and games (None when not
     joined) and the changes that touch it."""
+
     tournament: Tournament
     membership: Membership | None
     mine: dict | None
@@ -95,6 +105,7 @@ def tournament_page(*, tournament_id: int, viewer) -> TournamentPage:
 class StandingsPage:
     """A tournament's standings as one viewer sees them: the rows (paged by the caller), whether they are final
     and scored, every move of its window and every other change."""
+
     tournament: Tournament
     membership: Membership | None
     final: bool
@@ -110,9 +121,17 @@ def standings_page(*, tournament_id: int, viewer) -> StandingsPage:
     tournament, membership, final = standings_for_viewer(tournament_id=tournament_id, viewer=viewer)
     # plain scoring ranks by cards, moves and time: no score to show (arena points and par scores are)
     scored = tournament.format == Tournament.Format.ARENA or tournament.scoring == Tournament.Scoring.PAR
-    return StandingsPage(tournament, membership, final, scored, standings(tournament=tournament),
-                         list(window_changes(tournament)), list(tournament_changes(tournament)),
-                         standings_keyed(tournament=tournament), standing_key(tournament))
+    return StandingsPage(
+        tournament,
+        membership,
+        final,
+        scored,
+        standings(tournament=tournament),
+        list(window_changes(tournament)),
+        list(tournament_changes(tournament)),
+        standings_keyed(tournament=tournament),
+        standing_key(tournament),
+    )
 
 
 def standing_order(tournament: Tournament) -> list:
@@ -125,15 +144,28 @@ def standing_order(tournament: Tournament) -> list:
     return [F("score").desc(), F("cards_left").asc(), F("moves").asc(), F("duration_ms").asc()]
 
 
-STANDING_FIELDS = ["player_id", "player__username", "score", "games", "cleared", "cards_left", "moves", "duration_ms",
-                   "streak", "joined_at"]
+STANDING_FIELDS = [
+    "player_id",
+    "player__username",
+    "score",
+    "games",
+    "cleared",
+    "cards_left",
+    "moves",
+    "duration_ms",
+    "streak",
+    "joined_at",
+]
 
 
 def standings(*, tournament: Tournament):
     """The entries in standing order, each a plain row with its rank."""
-    return (Entry.objects.filter(tournament=tournament)
-            .annotate(rank=Window(Rank(), order_by=standing_order(tournament)))
-            .order_by("rank", "player_id").values("rank", *STANDING_FIELDS))
+    return (
+        Entry.objects.filter(tournament=tournament)
+        .annotate(rank=Window(Rank(), order_by=standing_order(tournament)))
+        .order_by("rank", "player_id")
+        .values("rank", *STANDING_FIELDS)
+    )
 
 
 def standing_key(tournament: Tournament) -> list[str]:
@@ -149,8 +181,9 @@ def standings_keyed(*, tournament: Tournament):
     standings would be cut to a page's rows by the cursor's filter): ``standings_rank`` numbers a page of them."""
     rows = Entry.objects.filter(tournament=tournament)
     if tournament.format == Tournament.Format.ARENA:
-        rows = rows.annotate(no_game=Case(When(games=0, then=Value(True)), default=Value(False),
-                                          output_field=BooleanField()))
+        rows = rows.annotate(
+            no_game=Case(When(games=0, then=Value(True)), default=Value(False), output_field=BooleanField())
+        )
     return rows.values(*STANDING_FIELDS, *(["no_game"] if tournament.format == Tournament.Format.ARENA else []))
 
 
@@ -184,8 +217,12 @@ def my_tournament(*, tournament: Tournament, player) -> dict | None:
     if entry is None:
         return None
     slots = list(tournament.deals.order_by("index").values_list("index", "deal_id"))
-    games = {g.deal_id: g for g in Game.objects.filter(player_id=player.pk, mode=Game.Mode.RANKED,
-                                                       deal_id__in=[deal_id for _, deal_id in slots])}
+    games = {
+        g.deal_id: g
+        for g in Game.objects.filter(
+            player_id=player.pk, mode=Game.Mode.RANKED, deal_id__in=[deal_id for _, deal_id in slots]
+        )
+    }
     counted = set(counting_results(tournament).filter(player_id=player.pk).values_list("game_id", flat=True))
     return {"entry": entry, "games": [(index, games.get(deal_id)) for index, deal_id in slots], "counted": counted}
 
@@ -194,7 +231,11 @@ def games_not_counted(entry: Entry) -> list[tuple[int, int]]:
     """(deal index, game) of the entrant's ranked games of the tournament's deals started before they joined:
     such a game never counts in it (a tournament on the daily deal, where the daily game is the tournament's)."""
     slots = dict(entry.tournament.deals.values_list("deal_id", "index"))
-    early = (Game.objects.filter(player_id=entry.player_id, mode=Game.Mode.RANKED, deal_id__in=list(slots),
-                                 started_at__lt=entry.joined_at)
-             .order_by("started_at", "pk").values_list("deal_id", "pk"))
+    early = (
+        Game.objects.filter(
+            player_id=entry.player_id, mode=Game.Mode.RANKED, deal_id__in=list(slots), started_at__lt=entry.joined_at
+        )
+        .order_by("started_at", "pk")
+        .values_list("deal_id", "pk")
+    )
     return sorted((slots[deal_id], game_id) for deal_id, game_id in early)

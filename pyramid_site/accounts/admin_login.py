@@ -20,11 +20,18 @@ class _LoginScope:
 
 def admin_login(request, extra_context=None):
     if request.method == "POST":
-        waits = [throttle.wait() for throttle in (AddressThrottle(), UsernameThrottle())
-                 if not throttle.allow_request(request, _LoginScope)]
+        waits = [
+            throttle.wait()
+            for throttle in (AddressThrottle(), UsernameThrottle())
+            if not throttle.allow_request(request, _LoginScope)
+        ]
         if waits:
             wait = math.ceil(max(wait or 0 for wait in waits))
             ERRORS.labels(Code.THROTTLED.value).inc()
-            return error_json(Code.THROTTLED, message=str(Throttled(wait).detail), retry_after_seconds=wait,
-                              headers={"Retry-After": str(wait)})
+            return error_json(
+                Code.THROTTLED,
+                message=str(Throttled(wait).detail),
+                retry_after_seconds=wait,
+                headers={"Retry-After": str(wait)},
+            )
     return admin.site.login(request, extra_context)

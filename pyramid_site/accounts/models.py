@@ -18,18 +18,22 @@ class Guest(models.Model):
     """An account made for a visitor on their first game, kept by the token in their browser. It has no
     password (nobody can log in to it) until the guest signs up, which names the same account."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE,
-                                related_name="guest")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="guest"
+    )
     name = models.CharField(max_length=14, unique=True, help_text="the name the server gave it (guest-XXXXXXXX)")
     created_at = models.DateTimeField(default=timezone.now)
-    signed_up_at = models.DateTimeField(null=True, blank=True,
-                                        help_text="when the guest signed up (then the account is a named one)")
+    signed_up_at = models.DateTimeField(
+        null=True, blank=True, help_text="when the guest signed up (then the account is a named one)"
+    )
 
     class Meta:
         constraints = [
             models.CheckConstraint(condition=Q(name__regex=GUEST_NAME_PATTERN), name="guest_name_pattern"),
-            models.CheckConstraint(condition=Q(signed_up_at__isnull=True) | Q(signed_up_at__gte=F("created_at")),
-                                   name="guest_signed_up_after_made"),
+            models.CheckConstraint(
+                condition=Q(signed_up_at__isnull=True) | Q(signed_up_at__gte=F("created_at")),
+                name="guest_signed_up_after_made",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -43,8 +47,9 @@ class AccountName(models.Model):
     the user's saves), and looked up by log-in and its throttle. Accounts that shared a key when the rule came in
     kept their names; all but the oldest got the key ``KEY#ID``, which no name can have."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE,
-                                related_name="name_key")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="name_key"
+    )
     key = models.TextField(unique=True)
 
     def __str__(self) -> str:
@@ -60,15 +65,17 @@ class LanguageChoice(models.Model):
     `Accept-Language`) are in it, and the web page uses it in a browser that has no choice of its own.
     No row: no choice."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE,
-                                related_name="language_choice")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="language_choice"
+    )
     language = models.CharField(max_length=2, choices=LANGUAGE_CHOICES)
     chosen_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(language__in=[code for code, _ in LANGUAGE_CHOICES]),
-                                   name="language_choice_known"),
+            models.CheckConstraint(
+                condition=Q(language__in=[code for code, _ in LANGUAGE_CHOICES]), name="language_choice_known"
+            ),
         ]
 
     def __str__(self) -> str:

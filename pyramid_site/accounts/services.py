@@ -11,9 +11,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from rest_framework.authtoken.models import Token
 
+from pyramid_site.errors import Code, DomainError
 from pyramid_site.names import canonical_name
 from pyramid_site.token_revocations import revocation_announce
-from pyramid_site.errors import Code, DomainError
 
 from .models import GUEST_PREFIX, AccountName, Guest, LanguageChoice
 from .selectors import is_guest, started_as_guest
@@ -41,8 +41,9 @@ def account_signup(*, username: str, password: str, email: str = "", signed_in=N
             user = User.objects.create_user(username, email, password)
             token = Token.objects.create(user=user)
     except IntegrityError:
-        raise DomainError(Code.USERNAME_TAKEN,
-                          gettext("the username %(username)s is taken") % {"username": repr(username)}) from None
+        raise DomainError(
+            Code.USERNAME_TAKEN, gettext("the username %(username)s is taken") % {"username": repr(username)}
+        ) from None
     return user, token, False
 
 
@@ -82,8 +83,10 @@ def guest_sign_up(*, user, username: str, password: str, email: str = ""):
         with transaction.atomic():
             guest = Guest.objects.select_for_update().filter(user_id=user.pk).first()
             if guest is None or guest.signed_up_at is not None:
-                raise DomainError(Code.ALREADY_SIGNED_UP,
-                                  gettext("this account has signed up already: log in with its username and password"))
+                raise DomainError(
+                    Code.ALREADY_SIGNED_UP,
+                    gettext("this account has signed up already: log in with its username and password"),
+                )
             if AccountName.objects.filter(key=canonical_name(username)).exclude(user_id=user.pk).exists():
                 raise IntegrityError
             account = User.objects.get(pk=user.pk)
@@ -94,8 +97,9 @@ def guest_sign_up(*, user, username: str, password: str, email: str = ""):
             guest.save(update_fields=["signed_up_at"])
             token, _ = Token.objects.get_or_create(user=account)
     except IntegrityError:
-        raise DomainError(Code.USERNAME_TAKEN,
-                          gettext("the username %(username)s is taken") % {"username": repr(username)}) from None
+        raise DomainError(
+            Code.USERNAME_TAKEN, gettext("the username %(username)s is taken") % {"username": repr(username)}
+        ) from None
     # after the commit: a process that remembers the token remembers the guest too, and looks again
     revocation_announce()
     return account, token
@@ -106,8 +110,9 @@ def guests_delete_idle(*, created_before) -> int:
     (nothing of them is on any board); the number deleted. Guests who played are kept: their results count."""
     User = get_user_model()
     with transaction.atomic():
-        idle = User.objects.filter(guest__signed_up_at__isnull=True, guest__created_at__lt=created_before,
-                                   games__isnull=True)
+        idle = User.objects.filter(
+            guest__signed_up_at__isnull=True, guest__created_at__lt=created_before, games__isnull=True
+        )
         ids = list(idle.values_list("pk", flat=True))
         deleted = User.objects.filter(pk__in=ids).delete()[1].get(User._meta.label, 0)  # their tokens with them
     if ids:
@@ -119,8 +124,10 @@ def account_login(*, request, username: str, password: str):
     """The account these credentials open: the one of exactly this name, or else the one whose canonical key
     the name has (whatever its case, width or look-alike letters)."""
     User = get_user_model()
-    account = (User.objects.filter(username=username).only("username").first()
-               or User.objects.filter(name_key__key=canonical_name(username)).only("username").first())
+    account = (
+        User.objects.filter(username=username).only("username").first()
+        or User.objects.filter(name_key__key=canonical_name(username)).only("username").first()
+    )
     user = authenticate(request, username=account.username if account else username, password=password)
     if user is None:
         raise DomainError(Code.BAD_CREDENTIALS, gettext("the username or password is wrong"))
@@ -138,9 +145,13 @@ def token_revoke(*, user) -> list[str]:
     that has not signed up: its token is its only key (it has no password to log in with), so revoking it would
     lose the account and its games for good."""
     if is_guest(user):
-        raise DomainError(Code.SIGN_UP_FIRST,
-                          gettext("a guest account's token is its only key: sign up first (your games stay yours), "
-                                  "then log in again whenever you like"))
+        raise DomainError(
+            Code.SIGN_UP_FIRST,
+            gettext(
+                "a guest account's token is its only key: sign up first (your games stay yours), "
+                "then log in again whenever you like"
+            ),
+        )
     with transaction.atomic():
         keys = list(Token.objects.select_for_update().filter(user=user).values_list("key", flat=True))
         Token.objects.filter(key__in=keys).delete()
@@ -155,6 +166,7 @@ def language_choose(*, user, language: str | None) -> str | None:
         if language is None:
             LanguageChoice.objects.filter(user=user).delete()
         else:
-            LanguageChoice.objects.update_or_create(user=user, defaults={"language": language,
-                                                                         "chosen_at": timezone.now()})
+            LanguageChoice.objects.update_or_create(
+                user=user, defaults={"language": language, "chosen_at": timezone.now()}
+            )
     return language

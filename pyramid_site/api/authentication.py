@@ -22,6 +22,7 @@ _MAX_ENTRIES = 50_000
 # every 401 of the API says this (the exception handler puts it on the 401s no authentication class answers)
 WWW_AUTHENTICATE = 'Bearer realm="api"'
 
+
 def _bearer(request) -> bool:
     scheme = get_authorization_header(request).split()[:1]
     return bool(scheme) and scheme[0].lower() == b"bearer"
@@ -67,6 +68,9 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):
     priority = 1
 
     def get_security_definition(self, auto_schema):
-        return {"type": "http", "scheme": "bearer",
-                "description": "the token that sign-up and log-in answer: `Authorization: Bearer KEY` (the older "
-                               "`Authorization: Token KEY` works too)"}
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "the token that sign-up and log-in answer: `Authorization: Bearer KEY` (the older "
+            "`Authorization: Token KEY` works too)",
+        }

@@ -15,8 +15,16 @@ from django.middleware.http import ConditionalGetMiddleware
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
 # the polled reads, by URL name, and whether a visitor's answer may be kept by shared caches
-POLLED = {"game": False, "tournament": False, "tournament-standings": False, "board-daily": True,
-          "board-weekly": True, "board-all-time": True, "daily-today": True, "daily-on-date": True}
+POLLED = {
+    "game": False,
+    "tournament": False,
+    "tournament-standings": False,
+    "board-daily": True,
+    "board-weekly": True,
+    "board-all-time": True,
+    "daily-today": True,
+    "daily-on-date": True,
+}
 
 
 class PolledReadsMiddleware(ConditionalGetMiddleware):

@@ -56,30 +56,42 @@ def _field_schema(field: Field) -> dict:
 
 
 def code_component(code: Code) -> dict:
-    properties = {"code": {"type": "string", "const": code.value, "description": "stable: clients branch on it"},
-                  "message": {"type": "string", "description": "for people; may change"},
-                  **{name: _field_schema(field) for name, field in code.fields.items()}}
+    properties = {
+        "code": {"type": "string", "const": code.value, "description": "stable: clients branch on it"},
+        "message": {"type": "string", "description": "for people; may change"},
+        **{name: _field_schema(field) for name, field in code.fields.items()},
+    }
     required = ["code", "message", *(name for name, field in code.fields.items() if field.required)]
-    return {"type": "object", "description": f"{code.status} `{code.value}`: {code.description}",
-            "properties": properties, "required": required}
+    return {
+        "type": "object",
+        "description": f"{code.status} `{code.value}`: {code.description}",
+        "properties": properties,
+        "required": required,
+    }
 
 
 def union(codes: list[Code]) -> dict:
     """The body of an answer that is one of ``codes``: the one component, or their union by ``code``."""
     if len(codes) == 1:
         return _ref(codes[0])
-    return {"oneOf": [_ref(code) for code in codes],
-            "discriminator": {"propertyName": "code",
-                              "mapping": {code.value: _ref(code)["$ref"] for code in codes}}}
+    return {
+        "oneOf": [_ref(code) for code in codes],
+        "discriminator": {"propertyName": "code", "mapping": {code.value: _ref(code)["$ref"] for code in codes}},
+    }
 
 
 def error_components() -> dict:
     """Every code's component, ``Error`` (any of them) and ``ErrorCodeEnum`` (every code)."""
     components = {component_name(code): code_component(code) for code in Code}
-    components["Error"] = {**union(list(Code)), "description": "Any error the API answers: `code` says which "
-                                                               "(docs/api.md, \"Errors\")."}
-    components["ErrorCodeEnum"] = {"type": "string", "enum": [code.value for code in Code],
-                                   "description": "every error code (docs/api.md, \"Errors\")"}
+    components["Error"] = {
+        **union(list(Code)),
+        "description": 'Any error the API answers: `code` says which (docs/api.md, "Errors").',
+    }
+    components["ErrorCodeEnum"] = {
+        "type": "string",
+        "enum": [code.value for code in Code],
+        "description": 'every error code (docs/api.md, "Errors")',
+    }
     return components
 
 
@@ -87,7 +99,7 @@ def error_components() -> dict:
 STATUS_MEANINGS = {
     400: "The request is wrong: a field, a parameter, a date, a deal number or the body itself.",
     401: "No credentials, or a token that is unknown or revoked: send `Authorization: Bearer KEY` (or `Token KEY`) "
-         "with the token of sign-up or log-in.",
+    "with the token of sign-up or log-in.",
     403: "Not allowed to you (staff only, members only, practice only), or a session write without its CSRF token.",
     404: "Nothing of this id or name that you may see.",
     406: "The answer cannot be given in a media type the `Accept` header takes: the API answers JSON.",
@@ -95,31 +107,51 @@ STATUS_MEANINGS = {
     413: "The body is over the limit (`PYRAMID_API_MAX_BODY_BYTES`, 64 KiB by default).",
     415: "The body is not JSON: send `Content-Type: application/json`.",
     422: "The request is understood but refused (a move the rules refuse: the message gives the engine's reason). "
-         "Nothing changed.",
+    "Nothing changed.",
     429: "Too many requests: wait `retry_after_seconds` (also the `Retry-After` header).",
     500: "Something went wrong on our side; `request_id` finds it in the log.",
     503: "A part the service needs is not answering: send the same request again after `Retry-After` seconds (every "
-         "write is safe to send twice).",
+    "write is safe to send twice).",
 }
 
 # --- headers -------------------------------------------------------------------------------------------------------
 HEADERS: dict[str, dict] = {
-    "X-Request-ID": {"description": "this request's id: the log's lines about it carry it (and a 500's `request_id`)",
-                     "required": True, "schema": {"type": "string"}},
-    "X-API-Version": {"description": "the API's version (this schema's `info.version`; docs/api-changelog.md)",
-                      "required": True, "schema": {"type": "string"}},
-    "Content-Language": {"description": "the language of the answer's words (`Accept-Language` or the account's "
-                                        "`language`)", "required": True, "schema": {"type": "string"}},
-    "Location": {"description": "the address of what was made, or where to read it again", "required": True,
-                 "schema": {"type": "string", "format": "uri-reference"}},
-    "Retry-After": {"description": "seconds to wait before sending the request again", "required": True,
-                    "schema": {"type": "integer", "minimum": 0}},
-    "WWW-Authenticate": {"description": "the scheme to authenticate with: `Bearer realm=\"api\"`", "required": True,
-                         "schema": {"type": "string"}},
+    "X-Request-ID": {
+        "description": "this request's id: the log's lines about it carry it (and a 500's `request_id`)",
+        "required": True,
+        "schema": {"type": "string"},
+    },
+    "X-API-Version": {
+        "description": "the API's version (this schema's `info.version`; docs/api-changelog.md)",
+        "required": True,
+        "schema": {"type": "string"},
+    },
+    "Content-Language": {
+        "description": "the language of the answer's words (`Accept-Language` or the account's `language`)",
+        "required": True,
+        "schema": {"type": "string"},
+    },
+    "Location": {
+        "description": "the address of what was made, or where to read it again",
+        "required": True,
+        "schema": {"type": "string", "format": "uri-reference"},
+    },
+    "Retry-After": {
+        "description": "seconds to wait before sending the request again",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "WWW-Authenticate": {
+        "description": 'the scheme to authenticate with: `Bearer realm="api"`',
+        "required": True,
+        "schema": {"type": "string"},
+    },
 }
 # on an answer of a status where only some codes say when to try again (409 `idempotency_key_in_flight`)
-RETRY_AFTER_SOMETIMES = {"description": "seconds to wait, where the code carries `retry_after_seconds`",
-                         "schema": {"type": "integer", "minimum": 0}}
+RETRY_AFTER_SOMETIMES = {
+    "description": "seconds to wait, where the code carries `retry_after_seconds`",
+    "schema": {"type": "integer", "minimum": 0},
+}
 # on every answer of the service (its middleware's)
 EVERY_ANSWER = ("X-Request-ID", "X-API-Version", "Content-Language")
 # error statuses that always say when to try again
@@ -128,8 +160,13 @@ RETRY_STATUSES = {429, 503}
 
 def location(*statuses: int) -> OpenApiParameter:
     """The ``Location`` header of a view's answers of ``statuses`` (201 by default), for ``parameters=[...]``."""
-    return OpenApiParameter("Location", OpenApiTypes.STR, OpenApiParameter.HEADER, response=list(statuses or [201]),
-                            description=HEADERS["Location"]["description"])
+    return OpenApiParameter(
+        "Location",
+        OpenApiTypes.STR,
+        OpenApiParameter.HEADER,
+        response=list(statuses or [201]),
+        description=HEADERS["Location"]["description"],
+    )
 
 
 def _header_ref(name: str) -> dict:
@@ -210,8 +247,10 @@ def error_responses(codes: set[Code]) -> dict[str, dict]:
         of_status = [code for code in Code if code in codes and code.status == status]
         listed = ", ".join(f"`{code.value}`" for code in of_status)
         meaning = STATUS_MEANINGS.get(status, f"{HTTPStatus(status).phrase}.")
-        response = {"description": f"{meaning} Codes: {listed}.",
-                    "content": {"application/json": {"schema": union(of_status)}}}
+        response: dict = {
+            "description": f"{meaning} Codes: {listed}.",
+            "content": {"application/json": {"schema": union(of_status)}},
+        }
         response_headers(response, status, error=True)
         if status not in RETRY_STATUSES and any("retry_after_seconds" in code.fields for code in of_status):
             response["headers"]["Retry-After"] = RETRY_AFTER_SOMETIMES

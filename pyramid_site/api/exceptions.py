@@ -61,15 +61,22 @@ def exception_handler(exc, context):
 def _answer(exc, context):
     if isinstance(exc, DomainError):
         wait = exc.fields.get("retry_after_seconds")
-        return _respond(exc.code, message=exc.message, **exc.fields,
-                        headers={"Retry-After": str(wait)} if wait is not None else None)
+        return _respond(
+            exc.code,
+            message=exc.message,
+            **exc.fields,
+            headers={"Retry-After": str(wait)} if wait is not None else None,
+        )
     if isinstance(exc, (OperationalError, InterfaceError)):
         # The database is restarting or out of reach: say so, and that the same request can be sent
         # again. That is safe for every write: a move that did go through is answered as already
         # applied, and the rest were not written.
         set_rollback()
-        return _respond(Code.DATABASE_UNAVAILABLE, headers={"Retry-After": "1"},
-                        message=gettext("the database is not answering; send the same request again in a moment"))
+        return _respond(
+            Code.DATABASE_UNAVAILABLE,
+            headers={"Retry-After": "1"},
+            message=gettext("the database is not answering; send the same request again in a moment"),
+        )
     if isinstance(exc, RequestDataTooBig):
         return _respond(Code.BODY_TOO_LARGE, message=str(exc))
     if isinstance(exc, Http404):  # raised by Django's helpers, and DRF's own negotiation: a 404 like the others
@@ -78,8 +85,11 @@ def _answer(exc, context):
     if response is None:
         set_rollback()
         log.error("unhandled error in %s", context.get("view").__class__.__name__, exc_info=exc)
-        return _respond(Code.SERVER_ERROR, request_id=current_request_id(),
-                        message=gettext("something went wrong on our side; it is logged under this request id"))
+        return _respond(
+            Code.SERVER_ERROR,
+            request_id=current_request_id(),
+            message=gettext("something went wrong on our side; it is logged under this request id"),
+        )
     code = drf_code(exc)
     if code is Code.INVALID:
         body = error_body(code, message=_first_message(exc.detail), fields=exc.detail)

@@ -66,8 +66,12 @@ def idempotent(handler):
                 _let_go(record)
             else:
                 if 200 <= response.status_code < 300:
-                    services.key_answer(record=record, status=response.status_code, body=_body(response),
-                                        headers={name: response[name] for name in KEPT_HEADERS if name in response})
+                    services.key_answer(
+                        record=record,
+                        status=response.status_code,
+                        body=_body(response),
+                        headers={name: response[name] for name in KEPT_HEADERS if name in response},
+                    )
                 else:
                     _let_go(record)
         if failure is not None:
@@ -89,9 +93,11 @@ def _key(raw: str) -> str:
         value = parsed[0] if isinstance(parsed, tuple) else None  # an item: (its value, its parameters)
         key = value if isinstance(value, str) else ""
     if not key or len(key) > KEY_MAX or not all(" " <= char <= "~" for char in key):
-        raise DomainError(Code.BAD_IDEMPOTENCY_KEY,
-                          gettext("Idempotency-Key must be 1 to %(most)s printable ASCII characters, such as a "
-                                  "UUID") % {"most": KEY_MAX})
+        raise DomainError(
+            Code.BAD_IDEMPOTENCY_KEY,
+            gettext("Idempotency-Key must be 1 to %(most)s printable ASCII characters, such as a UUID")
+            % {"most": KEY_MAX},
+        )
     return key
 
 
@@ -144,17 +150,21 @@ def _idempotent_operations(generator) -> set[tuple[str, str]]:
 
 
 KEY_PARAMETER = {
-    "name": HEADER, "in": "header", "required": False,
-    "description": "Makes a retry safe (docs/api.md, \"Retries\"): the same key with the same request answers "
-                   "the first answer again, without doing the work again; with another request it is 422 "
-                   "`idempotency_key_reused`, and while the first is still being answered (past a wait) 409 "
-                   "`idempotency_key_in_flight`. A new UUID for each new request; kept 24 hours by default, per "
-                   "account (per client address without one).",
+    "name": HEADER,
+    "in": "header",
+    "required": False,
+    "description": 'Makes a retry safe (docs/api.md, "Retries"): the same key with the same request answers '
+    "the first answer again, without doing the work again; with another request it is 422 "
+    "`idempotency_key_reused`, and while the first is still being answered (past a wait) 409 "
+    "`idempotency_key_in_flight`. A new UUID for each new request; kept 24 hours by default, per "
+    "account (per client address without one).",
     "schema": {"type": "string", "minLength": 1, "maxLength": KEY_MAX + 2, "pattern": "^[ -~]+$"},
-    "example": "\"8e03978e-40d5-43e8-bc93-6894a57f9324\"",
+    "example": '"8e03978e-40d5-43e8-bc93-6894a57f9324"',
 }
-REPLAYED_HEADER = {"schema": {"type": "string", "enum": ["true"]},
-                   "description": "this is the kept answer to an earlier request with the same `Idempotency-Key`"}
+REPLAYED_HEADER = {
+    "schema": {"type": "string", "enum": ["true"]},
+    "description": "this is the kept answer to an earlier request with the same `Idempotency-Key`",
+}
 
 
 def declare_idempotency_keys(result, generator, request, public):

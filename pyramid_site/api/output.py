@@ -21,16 +21,27 @@ import engine
 UINT64_MAX = 2**64 - 1
 DEAL_NUMBER_PATTERN = "^[0-9]{1,20}$"
 DEAL_NUMBER_TEXT = re.compile("[0-9]{1,20}")
-DEAL_NUMBER_INTEGER_SCHEMA = {"type": "integer", "format": "uint64", "minimum": 0, "maximum": UINT64_MAX,
-                              "description": "deal number: an unsigned 64-bit integer (0 to 2**64 - 1)"}
+DEAL_NUMBER_INTEGER_SCHEMA = {
+    "type": "integer",
+    "format": "uint64",
+    "minimum": 0,
+    "maximum": UINT64_MAX,
+    "description": "deal number: an unsigned 64-bit integer (0 to 2**64 - 1)",
+}
 # the integer in an answer: JavaScript's numbers stop being exact at 2**53, so answers give `number_text` beside it,
 # and the integer goes in a later major version (docs/api-changelog.md)
-DEAL_NUMBER_SCHEMA = {**DEAL_NUMBER_INTEGER_SCHEMA, "deprecated": True,
-                      "description": "deprecated, read `number_text`: the deal number as an unsigned 64-bit integer, "
-                                     "which clients whose integers stop at 2**53 (JavaScript) cannot read exactly; "
-                                     "leaves in API 4.0.0"}
-DEAL_NUMBER_TEXT_SCHEMA = {"type": "string", "pattern": DEAL_NUMBER_PATTERN,
-                           "description": "the deal number as decimal text (exact in every client)"}
+DEAL_NUMBER_SCHEMA = {
+    **DEAL_NUMBER_INTEGER_SCHEMA,
+    "deprecated": True,
+    "description": "deprecated, read `number_text`: the deal number as an unsigned 64-bit integer, "
+    "which clients whose integers stop at 2**53 (JavaScript) cannot read exactly; "
+    "leaves in API 4.0.0",
+}
+DEAL_NUMBER_TEXT_SCHEMA = {
+    "type": "string",
+    "pattern": DEAL_NUMBER_PATTERN,
+    "description": "the deal number as decimal text (exact in every client)",
+}
 # every preset's name, and "custom" for any other rule set
 PRESET_CHOICES = [*engine.PRESETS, "custom"]
 # the presets a daily deal may be dealt under (every preset: never "custom"); one type in the schema
@@ -52,9 +63,15 @@ class DealNumberTextField(serializers.CharField):
     """The same deal number as decimal text."""
 
 
-@extend_schema_field({"oneOf": [DEAL_NUMBER_INTEGER_SCHEMA, {**DEAL_NUMBER_TEXT_SCHEMA,
-                                                             "description": "the deal number as decimal text"}],
-                      "description": "deal number 0 to 2**64 - 1, as an integer or as decimal text"})
+@extend_schema_field(
+    {
+        "oneOf": [
+            DEAL_NUMBER_INTEGER_SCHEMA,
+            {**DEAL_NUMBER_TEXT_SCHEMA, "description": "the deal number as decimal text"},
+        ],
+        "description": "deal number 0 to 2**64 - 1, as an integer or as decimal text",
+    }
+)
 class DealNumberInputField(serializers.IntegerField):
     """A deal number in a body: an integer, or the same number as a string of ASCII digits (what the schema's
     pattern says; DRF's IntegerField alone would also take " 7", "7.0" or other scripts' digits)."""

@@ -52,8 +52,7 @@ class Pagination(LimitOffsetPagination):
         return int_param(request, self.offset_query_param, 0, 0, MAX_OFFSET)
 
 
-def paged(request, items, shape, *, default_limit: int = 50, max_limit: int = 200, decorate=None,
-          **extra) -> Response:
+def paged(request, items, shape, *, default_limit: int = 50, max_limit: int = 200, decorate=None, **extra) -> Response:
     """One page of ``items`` (a queryset or a list), each shaped by ``shape``; ``decorate`` sees the
     page's raw items first (to fetch what only the shown rows need); ``extra`` fields join the body."""
     paginator = Pagination(default_limit=default_limit, max_limit=max_limit)
@@ -101,8 +100,12 @@ class CursorPagination(DrfCursorPagination):
         except (signing.BadSignature, KeyError, TypeError, ValueError):
             cursor = None
         if cursor is None or len(cursor.position) != len(self.key):
-            raise DomainError(Code.BAD_PARAMETER, gettext("cursor is not one this list gave: take the first page "
-                                                          "without it, then follow next and previous"))
+            raise DomainError(
+                Code.BAD_PARAMETER,
+                gettext(
+                    "cursor is not one this list gave: take the first page without it, then follow next and previous"
+                ),
+            )
         return cursor
 
     def link(self, cursor: KeyCursor) -> str:
@@ -111,8 +114,9 @@ class CursorPagination(DrfCursorPagination):
             payload["r"] = 1
         if cursor.inclusive:
             payload["i"] = 1
-        return replace_query_param(self.url, self.cursor_query_param,
-                                   signing.dumps(payload, salt=self.salt, compress=True))
+        return replace_query_param(
+            self.url, self.cursor_query_param, signing.dumps(payload, salt=self.salt, compress=True)
+        )
 
     def _position(self, row) -> tuple:
         names = [column.lstrip("-") for column in self.key]
@@ -126,8 +130,8 @@ class CursorPagination(DrfCursorPagination):
         order = reversed_order(self.key) if backwards else self.key
         if cursor is not None:
             queryset = queryset.filter(rows_beyond(order, cursor.position, inclusive=cursor.inclusive))
-        rows = list(queryset.order_by(*order)[:self.page_size + 1])
-        self.shown, more = rows[:self.page_size], len(rows) > self.page_size
+        rows = list(queryset.order_by(*order)[: self.page_size + 1])
+        self.shown, more = rows[: self.page_size], len(rows) > self.page_size
         if backwards:
             self.shown.reverse()
             self.has_next, self.has_previous = True, more
@@ -151,8 +155,18 @@ class CursorPagination(DrfCursorPagination):
         return self.link(KeyCursor(self._position(self.shown[0]), reverse=True))
 
 
-def cursor_paged(request, items, shape, *, key: list[str], default_limit: int = 50, max_limit: int = 200,
-                 decorate=None, offset_items=None, **extra) -> Response:
+def cursor_paged(
+    request,
+    items,
+    shape,
+    *,
+    key: list[str],
+    default_limit: int = 50,
+    max_limit: int = 200,
+    decorate=None,
+    offset_items=None,
+    **extra,
+) -> Response:
     """One page of the queryset ``items`` by cursor, in the order ``key`` (order_by names, each a column or an
     annotation of ``items``, unique as a whole), ``count`` included as ``paged`` has it. A request with ``offset``
     is answered as ``paged`` answers it (from ``offset_items`` when given, undecorated then), with a
@@ -160,9 +174,15 @@ def cursor_paged(request, items, shape, *, key: list[str], default_limit: int = 
     if request.query_params.get("offset") not in (None, ""):
         if request.query_params.get("cursor") not in (None, ""):
             raise DomainError(Code.BAD_PARAMETER, gettext("send cursor or offset, not both"))
-        response = paged(request, items.order_by(*key) if offset_items is None else offset_items, shape,
-                         default_limit=default_limit, max_limit=max_limit,
-                         decorate=decorate if offset_items is None else None, **extra)
+        response = paged(
+            request,
+            items.order_by(*key) if offset_items is None else offset_items,
+            shape,
+            default_limit=default_limit,
+            max_limit=max_limit,
+            decorate=decorate if offset_items is None else None,
+            **extra,
+        )
         response["Deprecation"] = f"@{int(OFFSET_DEPRECATED_AT.timestamp())}"
         response["Link"] = OFFSET_DEPRECATION_LINK
         return response
@@ -176,19 +196,31 @@ def cursor_paged(request, items, shape, *, key: list[str], default_limit: int = 
 
 
 def page_parameters(*, default_limit: int = 50, max_limit: int = 200) -> list[OpenApiParameter]:
-    return [OpenApiParameter("limit", int, description=f"rows in the page (1-{max_limit}, {default_limit})"),
-            OpenApiParameter("offset", int, description="rows to skip before the page (0)")]
+    return [
+        OpenApiParameter("limit", int, description=f"rows in the page (1-{max_limit}, {default_limit})"),
+        OpenApiParameter("offset", int, description="rows to skip before the page (0)"),
+    ]
 
 
 def cursor_page_parameters(*, default_limit: int = 50, max_limit: int = 200) -> list[OpenApiParameter]:
     """The parameters of a list paged by cursor: ``cursor`` and ``limit``, and the deprecated ``offset``."""
-    return [OpenApiParameter("cursor", str, description="where the page starts: only as a `next` or `previous` "
-                                                        "link of this list gives it (opaque; the first page without)"),
-            OpenApiParameter("limit", int, description=f"rows in the page (1-{max_limit}, {default_limit})"),
-            OpenApiParameter("offset", int, deprecated=True,
-                             description=f"deprecated (removed in {OFFSET_REMOVED_IN}): rows to skip before the page; "
-                                         "answered with a `Deprecation` header and links that page by offset too. "
-                                         "Rows added at the front between two reads shift the pages: follow `next`")]
+    return [
+        OpenApiParameter(
+            "cursor",
+            str,
+            description="where the page starts: only as a `next` or `previous` "
+            "link of this list gives it (opaque; the first page without)",
+        ),
+        OpenApiParameter("limit", int, description=f"rows in the page (1-{max_limit}, {default_limit})"),
+        OpenApiParameter(
+            "offset",
+            int,
+            deprecated=True,
+            description=f"deprecated (removed in {OFFSET_REMOVED_IN}): rows to skip before the page; "
+            "answered with a `Deprecation` header and links that page by offset too. "
+            "Rows added at the front between two reads shift the pages: follow `next`",
+        ),
+    ]
 
 
 def _component_name(item) -> str:
@@ -202,21 +234,26 @@ def page_schema(item, *, name: str | None = None, **extra: serializers.Field) ->
     """The schema of a page of ``item`` (a serializer class, or a serializer instance): a component named
     ``<item's component>Page`` unless ``name`` says otherwise; ``extra`` fields of the list itself join it."""
     child = item() if isinstance(item, type) else item
-    return inline_serializer(name=name or f"{_component_name(item)}Page", fields={
-        **extra,
-        "count": serializers.IntegerField(min_value=0, help_text="rows in the whole list"),
-        "next": serializers.URLField(allow_null=True, help_text="the next page; null on the last"),
-        "previous": serializers.URLField(allow_null=True, help_text="the page before; null on the first"),
-        "results": serializers.ListField(child=child),
-    })
+    return inline_serializer(
+        name=name or f"{_component_name(item)}Page",
+        fields={
+            **extra,
+            "count": serializers.IntegerField(min_value=0, help_text="rows in the whole list"),
+            "next": serializers.URLField(allow_null=True, help_text="the next page; null on the last"),
+            "previous": serializers.URLField(allow_null=True, help_text="the page before; null on the first"),
+            "results": serializers.ListField(child=child),
+        },
+    )
 
 
 # what an offset page of a cursor list adds to its answer, as OpenAPI declares a response's headers
 OFFSET_DEPRECATION_HEADERS = {
-    "Deprecation": {"schema": {"type": "string", "example": "@1796083200"},
-                    "description": f"only with `offset`: RFC 9745's date (since when `offset` is deprecated here; "
-                                   f"removed in {OFFSET_REMOVED_IN})"},
-    "Link": {"schema": {"type": "string"}, "description": "only with `offset`: `</api/docs/>; rel=\"deprecation\"`"},
+    "Deprecation": {
+        "schema": {"type": "string", "example": "@1796083200"},
+        "description": f"only with `offset`: RFC 9745's date (since when `offset` is deprecated here; "
+        f"removed in {OFFSET_REMOVED_IN})",
+    },
+    "Link": {"schema": {"type": "string"}, "description": 'only with `offset`: `</api/docs/>; rel="deprecation"`'},
 }
 
 

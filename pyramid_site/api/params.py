@@ -16,12 +16,15 @@ def int_param(request, name: str, default: int, low: int, high: int) -> int:
     try:
         value = int(raw)
     except ValueError:
-        raise DomainError(Code.BAD_PARAMETER,
-                          gettext("%(name)s must be a whole number; got %(raw)s")
-                          % {"name": name, "raw": repr(raw)}) from None
+        raise DomainError(
+            Code.BAD_PARAMETER,
+            gettext("%(name)s must be a whole number; got %(raw)s") % {"name": name, "raw": repr(raw)},
+        ) from None
     if not low <= value <= high:
-        raise DomainError(Code.BAD_PARAMETER, gettext("%(name)s must be between %(low)s and %(high)s")
-                                              % {"name": name, "low": low, "high": high})
+        raise DomainError(
+            Code.BAD_PARAMETER,
+            gettext("%(name)s must be between %(low)s and %(high)s") % {"name": name, "low": low, "high": high},
+        )
     return value
 
 
@@ -33,13 +36,16 @@ def date_value(raw: str, name: str = "date") -> dt.date:
     try:
         value = dt.date.fromisoformat(raw)
     except (TypeError, ValueError):
-        raise DomainError(Code.BAD_DATE,
-                          gettext("%(name)s %(raw)s is not a date: write YYYY-MM-DD")
-                          % {"name": name, "raw": repr(raw)}) from None
+        raise DomainError(
+            Code.BAD_DATE,
+            gettext("%(name)s %(raw)s is not a date: write YYYY-MM-DD") % {"name": name, "raw": repr(raw)},
+        ) from None
     if not FIRST_DATE <= value <= LAST_DATE:
-        raise DomainError(Code.BAD_DATE, gettext("%(name)s %(raw)s is out of range: %(first)s to %(last)s")
-                          % {"name": name, "raw": repr(raw), "first": FIRST_DATE.isoformat(),
-                             "last": LAST_DATE.isoformat()})
+        raise DomainError(
+            Code.BAD_DATE,
+            gettext("%(name)s %(raw)s is out of range: %(first)s to %(last)s")
+            % {"name": name, "raw": repr(raw), "first": FIRST_DATE.isoformat(), "last": LAST_DATE.isoformat()},
+        )
     return value
 
 
@@ -50,8 +56,10 @@ def text_param(request, name: str, max_length: int = 255) -> str | None:
     if raw is None or raw == "":
         return None
     if len(raw) > max_length:
-        raise DomainError(Code.BAD_PARAMETER, gettext("%(name)s must be at most %(max_length)s characters")
-                                              % {"name": name, "max_length": max_length})
+        raise DomainError(
+            Code.BAD_PARAMETER,
+            gettext("%(name)s must be at most %(max_length)s characters") % {"name": name, "max_length": max_length},
+        )
     if any(ord(char) < 32 or ord(char) == 127 for char in raw):
         raise DomainError(Code.BAD_PARAMETER, gettext("%(name)s may not contain a control character") % {"name": name})
     return raw
@@ -68,6 +76,9 @@ def choice_param(request, name: str, choices: list[str]) -> str | None:
 def choice_value(raw: str, name: str, choices: list[str]) -> str:
     """A parameter (of the query or the path) that takes one of ``choices``: 400 ``bad_parameter`` otherwise."""
     if raw not in choices:
-        raise DomainError(Code.BAD_PARAMETER, gettext("%(name)s must be one of %(choices)s; got %(raw)s")
-                                              % {"name": name, "choices": ', '.join(choices), "raw": repr(raw)})
+        raise DomainError(
+            Code.BAD_PARAMETER,
+            gettext("%(name)s must be one of %(choices)s; got %(raw)s")
+            % {"name": name, "choices": ", ".join(choices), "raw": repr(raw)},
+        )
     return raw

@@ -46,8 +46,10 @@ class BoundedJSONParser(JSONParser):
         if len(body) > limit:
             raise DomainError(Code.BODY_TOO_LARGE, gettext("the body is over %(limit)s bytes") % {"limit": limit})
         if json_depth_exceeds(body, settings.PYRAMID_API_MAX_JSON_DEPTH):
-            raise ParseError(gettext("the JSON nests deeper than %(levels)s levels")
-                             % {"levels": settings.PYRAMID_API_MAX_JSON_DEPTH})
+            raise ParseError(
+                gettext("the JSON nests deeper than %(levels)s levels")
+                % {"levels": settings.PYRAMID_API_MAX_JSON_DEPTH}
+            )
         try:
             return json.loads(body.decode(self._encoding(parser_context)), parse_constant=_refuse_constant)
         except (ValueError, UnicodeDecodeError, RecursionError) as exc:

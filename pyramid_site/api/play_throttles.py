@@ -19,7 +19,7 @@ _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def parse_rate(text: str | None) -> tuple[int, int] | None:
-    """"120/min" as (120, 60); None for no limit."""
+    """ "120/min" as (120, 60); None for no limit."""
     if text is None:
         return None
     count, period = text.split("/")

@@ -45,8 +45,7 @@ def note(request, *, policy: str, quota: int, window: float, remaining: float, r
     if noted is None:
         noted = {}
         setattr(django_request, _NOTED, noted)
-    noted[policy] = RateLimit(policy, quota, math.ceil(window), max(math.floor(remaining), 0),
-                              max(math.ceil(reset), 0))
+    noted[policy] = RateLimit(policy, quota, math.ceil(window), max(math.floor(remaining), 0), max(math.ceil(reset), 0))
 
 
 def headers_of(request) -> dict[str, str]:
@@ -55,9 +54,10 @@ def headers_of(request) -> dict[str, str]:
     if not noted:
         return {}
     limits = list(noted.values())
-    return {POLICY_HEADER: http_sf.ser([(limit.policy, {"q": limit.quota, "w": limit.window}) for limit in limits]),
-            STATE_HEADER: http_sf.ser([(limit.policy, {"r": limit.remaining, "t": limit.reset})
-                                       for limit in limits])}
+    return {
+        POLICY_HEADER: http_sf.ser([(limit.policy, {"q": limit.quota, "w": limit.window}) for limit in limits]),
+        STATE_HEADER: http_sf.ser([(limit.policy, {"r": limit.remaining, "t": limit.reset}) for limit in limits]),
+    }
 
 
 class RateLimitHeadersMiddleware:
@@ -74,14 +74,18 @@ class RateLimitHeadersMiddleware:
 
 
 HEADERS = {
-    POLICY_HEADER: {"schema": {"type": "string"},
-                    "description": "the rate-limit policies that counted this request, each as `\"name\";q=QUOTA;"
-                                   "w=SECONDS`: QUOTA requests in SECONDS (draft-ietf-httpapi-ratelimit-headers; "
-                                   "docs/api.md, \"Rate limits\")"},
-    STATE_HEADER: {"schema": {"type": "string"},
-                   "description": "what is left of each policy, as `\"name\";r=REMAINING;t=SECONDS`: REMAINING "
-                                  "more requests now, more after SECONDS; with `r=0` wait SECONDS before the next "
-                                  "request"},
+    POLICY_HEADER: {
+        "schema": {"type": "string"},
+        "description": 'the rate-limit policies that counted this request, each as `"name";q=QUOTA;'
+        "w=SECONDS`: QUOTA requests in SECONDS (draft-ietf-httpapi-ratelimit-headers; "
+        'docs/api.md, "Rate limits")',
+    },
+    STATE_HEADER: {
+        "schema": {"type": "string"},
+        "description": 'what is left of each policy, as `"name";r=REMAINING;t=SECONDS`: REMAINING '
+        "more requests now, more after SECONDS; with `r=0` wait SECONDS before the next "
+        "request",
+    },
 }
 
 
@@ -113,6 +117,8 @@ def declare_rate_limit_headers(result, generator, request, public):
         for answer in operation["responses"].values():
             declare_headers(result, answer, HEADERS)
         names = ", ".join(f"`{policy}`" for policy in policies)
-        operation["description"] = (operation.get("description", "") + f"\n\nRate limits: {names} "
-                                    "(the `RateLimit-Policy` and `RateLimit` headers).").lstrip()
+        operation["description"] = (
+            operation.get("description", "") + f"\n\nRate limits: {names} "
+            "(the `RateLimit-Policy` and `RateLimit` headers)."
+        ).lstrip()
     return result

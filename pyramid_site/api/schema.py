@@ -9,20 +9,47 @@ from __future__ import annotations
 
 from pyramid_site.errors import Code
 
-from .error_schema import HEADERS, error_components, error_responses, generic_codes, named_codes, response_headers
-from .error_schema import ERROR  # noqa: F401 (where views named every code of a status; LEGACY_OPERATIONS finds them)
+from .error_schema import (
+    ERROR,  # noqa: F401 (where views named every code of a status; LEGACY_OPERATIONS finds them)
+    HEADERS,
+    error_components,
+    error_responses,
+    generic_codes,
+    named_codes,
+    response_headers,
+)
 from .output import PRESET_CHOICES
 
 # operations whose view still names its errors with the older ``ERROR`` (tests/api/test_errors_and_schema.py)
 LEGACY_OPERATIONS: set[str] = set()
 
 
-GAME_OPERATIONS = ["games_retrieve", "games_moves_create", "games_resign_create", "games_undo_create",
-                   "games_hint_retrieve", "games_log_retrieve", "games_share_retrieve"]
-CLUB_OPERATIONS = ["clubs_retrieve", "clubs_partial_update", "clubs_invite_create", "clubs_members_retrieve",
-                   "clubs_tournaments_retrieve", "clubs_tournaments_create", "clubs_leave_create"]
-TOURNAMENT_OPERATIONS = ["tournaments_retrieve", "tournaments_partial_update", "tournaments_join_create",
-                         "tournaments_games_create", "tournaments_standings_retrieve", "tournaments_destroy"]
+GAME_OPERATIONS = [
+    "games_retrieve",
+    "games_moves_create",
+    "games_resign_create",
+    "games_undo_create",
+    "games_hint_retrieve",
+    "games_log_retrieve",
+    "games_share_retrieve",
+]
+CLUB_OPERATIONS = [
+    "clubs_retrieve",
+    "clubs_partial_update",
+    "clubs_invite_create",
+    "clubs_members_retrieve",
+    "clubs_tournaments_retrieve",
+    "clubs_tournaments_create",
+    "clubs_leave_create",
+]
+TOURNAMENT_OPERATIONS = [
+    "tournaments_retrieve",
+    "tournaments_partial_update",
+    "tournaments_join_create",
+    "tournaments_games_create",
+    "tournaments_standings_retrieve",
+    "tournaments_destroy",
+]
 # (path, method, status) of an answer -> the path parameter its body fills in, and the operations that take it
 LINKS = {
     ("/api/games/", "post", "201"): ("game_id", "$response.body#/id", GAME_OPERATIONS),
@@ -30,14 +57,21 @@ LINKS = {
     ("/api/tournaments/{tournament_id}/games/", "post", "201"): ("game_id", "$response.body#/id", GAME_OPERATIONS),
     ("/api/clubs/", "post", "201"): ("club_id", "$response.body#/id", CLUB_OPERATIONS),
     ("/api/clubs/join/", "post", "201"): ("club_id", "$response.body#/id", CLUB_OPERATIONS),
-    ("/api/clubs/{club_id}/tournaments/", "post", "201"): ("tournament_id", "$response.body#/id",
-                                                          TOURNAMENT_OPERATIONS),
-    ("/api/accounts/signup/", "post", "201"): ("username", "$response.body#/username",
-                                               ["players_retrieve", "players_stats_retrieve",
-                                                "players_calendar_retrieve"]),
-    ("/api/accounts/guest/", "post", "201"): ("username", "$response.body#/username",
-                                              ["players_retrieve", "players_stats_retrieve",
-                                               "players_calendar_retrieve"]),
+    ("/api/clubs/{club_id}/tournaments/", "post", "201"): (
+        "tournament_id",
+        "$response.body#/id",
+        TOURNAMENT_OPERATIONS,
+    ),
+    ("/api/accounts/signup/", "post", "201"): (
+        "username",
+        "$response.body#/username",
+        ["players_retrieve", "players_stats_retrieve", "players_calendar_retrieve"],
+    ),
+    ("/api/accounts/guest/", "post", "201"): (
+        "username",
+        "$response.body#/username",
+        ["players_retrieve", "players_stats_retrieve", "players_calendar_retrieve"],
+    ),
 }
 
 
@@ -48,34 +82,53 @@ def add_links(result, generator, request, public):
         response = result["paths"].get(path, {}).get(method, {}).get("responses", {}).get(status)
         if response is None:
             continue
-        response["links"] = {operation: {"operationId": operation, "parameters": {parameter: value}}
-                             for operation in operations}
+        response["links"] = {
+            operation: {"operationId": operation, "parameters": {parameter: value}} for operation in operations
+        }
     return result
 
 
 # The answers outside DRF (plain Django views of the project's URLs), described here so clients see them too.
 PLAIN_COMPONENTS = {
     "ApiIndex": {
-        "type": "object", "description": "Where a client starts: the schema and the first addresses it needs.",
-        "properties": {name: {"type": "string", "description": f"the address of {what}"} for name, what in (
-            ("schema", "this schema"), ("docs", "the schema's Swagger UI"), ("daily", "today's daily deals"),
-            ("games", "my games (POST starts one)"), ("guest", "a guest account: play without signing up"),
-            ("signup", "sign-up"), ("login", "log-in"), ("boards", "the all-time board"), ("clubs", "clubs"))},
+        "type": "object",
+        "description": "Where a client starts: the schema and the first addresses it needs.",
+        "properties": {
+            name: {"type": "string", "description": f"the address of {what}"}
+            for name, what in (
+                ("schema", "this schema"),
+                ("docs", "the schema's Swagger UI"),
+                ("daily", "today's daily deals"),
+                ("games", "my games (POST starts one)"),
+                ("guest", "a guest account: play without signing up"),
+                ("signup", "sign-up"),
+                ("login", "log-in"),
+                ("boards", "the all-time board"),
+                ("clubs", "clubs"),
+            )
+        },
         "required": ["schema", "docs", "daily", "games", "guest", "signup", "login", "boards", "clubs"],
     },
     "Health": {
-        "type": "object", "description": "Whether the service can answer: `ok`, and the state of each part it "
-                                         "needs (database, Redis, the solver) where it checks them.",
-        "properties": {"ok": {"type": "boolean"},
-                       "parts": {"type": "object", "additionalProperties": {"type": "string"},
-                                 "description": "each part's state: `ok`, `not configured`, or `down: ...`"}},
+        "type": "object",
+        "description": "Whether the service can answer: `ok`, and the state of each part it "
+        "needs (database, Redis, the solver) where it checks them.",
+        "properties": {
+            "ok": {"type": "boolean"},
+            "parts": {
+                "type": "object",
+                "additionalProperties": {"type": "string"},
+                "description": "each part's state: `ok`, `not configured`, or `down: ...`",
+            },
+        },
         "required": ["ok"],
     },
 }
 
 
-def _plain_operation(operation_id: str, tag: str, summary: str, description: str, component: str,
-                     *, down: bool = False) -> dict:
+def _plain_operation(
+    operation_id: str, tag: str, summary: str, description: str, component: str, *, down: bool = False
+) -> dict:
     body = {"content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{component}"}}}}
     responses = {"200": {"description": "", **body}}
     if down:
@@ -83,27 +136,52 @@ def _plain_operation(operation_id: str, tag: str, summary: str, description: str
     for status, response in responses.items():
         response_headers(response, int(status), error=False)
     responses.update(error_responses({Code.SERVER_ERROR}))
-    return {"operationId": operation_id, "tags": [tag], "summary": summary, "description": description,
-            "security": [], "responses": responses}
+    return {
+        "operationId": operation_id,
+        "tags": [tag],
+        "summary": summary,
+        "description": description,
+        "security": [],
+        "responses": responses,
+    }
 
 
 PLAIN_PATHS = {
-    "/api/": {"get": _plain_operation(
-        "api_index", "index", "Where to start", "The addresses a client starts from, this schema's among them.",
-        "ApiIndex")},
-    "/health/": {"get": _plain_operation(
-        "health", "health", "Health of the service and its parts",
-        "200 while the database (and Redis, where one is configured) answer, 503 otherwise; for load balancers.",
-        "Health", down=True)},
-    "/health/live/": {"get": _plain_operation(
-        "health_live", "health", "The process answers", "Always `{\"ok\": true}` while the process runs.",
-        "Health")},
+    "/api/": {
+        "get": _plain_operation(
+            "api_index",
+            "index",
+            "Where to start",
+            "The addresses a client starts from, this schema's among them.",
+            "ApiIndex",
+        )
+    },
+    "/health/": {
+        "get": _plain_operation(
+            "health",
+            "health",
+            "Health of the service and its parts",
+            "200 while the database (and Redis, where one is configured) answer, 503 otherwise; for load balancers.",
+            "Health",
+            down=True,
+        )
+    },
+    "/health/live/": {
+        "get": _plain_operation(
+            "health_live", "health", "The process answers", 'Always `{"ok": true}` while the process runs.', "Health"
+        )
+    },
 }
 
 
 # enums of parameters, as components (so a client has one type of each, not one per operation)
-PARAMETER_ENUMS = {"DailyPresetEnum": {"type": "string", "enum": PRESET_CHOICES[:-1],
-                                       "description": "a preset that daily deals may be dealt under"}}
+PARAMETER_ENUMS = {
+    "DailyPresetEnum": {
+        "type": "string",
+        "enum": PRESET_CHOICES[:-1],
+        "description": "a preset that daily deals may be dealt under",
+    }
+}
 
 
 def _parameter_enums(operation: dict, used: set[str]) -> None:
@@ -116,8 +194,10 @@ def _parameter_enums(operation: dict, used: set[str]) -> None:
 
 
 def _views_by_operation(generator) -> dict[tuple[str, str], type]:
-    return {(path, method.lower()): getattr(callback, "cls", None)
-            for path, _, method, callback in (generator.endpoints or [])}
+    return {
+        (path, method.lower()): getattr(callback, "cls", None)
+        for path, _, method, callback in (generator.endpoints or [])
+    }
 
 
 NULL_ENUM = {"$ref": "#/components/schemas/NullEnum"}

@@ -40,9 +40,14 @@ class _Announced:
         allowed = super().allow_request(request, view)  # type: ignore[misc]  # beside one of DRF's throttles
         if getattr(self, "key", None) is not None:  # a rate, and someone to count it against: counted
             history = self.history
-            note(request, policy=f"{self.scope}{self.policy_suffix}", quota=self.num_requests, window=self.duration,
-                 remaining=self.num_requests - len(history),
-                 reset=self.duration - (self.now - history[-1]) if history else 0)
+            note(
+                request,
+                policy=f"{self.scope}{self.policy_suffix}",
+                quota=self.num_requests,
+                window=self.duration,
+                remaining=self.num_requests - len(history),
+                reset=self.duration - (self.now - history[-1]) if history else 0,
+            )
         return allowed
 
 

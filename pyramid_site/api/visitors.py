@@ -16,8 +16,9 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
 from pyramid_site.client import client_address
-from .play_throttles import note_count, parse_rate
 from pyramid_site.sliding_window import SlidingWindow
+
+from .play_throttles import note_count, parse_rate
 
 SCOPE = "visitor_read"
 

@@ -16,8 +16,9 @@ class IdempotencyKey(models.Model):
     so a committed row always holds an answer (``status`` is null only inside that transaction), and work that
     committed always has its row. Only successful answers are kept: a refusal rolls the row back with the work."""
 
-    caller = models.CharField(max_length=CALLER_MAX, help_text="user:ID, or ip:HASH of the client address for "
-                                                               "a caller with no account")
+    caller = models.CharField(
+        max_length=CALLER_MAX, help_text="user:ID, or ip:HASH of the client address for a caller with no account"
+    )
     key = models.CharField(max_length=KEY_MAX)
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the method, path and body, in hex")
     status = models.PositiveSmallIntegerField(null=True, help_text="the answer's status (2xx)")
@@ -31,10 +32,13 @@ class IdempotencyKey(models.Model):
             models.UniqueConstraint(fields=["caller", "key"], name="idempotency_key_once_per_caller"),
             models.CheckConstraint(condition=~Q(key=""), name="idempotency_key_not_empty"),
             models.CheckConstraint(condition=~Q(caller=""), name="idempotency_key_has_caller"),
-            models.CheckConstraint(condition=Q(status__isnull=True) | Q(status__gte=200, status__lt=300),
-                                   name="idempotency_key_keeps_successes"),
-            models.CheckConstraint(condition=Q(expires_at__gt=models.F("created_at")),
-                                   name="idempotency_key_expires_after_creation"),
+            models.CheckConstraint(
+                condition=Q(status__isnull=True) | Q(status__gte=200, status__lt=300),
+                name="idempotency_key_keeps_successes",
+            ),
+            models.CheckConstraint(
+                condition=Q(expires_at__gt=models.F("created_at")), name="idempotency_key_expires_after_creation"
+            ),
         ]
         indexes = [models.Index(fields=["expires_at"], name="idempotency_key_expires_at")]  # the purge
 

@@ -55,8 +55,10 @@ def key_claim(*, caller: str, key: str, fingerprint: str) -> tuple[IdempotencyKe
                 # the insert waits on the unique index while another transaction holds the same key uncommitted,
                 # then finds the row it committed (or makes its own, if that one rolled back)
                 record, created = IdempotencyKey.objects.get_or_create(
-                    caller=caller, key=key,
-                    defaults={"fingerprint": fingerprint, "created_at": now, "expires_at": expires_at})
+                    caller=caller,
+                    key=key,
+                    defaults={"fingerprint": fingerprint, "created_at": now, "expires_at": expires_at},
+                )
                 if created or record.expires_at > now:
                     break
                 IdempotencyKey.objects.filter(pk=record.pk, expires_at__lte=now).delete()  # out of time: anew
@@ -64,13 +66,16 @@ def key_claim(*, caller: str, key: str, fingerprint: str) -> tuple[IdempotencyKe
         if getattr(exc.__cause__, "sqlstate", None) != LOCK_NOT_AVAILABLE:
             raise
         wait = max(round(settings.PYRAMID_IDEMPOTENCY_WAIT_SECONDS), 1)
-        raise DomainError(Code.IDEMPOTENCY_KEY_IN_FLIGHT,
-                          gettext("a request with this Idempotency-Key is still being answered: send it again in "
-                                  "a moment"), retry_after_seconds=wait) from None
+        raise DomainError(
+            Code.IDEMPOTENCY_KEY_IN_FLIGHT,
+            gettext("a request with this Idempotency-Key is still being answered: send it again in a moment"),
+            retry_after_seconds=wait,
+        ) from None
     if record.fingerprint != fingerprint:
-        raise DomainError(Code.IDEMPOTENCY_KEY_REUSED,
-                          gettext("this Idempotency-Key was sent before with another request: use a new key for a "
-                                  "new request"))
+        raise DomainError(
+            Code.IDEMPOTENCY_KEY_REUSED,
+            gettext("this Idempotency-Key was sent before with another request: use a new key for a new request"),
+        )
     return record, created
 
 

@@ -237,10 +237,16 @@ def bus() -> Bus:
     with _bus_lock:
         if _bus is None:
             url = settings.PYRAMID_LIVE_REDIS_URL
-            _bus = (RedisBus(url, max_length=settings.PYRAMID_LIVE_STREAM_LENGTH,
-                             ttl_seconds=settings.PYRAMID_LIVE_STREAM_TTL_SECONDS,
-                             prefix=settings.PYRAMID_LIVE_KEY_PREFIX)
-                    if url else MemoryBus(settings.PYRAMID_LIVE_STREAM_LENGTH))
+            _bus = (
+                RedisBus(
+                    url,
+                    max_length=settings.PYRAMID_LIVE_STREAM_LENGTH,
+                    ttl_seconds=settings.PYRAMID_LIVE_STREAM_TTL_SECONDS,
+                    prefix=settings.PYRAMID_LIVE_KEY_PREFIX,
+                )
+                if url
+                else MemoryBus(settings.PYRAMID_LIVE_STREAM_LENGTH)
+            )
         return _bus
 
 

@@ -11,9 +11,13 @@ from pyramid_site.errors import Code
 from .sse import MEDIA_TYPE
 
 LAST_EVENT_ID = OpenApiParameter(
-    "Last-Event-ID", str, OpenApiParameter.HEADER, required=False,
+    "Last-Event-ID",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
     description="the `id` of the last event received: the stream resumes after it with nothing missed (or sends "
-                "`reset` when it is too old); EventSource sends it by itself when it reconnects")
+    "`reset` when it is too old); EventSource sends it by itself when it reconnects",
+)
 
 
 class EventOutput(serializers.Serializer):
@@ -31,14 +35,22 @@ class ResetEventOutput(EventOutput):
 
 
 def event_union(name: str, events: dict[str, type[serializers.Serializer]]) -> PolymorphicProxySerializer:
-    return PolymorphicProxySerializer(component_name=name, serializers={**events, "reset": ResetEventOutput},
-                                      resource_type_field_name="type", many=False)
+    return PolymorphicProxySerializer(
+        component_name=name,
+        serializers={**events, "reset": ResetEventOutput},
+        resource_type_field_name="type",
+        many=False,
+    )
 
 
 def stream_response(union: PolymorphicProxySerializer, description: str) -> dict:
-    return {(200, MEDIA_TYPE): OpenApiResponse(
-        union, description=f"{description} A stream of Server-Sent Events: each `data:` line one of these payloads "
-                           "as JSON, `event:` its `type`, `id:` where to resume from (docs/api.md, \"Live updates\").")}
+    return {
+        (200, MEDIA_TYPE): OpenApiResponse(
+            union,
+            description=f"{description} A stream of Server-Sent Events: each `data:` line one of these payloads "
+            'as JSON, `event:` its `type`, `id:` where to resume from (docs/api.md, "Live updates").',
+        )
+    }
 
 
 # the codes of every stream beside its own: too many open at once, or a server that serves no streams (WSGI)

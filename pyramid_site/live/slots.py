@@ -82,4 +82,3 @@ _memory = MemorySlots()
 def slots() -> MemorySlots | RedisSlots:
     current = bus()
     return RedisSlots(current) if isinstance(current, RedisBus) else _memory
-

@@ -96,18 +96,23 @@ class EventStreamView(APIView):
             return refusal
         if not isinstance(request, ASGIRequest):
             # a WSGI worker would hold the stream in memory and never answer: the ASGI process serves streams
-            return error_json(Code.LIVE_UNAVAILABLE, message=gettext(
-                "live streams are not served here; read the resource again from time to time instead"))
+            return error_json(
+                Code.LIVE_UNAVAILABLE,
+                message=gettext("live streams are not served here; read the resource again from time to time instead"),
+            )
         caps = {f"address:{client_address(drf_request)}": settings.PYRAMID_LIVE_STREAMS_PER_ADDRESS}
         if drf_request.user.is_authenticated:
             caps[f"account:{drf_request.user.pk}"] = settings.PYRAMID_LIVE_STREAMS_PER_ACCOUNT
         token, lease = uuid.uuid4().hex, 2 * settings.PYRAMID_LIVE_KEEPALIVE_SECONDS + 5
         if not await slots().take(caps, token, lease):
-            return error_json(Code.TOO_MANY_STREAMS, message=gettext(
-                "too many live streams open at once for this account or address; close one first"))
+            return error_json(
+                Code.TOO_MANY_STREAMS,
+                message=gettext("too many live streams open at once for this account or address; close one first"),
+            )
         response = StreamingHttpResponse(
             _events(channel, request.headers.get("Last-Event-ID"), list(caps), token, lease),
-            content_type=f"{MEDIA_TYPE}; charset=utf-8")
+            content_type=f"{MEDIA_TYPE}; charset=utf-8",
+        )
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # a buffering proxy (nginx) passes each event on at once
         return response

@@ -6,8 +6,17 @@ from .selectors import with_same_failures
 
 @admin.register(TaskFailure)
 class TaskFailureAdmin(admin.ModelAdmin):
-    list_display = ["failed_at", "task_name", "kind", "exception_type", "short_message", "same_failures", "retries",
-                    "worker", "task_id"]
+    list_display = [
+        "failed_at",
+        "task_name",
+        "kind",
+        "exception_type",
+        "short_message",
+        "same_failures",
+        "retries",
+        "worker",
+        "task_id",
+    ]
     list_filter = ["task_name", "exception_type", "kind", "failed_at"]
     search_fields = ["task_name", "task_id", "exception_type", "exception_message", "args", "kwargs"]
     date_hierarchy = "failed_at"

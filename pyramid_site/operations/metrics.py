@@ -20,12 +20,19 @@ class TaskFailuresCollector:
         yield GaugeMetricFamily(NAME, "", labels=["task", "kind"])
 
     def collect(self):
-        family = GaugeMetricFamily(NAME, "Celery task failures recorded in the last 24 hours, by task and kind "
-                                         "(error, retries_exhausted, soft_time_limit, time_limit)",
-                                   labels=["task", "kind"])
+        family = GaugeMetricFamily(
+            NAME,
+            "Celery task failures recorded in the last 24 hours, by task and kind "
+            "(error, retries_exhausted, soft_time_limit, time_limit)",
+            labels=["task", "kind"],
+        )
         since = timezone.now() - dt.timedelta(days=1)
-        rows = (TaskFailure.objects.filter(failed_at__gte=since).values_list("task_name", "kind")
-                .annotate(n=Count("pk")).order_by("task_name", "kind"))
+        rows = (
+            TaskFailure.objects.filter(failed_at__gte=since)
+            .values_list("task_name", "kind")
+            .annotate(n=Count("pk"))
+            .order_by("task_name", "kind")
+        )
         for task, kind, count in rows:
             family.add_metric([task, kind], count)
         yield family

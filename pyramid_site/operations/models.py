@@ -28,8 +28,9 @@ class TaskFailure(models.Model):
     kind = models.CharField(max_length=24, choices=Kind.choices)
     args = models.CharField(max_length=ARGS_MAX, blank=True, help_text="the positional arguments' repr, cut short")
     kwargs = models.CharField(max_length=ARGS_MAX, blank=True, help_text="the keyword arguments' repr, cut short")
-    exception_type = models.CharField(max_length=NAME_MAX, help_text="e.g. ValueError, "
-                                                                     "billiard.exceptions.TimeLimitExceeded")
+    exception_type = models.CharField(
+        max_length=NAME_MAX, help_text="e.g. ValueError, billiard.exceptions.TimeLimitExceeded"
+    )
     exception_message = models.CharField(max_length=MESSAGE_MAX, blank=True)
     traceback = models.CharField(max_length=TRACEBACK_MAX, blank=True, help_text="its last lines, where it is long")
     retries = models.IntegerField(default=0, help_text="retries made before this failure")
@@ -41,8 +42,10 @@ class TaskFailure(models.Model):
             models.CheckConstraint(condition=~Q(task_name=""), name="task_failure_has_task_name"),
             models.CheckConstraint(condition=~Q(task_id=""), name="task_failure_has_task_id"),
             models.CheckConstraint(condition=~Q(exception_type=""), name="task_failure_has_exception_type"),
-            models.CheckConstraint(condition=Q(kind__in=["error", "retries_exhausted", "soft_time_limit",
-                                                         "time_limit"]), name="task_failure_kind_valid"),
+            models.CheckConstraint(
+                condition=Q(kind__in=["error", "retries_exhausted", "soft_time_limit", "time_limit"]),
+                name="task_failure_kind_valid",
+            ),
             models.CheckConstraint(condition=Q(retries__gte=0), name="task_failure_retries_not_negative"),
         ]
         indexes = [

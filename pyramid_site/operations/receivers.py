@@ -45,13 +45,13 @@ def failure_kind(exception: BaseException, *, retries: int, max_retries: int | N
     if isinstance(exception, SoftTimeLimitExceeded):
         return TaskFailure.Kind.SOFT_TIME_LIMIT
     if isinstance(exception, MaxRetriesExceededError) or (
-            retries > 0 and max_retries is not None and retries >= max_retries):
+        retries > 0 and max_retries is not None and retries >= max_retries
+    ):
         return TaskFailure.Kind.RETRIES_EXHAUSTED
     return TaskFailure.Kind.ERROR
 
 
-def on_task_failure(sender=None, task_id=None, exception=None, args=None, kwargs=None, traceback=None, einfo=None,
-                    **_):
+def on_task_failure(sender=None, task_id=None, exception=None, args=None, kwargs=None, traceback=None, einfo=None, **_):
     """The receiver of ``celery.signals.task_failure`` (connected in ``OperationsConfig.ready``)."""
     name = getattr(sender, "name", None) or "unknown"
     try:
@@ -70,11 +70,16 @@ def on_task_failure(sender=None, task_id=None, exception=None, args=None, kwargs
             # the task may have left its connection broken (a database error is a common failure): start afresh
             connection.close_if_unusable_or_obsolete()
         services.task_failure_record(
-            task_name=name, task_id=str(task_id or getattr(request, "id", None) or "unknown"),
+            task_name=name,
+            task_id=str(task_id or getattr(request, "id", None) or "unknown"),
             kind=failure_kind(exception, retries=retries, max_retries=getattr(sender, "max_retries", None)),
-            args=saferepr(tuple(args or ()), maxlen=ARGS_MAX), kwargs=saferepr(dict(kwargs or {}), maxlen=ARGS_MAX),
+            args=saferepr(tuple(args or ()), maxlen=ARGS_MAX),
+            kwargs=saferepr(dict(kwargs or {}), maxlen=ARGS_MAX),
             exception_type=exception_type_name(exception) if exception is not None else "unknown",
-            exception_message=message, traceback=trace, retries=retries,
-            worker=getattr(request, "hostname", None) or socket.gethostname())
+            exception_message=message,
+            traceback=trace,
+            retries=retries,
+            worker=getattr(request, "hostname", None) or socket.gethostname(),
+        )
     except Exception:  # recording a failure must never fail the worker
         log.exception("could not record the failure of task %s[%s]", name, task_id)

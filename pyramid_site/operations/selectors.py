@@ -10,8 +10,13 @@ from .models import TaskFailure
 
 def with_same_failures(found):
     """``same_failures`` on each row: the failures kept of the same task with the same exception type."""
-    same = (TaskFailure.objects.filter(task_name=OuterRef("task_name"), exception_type=OuterRef("exception_type"))
-            .order_by().values("task_name").annotate(n=Count("pk")).values("n"))
+    same = (
+        TaskFailure.objects.filter(task_name=OuterRef("task_name"), exception_type=OuterRef("exception_type"))
+        .order_by()
+        .values("task_name")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     return found.annotate(same_failures=Coalesce(Subquery(same, output_field=IntegerField()), Value(0)))
 
 

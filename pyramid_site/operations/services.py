@@ -18,7 +18,7 @@ def _clean(text: str) -> str:
 
 def _head(text: str, limit: int) -> str:
     text = _clean(text)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _tail(text: str, limit: int) -> str:
@@ -26,23 +26,41 @@ def _tail(text: str, limit: int) -> str:
     text = _clean(text)
     if len(text) <= limit:
         return text
-    kept = text[-(limit - 40):]
-    kept = kept[kept.find("\n") + 1:] if "\n" in kept else kept
+    kept = text[-(limit - 40) :]
+    kept = kept[kept.find("\n") + 1 :] if "\n" in kept else kept
     return f"… ({len(text) - len(kept)} characters cut)\n{kept}"
 
 
-def task_failure_record(*, task_name: str, task_id: str, kind: str, args: str, kwargs: str, exception_type: str,
-                        exception_message: str, traceback: str, retries: int, worker: str,
-                        failed_at: dt.datetime | None = None) -> TaskFailure:
+def task_failure_record(
+    *,
+    task_name: str,
+    task_id: str,
+    kind: str,
+    args: str,
+    kwargs: str,
+    exception_type: str,
+    exception_message: str,
+    traceback: str,
+    retries: int,
+    worker: str,
+    failed_at: dt.datetime | None = None,
+) -> TaskFailure:
     """Keep one failed run of a task, every text cut to its column. Its own short transaction (a savepoint where
     the caller holds one open, as a task run in-process inside a request does)."""
     with transaction.atomic():
         return TaskFailure.objects.create(
-            task_name=_head(task_name, NAME_MAX) or "unknown", task_id=_head(task_id, NAME_MAX) or "unknown",
-            kind=kind, args=_head(args, ARGS_MAX), kwargs=_head(kwargs, ARGS_MAX),
+            task_name=_head(task_name, NAME_MAX) or "unknown",
+            task_id=_head(task_id, NAME_MAX) or "unknown",
+            kind=kind,
+            args=_head(args, ARGS_MAX),
+            kwargs=_head(kwargs, ARGS_MAX),
             exception_type=_head(exception_type, NAME_MAX) or "unknown",
-            exception_message=_head(exception_message, MESSAGE_MAX), traceback=_tail(traceback, TRACEBACK_MAX),
-            retries=max(retries, 0), worker=_head(worker, NAME_MAX), failed_at=failed_at or timezone.now())
+            exception_message=_head(exception_message, MESSAGE_MAX),
+            traceback=_tail(traceback, TRACEBACK_MAX),
+            retries=max(retries, 0),
+            worker=_head(worker, NAME_MAX),
+            failed_at=failed_at or timezone.now(),
+        )
 
 
 def task_failures_prune(*, now: dt.datetime | None = None) -> int:

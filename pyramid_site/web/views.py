@@ -9,7 +9,6 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-import engine
 from django.conf import settings
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import Http404, HttpResponse, JsonResponse
@@ -21,14 +20,18 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.generic import TemplateView
 from django.views.i18n import JSONCatalog
 
+import engine
+
 STATIC = Path(__file__).resolve().parent / "static"
 # the files of the shell a browser keeps for offline use: the page's modules, its styles, its SVG icon (the PNG
 # icons are read once, when the page is installed)
 SHELL_SUFFIXES = (".js", ".css", ".svg")
 VERSION_HEADER = "X-Shell-Version"
 # the two themes' colours (style.css's --felt-dark and the light theme's header), for the manifest and the metas
-THEME_COLOURS = {"dark": {"theme_color": "#0a3d26", "background_color": "#0f5132"},
-                 "light": {"theme_color": "#dcebe1", "background_color": "#f4f7f2"}}
+THEME_COLOURS = {
+    "dark": {"theme_color": "#0a3d26", "background_color": "#0f5132"},
+    "light": {"theme_color": "#dcebe1", "background_color": "#f4f7f2"},
+}
 
 
 def preset_sheets() -> dict[str, dict]:
@@ -39,8 +42,11 @@ def preset_sheets() -> dict[str, dict]:
 def shell_files() -> list[str]:
     """The page's static files (names under the static root): its modules, vendored ones included, the style
     sheet and the icons; not the type declarations."""
-    return sorted(path.relative_to(STATIC).as_posix() for path in (STATIC / "web").rglob("*")
-                  if path.suffix in SHELL_SUFFIXES and not path.name.endswith(".d.ts"))
+    return sorted(
+        path.relative_to(STATIC).as_posix()
+        for path in (STATIC / "web").rglob("*")
+        if path.suffix in SHELL_SUFFIXES and not path.name.endswith(".d.ts")
+    )
 
 
 def _shell_version() -> str:
@@ -69,9 +75,11 @@ class PageView(TemplateView):
     template_name = "web/index.html"
 
     def get_context_data(self, **kwargs):
-        return super().get_context_data(**kwargs) | {"presets": preset_sheets(),
-                                                     "languages": settings.LANGUAGES,
-                                                     "colours": THEME_COLOURS}
+        return super().get_context_data(**kwargs) | {
+            "presets": preset_sheets(),
+            "languages": settings.LANGUAGES,
+            "colours": THEME_COLOURS,
+        }
 
     def render_to_response(self, context, **response_kwargs):
         response = super().render_to_response(context, **response_kwargs)
@@ -112,8 +120,7 @@ def manifest(request):
             {"src": icon("web/icons/icon.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "any"},
             {"src": icon("web/icons/icon-192.png"), "sizes": "192x192", "type": "image/png", "purpose": "any"},
             {"src": icon("web/icons/icon-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "any"},
-            {"src": icon("web/icons/maskable-512.png"), "sizes": "512x512", "type": "image/png",
-             "purpose": "maskable"},
+            {"src": icon("web/icons/maskable-512.png"), "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
         ],
         "categories": ["games"],
     }
@@ -127,10 +134,13 @@ def service_worker(request):
     files = {name: staticfiles_storage.url(name) for name in shell_files()}
     # named by their content (collected, DJANGO_DEBUG off): a cached copy is the right one for good
     named = [url for name, url in files.items() if url.rsplit("/", 1)[1] != name.rsplit("/", 1)[1]]
-    shell = ["/", *files.values(), *(f"/i18n/{code}.json" for code, _ in settings.LANGUAGES if code != "en"),
-             "/manifest.webmanifest"]
-    body = render_to_string("web/sw.js", {"config": json.dumps({"version": version, "shell": shell,
-                                                                 "named": named})})
+    shell = [
+        "/",
+        *files.values(),
+        *(f"/i18n/{code}.json" for code, _ in settings.LANGUAGES if code != "en"),
+        "/manifest.webmanifest",
+    ]
+    body = render_to_string("web/sw.js", {"config": json.dumps({"version": version, "shell": shell, "named": named})})
     response = HttpResponse(body, content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     response["Service-Worker-Allowed"] = "/"

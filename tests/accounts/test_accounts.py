@@ -41,8 +41,9 @@ def test_signup_refusals():
 def test_token_login():
     client = APIClient()
     token = signup(client).json()["token"]
-    response = client.post("/api/accounts/login/", {"username": "alice", "password": "a-long-pass-phrase"},
-                           format="json")
+    response = client.post(
+        "/api/accounts/login/", {"username": "alice", "password": "a-long-pass-phrase"}, format="json"
+    )
     assert response.status_code == 200 and response.json()["token"] == token
     wrong = client.post("/api/accounts/login/", {"username": "alice", "password": "nope"}, format="json")
     assert wrong.status_code == 401 and wrong.json()["code"] == "bad_credentials"
@@ -51,8 +52,9 @@ def test_token_login():
 def test_session_login_for_the_web_page():
     client = APIClient()
     signup(client)
-    response = client.post("/api/accounts/session/", {"username": "alice", "password": "a-long-pass-phrase"},
-                           format="json")
+    response = client.post(
+        "/api/accounts/session/", {"username": "alice", "password": "a-long-pass-phrase"}, format="json"
+    )
     assert response.status_code == 200
     assert client.get("/api/accounts/me/").json()["username"] == "alice"
     client.delete("/api/accounts/session/")
@@ -64,11 +66,19 @@ def test_session_login_for_the_web_page():
 
 def test_login_is_throttled(settings):
     # the throttles read the rates from the settings as they are now: overriding them is enough
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
-        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "login": "3/min", "signup": "2/min"}}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "login": "3/min",
+            "signup": "2/min",
+        },
+    }
     client = APIClient()
-    codes = [client.post("/api/accounts/login/", {"username": "x", "password": "y"}, format="json").status_code
-             for _ in range(4)]
+    codes = [
+        client.post("/api/accounts/login/", {"username": "x", "password": "y"}, format="json").status_code
+        for _ in range(4)
+    ]
     assert codes == [401, 401, 401, 429]
     throttled = client.post("/api/accounts/login/", {"username": "x", "password": "y"}, format="json").json()
     assert throttled["code"] == "throttled" and throttled["retry_after_seconds"] > 0
@@ -123,9 +133,16 @@ def test_a_lookalike_of_a_taken_username_is_taken():
     assert kept["username"] == "Bob"
 
 
-@pytest.mark.parametrize("username, character", [("ali\nce", "U+000A"), ("ali\u202ece", "U+202E"),
-                                                 ("ali\u200bce", "U+200B"), ("ali\tce", "U+0009"),
-                                                 ("ali\x1bce", "U+001B")])
+@pytest.mark.parametrize(
+    "username, character",
+    [
+        ("ali\nce", "U+000A"),
+        ("ali\u202ece", "U+202E"),
+        ("ali\u200bce", "U+200B"),
+        ("ali\tce", "U+0009"),
+        ("ali\x1bce", "U+001B"),
+    ],
+)
 def test_a_username_with_control_or_invisible_characters_is_refused(username, character):
     """Names go through the one check of names (``clean_name``): a control or invisible character is
     refused, and the answer names it."""

@@ -23,15 +23,18 @@ def sign_up(username: str):
     return APIClient().post("/api/accounts/signup/", {"username": username, "password": PASSWORD}, format="json")
 
 
-@pytest.mark.parametrize("taken, look_alike", [
-    ("alice", "\u0430lice"),        # Cyrillic а
-    ("alice", "al\u0131ce"),        # dotless ı
-    ("alice", "ALICE"),
-    ("alice", "a1ice"),             # digit one for l
-    ("bob", "b0b"),                 # digit zero for o
-    ("straße", "STRASSE"),          # ß case folds to ss
-    ("victim", "\uff36ictim"),      # fullwidth V
-])
+@pytest.mark.parametrize(
+    "taken, look_alike",
+    [
+        ("alice", "\u0430lice"),  # Cyrillic а
+        ("alice", "al\u0131ce"),  # dotless ı
+        ("alice", "ALICE"),
+        ("alice", "a1ice"),  # digit one for l
+        ("bob", "b0b"),  # digit zero for o
+        ("straße", "STRASSE"),  # ß case folds to ss
+        ("victim", "\uff36ictim"),  # fullwidth V
+    ],
+)
 def test_a_look_alike_of_a_taken_username_is_taken(taken, look_alike):
     assert sign_up(taken).status_code == 201
     refused = sign_up(look_alike)
@@ -72,8 +75,7 @@ def test_a_guest_naming_itself_a_look_alike_is_refused_and_stays_a_guest():
     client = APIClient()
     guest = client.post("/api/accounts/guest/").json()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {guest['token']}")
-    refused = client.post("/api/accounts/signup/", {"username": "\u0430lic\u0435", "password": PASSWORD},
-                          format="json")
+    refused = client.post("/api/accounts/signup/", {"username": "\u0430lic\u0435", "password": PASSWORD}, format="json")
     assert refused.status_code == 409 and refused.json()["code"] == "username_taken"
     assert User.objects.get(pk=guest["id"]).username == guest["username"]
     assert AccountName.objects.get(user_id=guest["id"]).key == canonical_name(guest["username"])
@@ -82,8 +84,7 @@ def test_a_guest_naming_itself_a_look_alike_is_refused_and_stays_a_guest():
 def test_log_in_finds_the_account_by_any_spelling_of_its_key():
     sign_up("alice")
     for spelling in ("alice", "ALICE", "al\u0131ce", "\u0430lice"):
-        answer = APIClient().post("/api/accounts/login/", {"username": spelling, "password": PASSWORD},
-                                  format="json")
+        answer = APIClient().post("/api/accounts/login/", {"username": spelling, "password": PASSWORD}, format="json")
         assert answer.status_code == 200 and answer.json()["username"] == "alice", spelling
 
 
@@ -110,7 +111,6 @@ def test_the_data_migrations_keep_colliding_names_and_key_the_later_ones_apart()
     fill_accounts(apps, None)
     keys = dict(AccountName.objects.values_list("user_id", "key"))
     assert keys == {first.pk: "rnallory", second.pk: f"rnallory#{second.pk}"}
-    answer = APIClient().post("/api/accounts/login/", {"username": "MALL\u041eRY", "password": PASSWORD},
-                              format="json")
+    answer = APIClient().post("/api/accounts/login/", {"username": "MALL\u041eRY", "password": PASSWORD}, format="json")
     assert answer.json().get("id") == second.pk, answer.json()  # it logs in by its own spelling
     assert sign_up("Mallory").json()["code"] == "username_taken"

@@ -47,8 +47,12 @@ def _guest() -> dict:
 
 
 def _sign_up(token, username):
-    return lambda client: client.post("/api/accounts/signup/", {"username": username, "password": PASSWORD},
-                                      format="json", HTTP_AUTHORIZATION=f"Bearer {token}")
+    return lambda client: client.post(
+        "/api/accounts/signup/",
+        {"username": username, "password": PASSWORD},
+        format="json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
 
 
 @pytest.mark.parametrize("round_", range(3))
@@ -79,7 +83,8 @@ def test_two_guests_asking_for_one_name_at_once_one_gets_it(round_):
 
 def test_many_guests_made_at_once_are_all_different(settings):
     settings.REST_FRAMEWORK = settings.REST_FRAMEWORK | {
-        "DEFAULT_THROTTLE_RATES": settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] | {"guest": "100/hour"}}
+        "DEFAULT_THROTTLE_RATES": settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] | {"guest": "100/hour"}
+    }
     answers = _race([lambda client: client.post("/api/accounts/guest/")] * 8)
     assert [a.status_code for a in answers] == [201] * 8
     assert len({a.json()["username"] for a in answers}) == 8 == Guest.objects.count()

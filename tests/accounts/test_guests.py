@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-import engine
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -17,6 +16,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+import engine
 from games.services.deals import deal_get_or_create, deal_solve
 from leaderboards.models import Membership
 from pyramid_site.accounts import services
@@ -49,8 +49,11 @@ def sign_up(client, username, password=PASSWORD, **extra):
 def play_practice_to_the_end(client, number: int = WINNABLE_ONE_LOOK) -> dict:
     """A practice game of ``number`` under one-look, won by the solver's line."""
     rules = engine.preset("one-look")
-    line = WINNING_LINE if number == WINNABLE_ONE_LOOK else deal_solve(
-        deal_id=deal_get_or_create(number=number, rules=rules).pk).solution.split()
+    line = (
+        WINNING_LINE
+        if number == WINNABLE_ONE_LOOK
+        else deal_solve(deal_id=deal_get_or_create(number=number, rules=rules).pk).solution.split()
+    )
     game = client.post("/api/games/", {"number": str(number), "rules": "one-look"}, format="json").json()
     for ply, move in enumerate(line, start=1):
         answer = client.post(f"/api/games/{game['id']}/moves/", {"ply": ply, "move": move}, format="json")
@@ -77,6 +80,7 @@ def rates(settings):
 
 # --- made on the first game ---------------------------------------------------------------------------
 
+
 def test_a_visitor_gets_a_guest_account_and_a_token_that_plays():
     client, guest = new_guest()
     assert GUEST_NAME.fullmatch(guest["username"]) and guest["guest"] is True and guest["email"] == ""
@@ -95,8 +99,9 @@ def test_a_visitor_gets_a_guest_account_and_a_token_that_plays():
 
 def test_a_guest_request_takes_no_body_and_refuses_what_it_would_not_read():
     users = User.objects.count()
-    sent = APIClient().post("/api/accounts/guest/", {"username": "admin", "is_staff": True, "password": "x"},
-                            format="json")
+    sent = APIClient().post(
+        "/api/accounts/guest/", {"username": "admin", "is_staff": True, "password": "x"}, format="json"
+    )
     assert sent.status_code == 400 and sent.json()["code"] == "invalid"
     assert set(sent.json()["fields"]) == {"username", "is_staff", "password"}  # each field sent is named
     assert "sign up" in sent.json()["message"]
@@ -112,8 +117,9 @@ def test_a_guest_request_takes_no_body_and_refuses_what_it_would_not_read():
 def test_nobody_logs_in_to_a_guest_account_with_a_password():
     _, guest = new_guest()
     for password in ("", "!", guest["token"], guest["username"]):
-        refused = APIClient().post("/api/accounts/login/", {"username": guest["username"], "password": password or "x"},
-                                   format="json")
+        refused = APIClient().post(
+            "/api/accounts/login/", {"username": guest["username"], "password": password or "x"}, format="json"
+        )
         assert refused.status_code == 401 and refused.json()["code"] == "bad_credentials"
 
 
@@ -180,6 +186,7 @@ def test_the_database_keeps_guest_rows_to_their_shape():
 
 # --- signing up keeps everything ----------------------------------------------------------------------
 
+
 def test_signing_up_names_the_guest_account_and_keeps_games_results_streak_places_and_clubs():
     client, guest = new_guest()
     # another deal than the daily's: a practice game of a number that turns daily is hidden until the day is over
@@ -209,14 +216,15 @@ def test_signing_up_names_the_guest_account_and_keeps_games_results_streak_place
     assert client.get("/api/accounts/me/").json()["username"] == "Cleopatra"
     games = client.get("/api/games/").json()
     assert [(g["id"], g["mode"], g["status"]) for g in games["results"]] == [
-        (ranked["id"], "ranked", "won"), (practice["id"], "practice", "won")]
+        (ranked["id"], "ranked", "won"),
+        (practice["id"], "practice", "won"),
+    ]
     page = client.get("/api/players/Cleopatra/").json()
     assert page["player"]["id"] == guest["id"] and page["stats"]["played"] == 1 and page["stats"]["won"] == 1
     assert page["streak"]["current"] == 1 and [r["game"] for r in page["history"]] == [ranked["id"]]
     assert [c["id"] for c in page["clubs"]] == [club["id"]]
     after = client.get(board_url).json()
-    assert [(row["rank"], row["player"]["username"]) for row in after["top"]] == [(1, "Cleopatra"),
-                                                                                 (2, rival.username)]
+    assert [(row["rank"], row["player"]["username"]) for row in after["top"]] == [(1, "Cleopatra"), (2, rival.username)]
     assert after["me"]["game"] == ranked["id"]
     # the guest name is gone; the password now opens the account
     assert client.get(f"/api/players/{guest['username']}/").json()["code"] == "player_not_found"
@@ -243,9 +251,12 @@ def test_a_refused_sign_up_leaves_the_guest_as_it_was():
     UserFactory(username="Taken")
     client, guest = new_guest()
     for username, password, status, code, field in [
-            ("taken", PASSWORD, 409, "username_taken", None), ("TAKEN", PASSWORD, 409, "username_taken", None),
-            ("fine-name", "123", 400, "invalid", "password"), ("no spaces here", PASSWORD, 400, "invalid", "username"),
-            (guest["username"], PASSWORD, 400, "invalid", "username")]:
+        ("taken", PASSWORD, 409, "username_taken", None),
+        ("TAKEN", PASSWORD, 409, "username_taken", None),
+        ("fine-name", "123", 400, "invalid", "password"),
+        ("no spaces here", PASSWORD, 400, "invalid", "username"),
+        (guest["username"], PASSWORD, 400, "invalid", "username"),
+    ]:
         refused = sign_up(client, username, password)
         assert (refused.status_code, refused.json()["code"]) == (status, code), username
         if field:
@@ -289,8 +300,12 @@ def test_a_sign_up_with_a_forged_or_revoked_token_is_refused_and_makes_nothing()
     Token.objects.filter(user_id=guest["id"]).delete()
     revocation_announce()
     for header in ("Bearer " + guest["token"], "Bearer forged", "Token " + "0" * 40):
-        refused = APIClient().post("/api/accounts/signup/", {"username": "sneaky", "password": PASSWORD},
-                                   format="json", HTTP_AUTHORIZATION=header)
+        refused = APIClient().post(
+            "/api/accounts/signup/",
+            {"username": "sneaky", "password": PASSWORD},
+            format="json",
+            HTTP_AUTHORIZATION=header,
+        )
         assert refused.status_code == 401 and refused.json()["code"] == "authentication_failed", header
     assert not User.objects.filter(username="sneaky").exists()
     assert Guest.objects.get(user_id=guest["id"]).signed_up_at is None
@@ -303,14 +318,16 @@ def test_a_session_guest_signs_up_and_stays_logged_in():
     csrf = browser.cookies["csrftoken"].value  # the log-in gave the session a fresh one
     without = browser.post("/api/accounts/signup/", {"username": "sessioned", "password": PASSWORD}, format="json")
     assert without.status_code == 403 and without.json()["code"] == "forbidden"
-    named = browser.post("/api/accounts/signup/", {"username": "sessioned", "password": PASSWORD}, format="json",
-                         HTTP_X_CSRFTOKEN=csrf)
+    named = browser.post(
+        "/api/accounts/signup/", {"username": "sessioned", "password": PASSWORD}, format="json", HTTP_X_CSRFTOKEN=csrf
+    )
     assert named.status_code == 200 and named.json()["id"] == made["id"]
     me = browser.get("/api/accounts/me/")  # the password changed, and the session goes on under it
     assert me.status_code == 200 and me.json()["username"] == "sessioned"
 
 
 # --- what guests may not do, and the boards -----------------------------------------------------------
+
 
 def test_guests_play_and_join_but_found_no_club_or_tournament():
     client, guest = new_guest()
@@ -325,14 +342,24 @@ def test_guests_play_and_join_but_found_no_club_or_tournament():
     assert hand_over.status_code == 403 and hand_over.json()["code"] == "guest_not_allowed"
     assert Membership.objects.get(club_id=real["id"], user_id=guest["id"]).role == "member"
     now = timezone.now()
-    cup = client.post(f"/api/clubs/{real['id']}/tournaments/", {
-        "name": "Cup", "rules": "one-look", "format": "match", "starts_at": now.isoformat(),
-        "ends_at": (now + dt.timedelta(hours=2)).isoformat()}, format="json")
+    cup = client.post(
+        f"/api/clubs/{real['id']}/tournaments/",
+        {
+            "name": "Cup",
+            "rules": "one-look",
+            "format": "match",
+            "starts_at": now.isoformat(),
+            "ends_at": (now + dt.timedelta(hours=2)).isoformat(),
+        },
+        format="json",
+    )
     assert cup.status_code == 403 and cup.json()["code"] == "guest_not_allowed"
     assert sign_up(client, "founder").status_code == 200
     assert client.post("/api/clubs/", {"name": "Guests' club"}, format="json").status_code == 201
-    assert owner.patch(f"/api/clubs/{real['id']}/members/{guest['id']}/", {"role": "admin"},
-                       format="json").status_code == 200
+    assert (
+        owner.patch(f"/api/clubs/{real['id']}/members/{guest['id']}/", {"role": "admin"}, format="json").status_code
+        == 200
+    )
 
 
 def test_guests_show_on_the_boards_under_their_guest_name():
@@ -362,6 +389,7 @@ def test_my_games_are_mine_alone_and_hide_a_ranked_deal_in_its_day():
 
 
 # --- operators ---------------------------------------------------------------------------------------
+
 
 def test_idle_guests_are_deleted_and_guests_who_played_are_kept(capsys):
     old = timezone.now() - dt.timedelta(days=40)

@@ -19,9 +19,13 @@ def test_a_guest_cannot_revoke_its_only_key_until_it_signs_up():
     assert refused.status_code == 409 and refused.json()["code"] == "sign_up_first"
     assert Token.objects.filter(user_id=guest["id"], key=guest["token"]).exists()
     assert client.get("/api/accounts/me/").json()["id"] == guest["id"]  # the key still opens the account
-    assert client.post("/api/accounts/signup/", {"username": "kept", "password": PASSWORD},
-                       format="json").status_code == 200
+    assert (
+        client.post("/api/accounts/signup/", {"username": "kept", "password": PASSWORD}, format="json").status_code
+        == 200
+    )
     assert client.delete("/api/accounts/token/").status_code == 204  # with a password it may
     assert client.get("/api/accounts/me/").status_code == 401
-    assert APIClient().post("/api/accounts/login/", {"username": "kept", "password": PASSWORD},
-                            format="json").json()["id"] == guest["id"]
+    assert (
+        APIClient().post("/api/accounts/login/", {"username": "kept", "password": PASSWORD}, format="json").json()["id"]
+        == guest["id"]
+    )

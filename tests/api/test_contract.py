@@ -21,30 +21,58 @@ pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
 METHODS = ("get", "post", "put", "patch", "delete")
-NO_AUTH = {("/api/", "get"), ("/health/", "get"), ("/health/live/", "get"), ("/api/daily/", "get"),
-           ("/api/daily/{date}/", "get"), ("/api/daily/{date}/{preset}/verify/", "get"),
-           ("/api/deals/{number}/", "get"), ("/api/accounts/signup/", "post"), ("/api/accounts/login/", "post"),
-           ("/api/accounts/guest/", "post"),
-           ("/api/accounts/session/", "post"), ("/api/accounts/session/", "delete")}
+NO_AUTH = {
+    ("/api/", "get"),
+    ("/health/", "get"),
+    ("/health/live/", "get"),
+    ("/api/daily/", "get"),
+    ("/api/daily/{date}/", "get"),
+    ("/api/daily/{date}/{preset}/verify/", "get"),
+    ("/api/deals/{number}/", "get"),
+    ("/api/accounts/signup/", "post"),
+    ("/api/accounts/login/", "post"),
+    ("/api/accounts/guest/", "post"),
+    ("/api/accounts/session/", "post"),
+    ("/api/accounts/session/", "delete"),
+}
 # what a visitor reads without an account (pyramid_site/api/visitors.py): throttled per address
-VISITOR_READS = {(path, "get") for path in (
-    "/api/boards/daily/{date}/{preset}/", "/api/boards/weekly/", "/api/boards/all-time/", "/api/players/{username}/",
-    "/api/players/{username}/stats/", "/api/players/{username}/calendar/", "/api/clubs/", "/api/clubs/{club_id}/",
-    "/api/clubs/{club_id}/members/", "/api/clubs/{club_id}/tournaments/", "/api/tournaments/{tournament_id}/",
-    "/api/tournaments/{tournament_id}/standings/", "/api/boards/daily/{date}/{preset}/events/",
-    "/api/tournaments/{tournament_id}/events/")}
+VISITOR_READS = {
+    (path, "get")
+    for path in (
+        "/api/boards/daily/{date}/{preset}/",
+        "/api/boards/weekly/",
+        "/api/boards/all-time/",
+        "/api/players/{username}/",
+        "/api/players/{username}/stats/",
+        "/api/players/{username}/calendar/",
+        "/api/clubs/",
+        "/api/clubs/{club_id}/",
+        "/api/clubs/{club_id}/members/",
+        "/api/clubs/{club_id}/tournaments/",
+        "/api/tournaments/{tournament_id}/",
+        "/api/tournaments/{tournament_id}/standings/",
+        "/api/boards/daily/{date}/{preset}/events/",
+        "/api/tournaments/{tournament_id}/events/",
+    )
+}
 NO_AUTH |= VISITOR_READS
-THROTTLED = {("/api/accounts/signup/", "post"), ("/api/accounts/guest/", "post"), ("/api/accounts/login/", "post"),
-             ("/api/accounts/session/", "post"),
-             ("/api/accounts/session/", "delete"),  # the session view counts against the log-in allowance
-             ("/api/games/{game_id}/hint/", "get"), ("/api/games/{game_id}/replay/", "get"),
-             ("/api/games/{game_id}/verdict/", "get"),
-             ("/api/deals/{number}/solve/", "post"),
-             # games started and moves played (per account and address), a practice analysis (the solver budget)
-             ("/api/games/", "post"), ("/api/games/{game_id}/moves/", "post"),
-             ("/api/games/{game_id}/analysis/", "get"),
-             ("/api/games/{game_id}/events/", "get"),  # the cap on live streams open at once
-             *VISITOR_READS}
+THROTTLED = {
+    ("/api/accounts/signup/", "post"),
+    ("/api/accounts/guest/", "post"),
+    ("/api/accounts/login/", "post"),
+    ("/api/accounts/session/", "post"),
+    ("/api/accounts/session/", "delete"),  # the session view counts against the log-in allowance
+    ("/api/games/{game_id}/hint/", "get"),
+    ("/api/games/{game_id}/replay/", "get"),
+    ("/api/games/{game_id}/verdict/", "get"),
+    ("/api/deals/{number}/solve/", "post"),
+    # games started and moves played (per account and address), a practice analysis (the solver budget)
+    ("/api/games/", "post"),
+    ("/api/games/{game_id}/moves/", "post"),
+    ("/api/games/{game_id}/analysis/", "get"),
+    ("/api/games/{game_id}/events/", "get"),  # the cap on live streams open at once
+    *VISITOR_READS,
+}
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +112,12 @@ def free_form_parts(schema, node, where="", seen=None):
         for alternative in node.get(key, []):
             found += free_form_parts(schema, alternative, where, seen)
     types = node.get("type") if isinstance(node.get("type"), list) else [node.get("type")]
-    if ("object" in types and not node.get("properties") and not isinstance(node.get("additionalProperties"), dict)
-            and not any(key in node for key in ("oneOf", "anyOf", "allOf"))):
+    if (
+        "object" in types
+        and not node.get("properties")
+        and not isinstance(node.get("additionalProperties"), dict)
+        and not any(key in node for key in ("oneOf", "anyOf", "allOf"))
+    ):
         found.append(where or "<body>")
     for name, value in node.get("properties", {}).items():
         found += free_form_parts(schema, value, f"{where}.{name}", seen)
@@ -132,7 +164,8 @@ def test_one_error_component_per_registered_code_and_their_union(schema):
         component = resolve(schema, {"$ref": mapping[code.value]})
         assert component["properties"]["code"]["const"] == code.value
         assert set(component["required"]) == {"code", "message"} | {
-            name for name, field in code.fields.items() if field.required}, code
+            name for name, field in code.fields.items() if field.required
+        }, code
     wrong_ply = resolve(schema, {"$ref": mapping["wrong_ply"]})
     assert wrong_ply["required"] == ["code", "message", "expected_ply"]
     assert wrong_ply["properties"]["expected_ply"]["type"] == "integer"
@@ -143,8 +176,9 @@ def test_one_error_component_per_registered_code_and_their_union(schema):
             if status[0] in "45" and not (path == "/health/" and status == "503"):
                 body = response["content"]["application/json"]["schema"]
                 refs = [body["$ref"]] if "$ref" in body else list(body["discriminator"]["mapping"].values())
-                assert refs and all(resolve(schema, {"$ref": ref})["properties"]["code"]["const"] in mapping
-                                    for ref in refs), f"{method} {path} {status}"
+                assert refs and all(
+                    resolve(schema, {"$ref": ref})["properties"]["code"]["const"] in mapping for ref in refs
+                ), f"{method} {path} {status}"
 
 
 def test_errors_are_declared_where_they_can_happen(schema):
@@ -182,7 +216,12 @@ def test_formats_enums_ids_and_deal_numbers(schema):
     assert components["GameDaily"]["properties"]["date"]["format"] == "date"
     assert components["DailyCommitment"]["properties"]["date"]["format"] == "date"
     assert resolve(schema, components["Game"]["properties"]["status"])["enum"] == [
-        "playing", "won", "stuck", "resigned", "closed"]
+        "playing",
+        "won",
+        "stuck",
+        "resigned",
+        "closed",
+    ]
     presets = resolve(schema, components["GameDeal"]["properties"]["preset"])["enum"]
     assert presets == ["classic", "strict", "one-look", "relaxed", "par", "tuts-tomb", "reserve", "overlap", "custom"]
     number = components["Deal"]["properties"]["number"]
@@ -209,17 +248,20 @@ def test_every_401_asks_for_a_bearer_token_in_the_same_words(player, scheme):
     """Old bug: a 401 said ``Token`` to one request and ``Bearer`` to another, and nothing on a wrong password."""
     headers = {"HTTP_AUTHORIZATION": scheme} if scheme else {}
     refused = {
-        "not_authenticated" if scheme is None else "authentication_failed":
-            APIClient().get("/api/accounts/me/", **headers),
-        "bad_credentials": APIClient().post("/api/accounts/login/", {"username": player.username,
-                                                                     "password": "not the password"}, format="json"),
+        "not_authenticated" if scheme is None else "authentication_failed": APIClient().get(
+            "/api/accounts/me/", **headers
+        ),
+        "bad_credentials": APIClient().post(
+            "/api/accounts/login/", {"username": player.username, "password": "not the password"}, format="json"
+        ),
     }
     for code, answer in refused.items():
         assert answer.status_code == 401 and answer.json()["code"] == code
         assert answer["WWW-Authenticate"] == 'Bearer realm="api"', code
     # the session log-in, whose view takes no token: its 401 says the same
-    session = APIClient().post("/api/accounts/session/", {"username": player.username, "password": "nope"},
-                               format="json")
+    session = APIClient().post(
+        "/api/accounts/session/", {"username": player.username, "password": "nope"}, format="json"
+    )
     assert session.status_code == 401 and session["WWW-Authenticate"] == 'Bearer realm="api"'
 
 
@@ -246,8 +288,12 @@ def test_a_deal_number_may_be_sent_as_text_and_is_answered_as_text_too(api):
 
 def test_every_answer_states_the_api_version_of_the_schema(schema, api):
     version = schema["info"]["version"]
-    for answer in (api.get("/api/daily/"), api.get("/api/games/424242/"), APIClient().get("/api/"),
-                   APIClient().get("/health/live/")):
+    for answer in (
+        api.get("/api/daily/"),
+        api.get("/api/games/424242/"),
+        APIClient().get("/api/"),
+        APIClient().get("/health/live/"),
+    ):
         assert answer[HEADER] == version
     changelog = (ROOT / "docs" / "api-changelog.md").read_text()
     assert f"## {version}" in changelog  # every version's breaking changes are listed

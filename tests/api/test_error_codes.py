@@ -39,8 +39,12 @@ def test_a_code_outside_the_registry_is_refused_when_raised_and_when_answered():
 
 def test_a_domain_error_survives_pickling_with_its_code_and_fields():
     copy = pickle.loads(pickle.dumps(DomainError(Code.WRONG_PLY, "not the next move", expected_ply=4)))
-    assert (copy.code, copy.message, copy.fields, copy.status) == (Code.WRONG_PLY, "not the next move",
-                                                                   {"expected_ply": 4}, 409)
+    assert (copy.code, copy.message, copy.fields, copy.status) == (
+        Code.WRONG_PLY,
+        "not the next move",
+        {"expected_ply": 4},
+        409,
+    )
 
 
 @pytest.mark.parametrize("code", list(Code), ids=CODE_NAMES)
@@ -51,10 +55,22 @@ def test_a_domain_error_is_answered_with_the_status_of_its_code(code):
     assert list(answer.data) == ["code", "message", "expected_ply", "game"]
 
 
-@pytest.mark.parametrize("exc", [drf.ParseError(), drf.NotAuthenticated(), drf.AuthenticationFailed(),
-                                 drf.PermissionDenied(), drf.NotFound(), drf.MethodNotAllowed("PUT"),
-                                 drf.NotAcceptable(), drf.UnsupportedMediaType("text/plain"), drf.Throttled(7),
-                                 drf.ValidationError({"name": ["required"]})], ids=lambda exc: type(exc).__name__)
+@pytest.mark.parametrize(
+    "exc",
+    [
+        drf.ParseError(),
+        drf.NotAuthenticated(),
+        drf.AuthenticationFailed(),
+        drf.PermissionDenied(),
+        drf.NotFound(),
+        drf.MethodNotAllowed("PUT"),
+        drf.NotAcceptable(),
+        drf.UnsupportedMediaType("text/plain"),
+        drf.Throttled(7),
+        drf.ValidationError({"name": ["required"]}),
+    ],
+    ids=lambda exc: type(exc).__name__,
+)
 def test_drf_exceptions_are_answered_through_the_registry(exc):
     code = exceptions.drf_code(exc)
     answer = exceptions.exception_handler(exc, {})

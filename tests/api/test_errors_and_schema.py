@@ -20,9 +20,16 @@ def test_openapi_schema_and_docs_page():
     schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert schema.status_code == 200
     paths = schema.json()["paths"]
-    for path in ("/api/games/", "/api/games/{game_id}/moves/", "/api/daily/", "/api/accounts/signup/",
-                 "/api/games/{game_id}/hint/", "/api/games/{game_id}/log/", "/api/fair-play/voids/",
-                 "/api/fair-play/flags/{flag_id}/review/"):
+    for path in (
+        "/api/games/",
+        "/api/games/{game_id}/moves/",
+        "/api/daily/",
+        "/api/accounts/signup/",
+        "/api/games/{game_id}/hint/",
+        "/api/games/{game_id}/log/",
+        "/api/fair-play/voids/",
+        "/api/fair-play/flags/{flag_id}/review/",
+    ):
         assert path in paths, path
     docs = client.get("/api/docs/")
     assert docs.status_code == 200 and b"swagger" in docs.content.lower()
@@ -112,8 +119,14 @@ def test_djangos_own_error_pages_are_json(settings, monkeypatch):
 
 def test_every_answer_carries_a_request_id_of_its_own(player):
     api = client_for(player)
-    answers = [api.get("/health/"), api.get("/api/"), api.get("/api/games/424242/"), api.delete("/api/daily/"),
-               APIClient().get("/api/accounts/me/"), api.get("/")]
+    answers = [
+        api.get("/health/"),
+        api.get("/api/"),
+        api.get("/api/games/424242/"),
+        api.delete("/api/daily/"),
+        APIClient().get("/api/accounts/me/"),
+        api.get("/"),
+    ]
     ids = [answer["X-Request-ID"] for answer in answers]
     assert all(len(i) == 32 and int(i, 16) >= 0 for i in ids) and len(set(ids)) == len(ids)
 
@@ -140,16 +153,26 @@ def test_every_201_says_where_the_new_thing_is(users):
 
     owner, member = client_for(users[0]), client_for(users[1])
     now = timezone.now()
-    made = {"game": owner.post("/api/games/", {"number": 7, "rules": "one-look"}, format="json"),
-            "signup": APIClient().post("/api/accounts/signup/", {"username": "newcomer",
-                                                                  "password": "a-long-pass-phrase"}, format="json"),
-            "club": owner.post("/api/clubs/", {"name": "Located"}, format="json"),
-            "guest": APIClient().post("/api/accounts/guest/")}
+    made = {
+        "game": owner.post("/api/games/", {"number": 7, "rules": "one-look"}, format="json"),
+        "signup": APIClient().post(
+            "/api/accounts/signup/", {"username": "newcomer", "password": "a-long-pass-phrase"}, format="json"
+        ),
+        "club": owner.post("/api/clubs/", {"name": "Located"}, format="json"),
+        "guest": APIClient().post("/api/accounts/guest/"),
+    }
     made["join"] = member.post("/api/clubs/join/", {"invite_code": made["club"].json()["invite_code"]}, format="json")
-    made["tournament"] = owner.post(f"/api/clubs/{made['club'].json()['id']}/tournaments/",
-                                    {"name": "Cup", "rules": "one-look", "format": "match",
-                                     "starts_at": (now - dt.timedelta(hours=1)).isoformat(),
-                                     "ends_at": (now + dt.timedelta(hours=1)).isoformat()}, format="json")
+    made["tournament"] = owner.post(
+        f"/api/clubs/{made['club'].json()['id']}/tournaments/",
+        {
+            "name": "Cup",
+            "rules": "one-look",
+            "format": "match",
+            "starts_at": (now - dt.timedelta(hours=1)).isoformat(),
+            "ends_at": (now + dt.timedelta(hours=1)).isoformat(),
+        },
+        format="json",
+    )
     cup = made["tournament"].json()["id"]
     TournamentDeal.objects.create(tournament_id=cup, index=0, deal=winnable_deal())
     Tournament.objects.filter(pk=cup).update(status=Tournament.Status.READY, deal_count=1)
@@ -158,10 +181,15 @@ def test_every_201_says_where_the_new_thing_is(users):
     assert {name: answer.status_code for name, answer in made.items()} == dict.fromkeys(made, 201)
     club = made["club"].json()["id"]
     assert {name: answer["Location"] for name, answer in made.items()} == {
-        "game": f"/api/games/{made['game'].json()['id']}/", "signup": "/api/players/newcomer/",
+        "game": f"/api/games/{made['game'].json()['id']}/",
+        "signup": "/api/players/newcomer/",
         "guest": f"/api/players/{made['guest'].json()['username']}/",
-        "club": f"/api/clubs/{club}/", "join": f"/api/clubs/{club}/", "tournament": f"/api/tournaments/{cup}/",
-        "entry": f"/api/tournaments/{cup}/", "tournament game": f"/api/games/{made['tournament game'].json()['id']}/"}
+        "club": f"/api/clubs/{club}/",
+        "join": f"/api/clubs/{club}/",
+        "tournament": f"/api/tournaments/{cup}/",
+        "entry": f"/api/tournaments/{cup}/",
+        "tournament game": f"/api/games/{made['tournament game'].json()['id']}/",
+    }
     for name in ("game", "club", "tournament"):
         assert owner.get(made[name]["Location"]).json()["id"] == made[name].json()["id"], name
     assert owner.get(made["guest"]["Location"]).json()["player"]["id"] == made["guest"].json()["id"]
@@ -203,22 +231,31 @@ def test_no_operation_names_its_errors_the_older_way():
 
 def test_every_answer_declares_the_headers_it_carries():
     headers = conformance.schema()["components"]["headers"]
-    assert {"X-Request-ID", "X-API-Version", "Content-Language", "Location", "Retry-After",
-            "WWW-Authenticate"} <= set(headers)
-    creates = {("/api/games/", "post", "201"), ("/api/deals/{number}/solve/", "post", "202"),
-               ("/api/accounts/signup/", "post", "201"), ("/api/accounts/guest/", "post", "201"),
-               ("/api/clubs/", "post", "201"), ("/api/clubs/join/", "post", "201"),
-               ("/api/clubs/{club_id}/tournaments/", "post", "201"),
-               ("/api/tournaments/{tournament_id}/join/", "post", "201"),
-               ("/api/tournaments/{tournament_id}/games/", "post", "201")}
+    assert {"X-Request-ID", "X-API-Version", "Content-Language", "Location", "Retry-After", "WWW-Authenticate"} <= set(
+        headers
+    )
+    creates = {
+        ("/api/games/", "post", "201"),
+        ("/api/deals/{number}/solve/", "post", "202"),
+        ("/api/accounts/signup/", "post", "201"),
+        ("/api/accounts/guest/", "post", "201"),
+        ("/api/clubs/", "post", "201"),
+        ("/api/clubs/join/", "post", "201"),
+        ("/api/clubs/{club_id}/tournaments/", "post", "201"),
+        ("/api/tournaments/{tournament_id}/join/", "post", "201"),
+        ("/api/tournaments/{tournament_id}/games/", "post", "201"),
+    }
     for path, item in conformance.schema()["paths"].items():
         for method, operation in item.items():
             for status, response in operation["responses"].items():
                 where = (path, method, status)
                 # a 409 may say when to try again (`idempotency_key_in_flight`): that Retry-After is optional
                 sometimes = status == "409" and "idempotency_key_in_flight" in response["description"]
-                declared = {name: header.get("$ref") for name, header in response["headers"].items()
-                            if not (sometimes and name == "Retry-After")}
+                declared = {
+                    name: header.get("$ref")
+                    for name, header in response["headers"].items()
+                    if not (sometimes and name == "Retry-After")
+                }
                 assert {"X-Request-ID", "X-API-Version", "Content-Language"} <= set(declared), where
                 assert all(ref == f"#/components/headers/{name}" for name, ref in declared.items()), where
                 assert ("Location" in declared) == (where in creates), where
@@ -247,4 +284,5 @@ def test_the_conformance_check_finds_an_undeclared_code_field_and_header(player,
         "GET /api/games/1/ -> 404: code club_not_found not declared for GET /api/games/{game_id}/ 404",
         "GET /api/games/1/ -> 404: header retry-after sent but not declared for GET /api/games/{game_id}/ 404",
         "GET /api/games/1/ -> 404: at <body>: Additional properties are not allowed ('retry_after_seconds' was "
-        "unexpected)"]
+        "unexpected)",
+    ]

@@ -42,9 +42,25 @@ def generated(tmp_path_factory):
     schema, config = folder / "schema.json", folder / "config.yaml"
     call_command("spectacular", "--file", str(schema), "--format", "openapi-json", "--validate", "--fail-on-warn")
     config.write_text(CONFIG)
-    run = subprocess.run([sys.executable, "-m", "openapi_python_client", "generate", "--path", str(schema),
-                          "--output-path", str(folder / PACKAGE), "--meta", "none", "--config", str(config)],
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "openapi_python_client",
+            "generate",
+            "--path",
+            str(schema),
+            "--output-path",
+            str(folder / PACKAGE),
+            "--meta",
+            "none",
+            "--config",
+            str(config),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     # the generator says so when it leaves a part of the schema out: nothing may be left out
     assert "Warning" not in run.stdout + run.stderr, run.stdout + run.stderr
@@ -79,9 +95,23 @@ def test_the_generated_client_passes_mypy_strict(generated):
     folder = generated.parent
     config = folder / "mypy.ini"
     config.write_text(MYPY_CONFIG)
-    run = subprocess.run([sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir",
-                          str(folder / ".mypy_cache"), "--no-error-summary", PACKAGE],
-                         cwd=folder, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(config),
+            "--cache-dir",
+            str(folder / ".mypy_cache"),
+            "--no-error-summary",
+            PACKAGE,
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
 
 
@@ -91,13 +121,38 @@ def test_a_generated_client_plays_a_practice_game_and_a_daily_game(generated, ws
     from pyramid_client.api.boards import boards_daily_retrieve
     from pyramid_client.api.daily import daily_retrieve
     from pyramid_client.api.deals import deals_retrieve
-    from pyramid_client.api.games import (games_create, games_hint_retrieve, games_log_retrieve, games_moves_create,
-                                          games_retrieve, games_share_retrieve, games_undo_create)
+    from pyramid_client.api.games import (
+        games_create,
+        games_hint_retrieve,
+        games_log_retrieve,
+        games_moves_create,
+        games_retrieve,
+        games_share_retrieve,
+        games_undo_create,
+    )
     from pyramid_client.api.index import api_index
-    from pyramid_client.models import (ApiIndex, DailyBoard, DailyDeal, DailyPage, Deal,
-                                       DealStatusEnum, ErrorGameOver, ErrorWrongPly, Game,
-                                       GameModeEnum, GameStartInput, GameStatusEnum, Hint, MoveInput, MoveLog,
-                                       MoveOutcome, ShareLine, SignupInput, User, UserWithToken)
+    from pyramid_client.models import (
+        ApiIndex,
+        DailyBoard,
+        DailyDeal,
+        DailyPage,
+        Deal,
+        DealStatusEnum,
+        ErrorGameOver,
+        ErrorWrongPly,
+        Game,
+        GameModeEnum,
+        GameStartInput,
+        GameStatusEnum,
+        Hint,
+        MoveInput,
+        MoveLog,
+        MoveOutcome,
+        ShareLine,
+        SignupInput,
+        User,
+        UserWithToken,
+    )
 
     make_daily()  # today's one-look daily deal: WINNABLE_ONE_LOOK, won by WINNING_LINE in PAR moves
     transport = {"transport": httpx.WSGITransport(app=wsgi_app)}
@@ -105,11 +160,16 @@ def test_a_generated_client_plays_a_practice_game_and_a_daily_game(generated, ws
 
     assert isinstance(api_index.sync(client=anonymous), ApiIndex)
     signed_up = accounts_signup_create.sync_detailed(
-        client=anonymous, body=SignupInput(username="generated", password="a-long-pass-phrase"))
+        client=anonymous, body=SignupInput(username="generated", password="a-long-pass-phrase")
+    )
     assert signed_up.status_code == 201 and isinstance(signed_up.parsed, UserWithToken)
     # the generated client authenticates as generators do: Authorization: Bearer KEY
-    api = AuthenticatedClient(base_url="http://testserver", token=signed_up.parsed.token, httpx_args=transport,
-                              raise_on_unexpected_status=True)
+    api = AuthenticatedClient(
+        base_url="http://testserver",
+        token=signed_up.parsed.token,
+        httpx_args=transport,
+        raise_on_unexpected_status=True,
+    )
     me = accounts_me_retrieve.sync(client=api)
     assert isinstance(me, User) and me.username == "generated"
 
@@ -188,10 +248,12 @@ def _signed_up(transport, name: str):
     from pyramid_client.models import SignupInput
 
     anonymous = Client(base_url="http://testserver", httpx_args=transport, raise_on_unexpected_status=True)
-    signed_up = accounts_signup_create.sync(client=anonymous,
-                                            body=SignupInput(username=name, password="a-long-pass-phrase"))
-    return AuthenticatedClient(base_url="http://testserver", token=signed_up.token, httpx_args=transport,
-                               raise_on_unexpected_status=True)
+    signed_up = accounts_signup_create.sync(
+        client=anonymous, body=SignupInput(username=name, password="a-long-pass-phrase")
+    )
+    return AuthenticatedClient(
+        base_url="http://testserver", token=signed_up.token, httpx_args=transport, raise_on_unexpected_status=True
+    )
 
 
 def test_a_generated_client_paces_itself_by_the_rate_limit_headers(generated, wsgi_app, settings):
@@ -213,8 +275,11 @@ def test_a_generated_client_paces_itself_by_the_rate_limit_headers(generated, ws
             started.append(answer.parsed.id)
             policies = dict(http_sf.parse(answer.headers["RateLimit-Policy"].encode(), tltype="list"))
             assert policies == {"game_start": {"q": 3, "w": 60}, "game_start_address": {"q": 5, "w": 60}}
-            spent = [params["t"] for _, params in http_sf.parse(answer.headers["RateLimit"].encode(), tltype="list")
-                     if params["r"] == 0]
+            spent = [
+                params["t"]
+                for _, params in http_sf.parse(answer.headers["RateLimit"].encode(), tltype="list")
+                if params["r"] == 0
+            ]
             if spent:
                 waits.append(max(spent))
                 clock.shift(max(spent))

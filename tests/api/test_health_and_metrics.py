@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-import engine
 import pytest
 from django.core.management import CommandError, call_command
 from django.db import OperationalError
 from rest_framework.test import APIClient
 
+import engine
 from games.services.deals import deal_get_or_create
 from tests.support import UserFactory, client_for, metrics_scrape
 
@@ -70,12 +70,16 @@ def test_metrics_count_requests_moves_and_refusals():
     deal_get_or_create(number=5, rules=engine.preset("relaxed"))
     after = metrics_scrape()
     assert _figure(after, "pyramid_moves_validated_total") == _figure(before, "pyramid_moves_validated_total") + 1
-    assert (_figure(after, "pyramid_api_errors_total", code="wrong_ply")
-            == _figure(before, "pyramid_api_errors_total", code="wrong_ply") + 1)
+    assert (
+        _figure(after, "pyramid_api_errors_total", code="wrong_ply")
+        == _figure(before, "pyramid_api_errors_total", code="wrong_ply") + 1
+    )
     route = "api/games/<game_id:game_id>/moves/"
     for status in ("201", "409"):
-        assert (_figure(after, "pyramid_requests_total", method="POST", route=route, status=status)
-                == _figure(before, "pyramid_requests_total", method="POST", route=route, status=status) + 1)
+        assert (
+            _figure(after, "pyramid_requests_total", method="POST", route=route, status=status)
+            == _figure(before, "pyramid_requests_total", method="POST", route=route, status=status) + 1
+        )
     assert _figure(after, "pyramid_deals_pending") >= 1  # read from the database when asked
 
 
@@ -85,9 +89,9 @@ def test_the_solver_times_come_from_hourly_tallies_not_from_every_deal(settings)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
+    import engine
     from games.models import Deal, SolveHour
     from games.services.deals import deal_get_or_create, deal_solve
-    import engine
 
     before = metrics_scrape()
     deal = deal_get_or_create(number=5, rules=engine.Rules.parse("relaxed"))
@@ -97,8 +101,10 @@ def test_the_solver_times_come_from_hourly_tallies_not_from_every_deal(settings)
     Deal.objects.filter(pk=deal.pk).update(solve_seconds=1000.0)  # the deals themselves are not read again
     with CaptureQueriesContext(connection) as queries:
         after = metrics_scrape()
-    assert (_figure(after, "pyramid_solve_seconds_last_day_count")
-            == _figure(before, "pyramid_solve_seconds_last_day_count") + 1)
+    assert (
+        _figure(after, "pyramid_solve_seconds_last_day_count")
+        == _figure(before, "pyramid_solve_seconds_last_day_count") + 1
+    )
     assert _figure(after, "pyramid_solve_seconds_last_day_sum") < 1000
     deal_reads = [q["sql"] for q in queries if '"games_deal"' in q["sql"] and "solve_seconds" in q["sql"]]
     assert deal_reads == []

@@ -61,8 +61,9 @@ def test_the_key_with_another_request_is_422_and_does_nothing(api):
     assert other_body.status_code == 422 and other_body.json()["code"] == "idempotency_key_reused"
     other_path = api.post("/api/clubs/", {"name": "Pairs"}, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
     assert other_path.status_code == 422 and other_path.json()["code"] == "idempotency_key_reused"
-    other_query = api.post("/api/games/?x=1", {"number": 7, "rules": "one-look"}, format="json",
-                           HTTP_IDEMPOTENCY_KEY=KEY)
+    other_query = api.post(
+        "/api/games/?x=1", {"number": 7, "rules": "one-look"}, format="json", HTTP_IDEMPOTENCY_KEY=KEY
+    )
     assert other_query.status_code == 422
     assert Game.objects.count() == 1 and not Club.objects.exists()
     # the first request's answer is still what the key answers
@@ -97,14 +98,18 @@ def test_a_refusal_keeps_nothing_so_its_retry_may_succeed():
     refused = client.post("/api/clubs/", create, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
     assert refused.status_code == 403 and refused.json()["code"] == "guest_not_allowed"
     assert not IdempotencyKey.objects.exists()
-    signed_up = client.post("/api/accounts/signup/", {"username": "retrier", "password": "a-long-pass-phrase"},
-                            format="json")
+    signed_up = client.post(
+        "/api/accounts/signup/", {"username": "retrier", "password": "a-long-pass-phrase"}, format="json"
+    )
     assert signed_up.status_code == 200
     created = client.post("/api/clubs/", create, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
     assert created.status_code == 201 and Club.objects.get().name == "Retried club"
     again = client.post("/api/clubs/", create, format="json", HTTP_IDEMPOTENCY_KEY=KEY)
-    assert again.json() == created.json() and again["Location"] == created["Location"] == \
-        f"/api/clubs/{created.json()['id']}/" and Club.objects.count() == 1
+    assert (
+        again.json() == created.json()
+        and again["Location"] == created["Location"] == f"/api/clubs/{created.json()['id']}/"
+        and Club.objects.count() == 1
+    )
 
 
 def test_guests_are_keyed_by_their_address():
@@ -136,6 +141,7 @@ def test_a_solve_request_retried_is_answered_as_the_first(api):
 
 def test_a_failure_after_the_work_leaves_neither_the_work_nor_the_key(api, monkeypatch):
     """The key is written in the transaction of the work: when keeping it fails, the game goes too."""
+
     def broken(**kwargs):
         raise RuntimeError("the disk is full")
 
@@ -160,8 +166,14 @@ def test_keys_are_kept_their_hours_then_purged(api, settings):
         renewed = start(api, {"number": 7})
         assert renewed.status_code == 201 and renewed.json()["id"] != first.json()["id"]
         assert "Idempotent-Replayed" not in renewed and IdempotencyKey.objects.count() == 1
-    IdempotencyKey.objects.create(caller="user:0", key="old", fingerprint="0" * 64, status=201,
-                                  created_at=kept.created_at, expires_at=kept.expires_at)
+    IdempotencyKey.objects.create(
+        caller="user:0",
+        key="old",
+        fingerprint="0" * 64,
+        status=201,
+        created_at=kept.created_at,
+        expires_at=kept.expires_at,
+    )
     with time_machine.travel(dt.timedelta(hours=24, seconds=1)):
         assert purge_idempotency_keys() == 1
         assert purge_idempotency_keys() == 0  # safe to run twice
@@ -170,21 +182,36 @@ def test_keys_are_kept_their_hours_then_purged(api, settings):
 
 def test_the_schema_declares_the_key_on_every_creating_post_and_its_errors():
     schema = APIClient().get("/api/schema/?format=json").json()
-    keyed = sorted((path, method) for path, item in schema["paths"].items() for method, operation in item.items()
-                   if any(p["name"] == "Idempotency-Key" and p["in"] == "header"
-                          for p in operation.get("parameters", [])))
-    assert keyed == sorted([
-        ("/api/games/", "post"), ("/api/deals/{number}/solve/", "post"), ("/api/accounts/guest/", "post"),
-        ("/api/accounts/signup/", "post"), ("/api/clubs/", "post"), ("/api/clubs/join/", "post"),
-        ("/api/clubs/{club_id}/tournaments/", "post"), ("/api/tournaments/{tournament_id}/join/", "post"),
-        ("/api/tournaments/{tournament_id}/games/", "post"), ("/api/fair-play/voids/", "post")])
+    keyed = sorted(
+        (path, method)
+        for path, item in schema["paths"].items()
+        for method, operation in item.items()
+        if any(p["name"] == "Idempotency-Key" and p["in"] == "header" for p in operation.get("parameters", []))
+    )
+    assert keyed == sorted(
+        [
+            ("/api/games/", "post"),
+            ("/api/deals/{number}/solve/", "post"),
+            ("/api/accounts/guest/", "post"),
+            ("/api/accounts/signup/", "post"),
+            ("/api/clubs/", "post"),
+            ("/api/clubs/join/", "post"),
+            ("/api/clubs/{club_id}/tournaments/", "post"),
+            ("/api/tournaments/{tournament_id}/join/", "post"),
+            ("/api/tournaments/{tournament_id}/games/", "post"),
+            ("/api/fair-play/voids/", "post"),
+        ]
+    )
     for path, method in keyed:
         responses = schema["paths"][path][method]["responses"]
         created = next(answer for status, answer in responses.items() if status.startswith("2"))
         assert "Idempotent-Replayed" in created["headers"]
         # each status's body is the union of its codes, by `code`
-        for status, code in (("400", "bad_idempotency_key"), ("409", "idempotency_key_in_flight"),
-                             ("422", "idempotency_key_reused")):
+        for status, code in (
+            ("400", "bad_idempotency_key"),
+            ("409", "idempotency_key_in_flight"),
+            ("422", "idempotency_key_reused"),
+        ):
             body = responses[status]["content"]["application/json"]["schema"]
             assert code in body.get("discriminator", {}).get("mapping", {code: None}), (path, method, status)
             assert f"`{code}`" in responses[status]["description"], (path, method, status)
@@ -202,4 +229,3 @@ def test_a_void_retried_by_staff_is_made_once(staff, player):
     assert Void.objects.count() == 1
     unkeyed = staff_client.post("/api/fair-play/voids/", body, format="json")
     assert unkeyed.status_code == 409 and unkeyed.json()["code"] == "already_void"
-

@@ -57,8 +57,9 @@ def _race(requests):
 @pytest.mark.parametrize("round_", range(3))
 def test_one_key_sent_six_times_at_once_makes_one_game(player, round_):
     def start():
-        return client_for(player).post("/api/games/", {"number": 7, "rules": "one-look"}, format="json",
-                                       HTTP_IDEMPOTENCY_KEY=f"{KEY}-{round_}")
+        return client_for(player).post(
+            "/api/games/", {"number": 7, "rules": "one-look"}, format="json", HTTP_IDEMPOTENCY_KEY=f"{KEY}-{round_}"
+        )
 
     answers = _race([start] * 6)
     assert [answer.status_code for answer in answers] == [201] * 6

@@ -8,9 +8,9 @@ import pytest
 from django.utils import timezone
 
 from leaderboards.clubs import services
-from leaderboards.tournaments import services as tournament_services
 from leaderboards.fair_play.models import Flag
 from leaderboards.fair_play.services import game_void
+from leaderboards.tournaments import services as tournament_services
 from pyramid_site.operations.services import task_failure_record
 from tests.support import client_for, daily_game, make_daily
 
@@ -47,8 +47,7 @@ def test_a_list_pages_with_links_to_its_neighbours(player, five_clubs):
     assert names(whole) == [f"Club {n}" for n in "ABCDE"] and whole["next"] is None and whole["previous"] is None
 
 
-@pytest.mark.parametrize("query", ["limit=0", "limit=-1", "limit=201", "limit=x", "limit=1.5", "offset=-1",
-                                   "offset=y"])
+@pytest.mark.parametrize("query", ["limit=0", "limit=-1", "limit=201", "limit=x", "limit=1.5", "offset=-1", "offset=y"])
 def test_a_limit_or_offset_out_of_range_is_400(player, five_clubs, query):
     response = client_for(player).get(f"/api/clubs/?{query}")
     assert response.status_code == 400
@@ -66,24 +65,49 @@ def lists(users, staff, winning_line):
     voided = daily_game(users[1], daily, 6)
     game_void(game_id=voided.pk, reason="paging", by=staff)
     Flag.objects.create(game=voided, kind=Flag.Kind.SUSPICIOUS, detail="for the list")
-    task_failure_record(task_name="games.tasks.solve_deal", task_id="for-the-list", kind="error", args="(1,)",
-                        kwargs="{}", exception_type="ValueError", exception_message="for the list", traceback="",
-                        retries=0, worker="celery@here")
+    task_failure_record(
+        task_name="games.tasks.solve_deal",
+        task_id="for-the-list",
+        kind="error",
+        args="(1,)",
+        kwargs="{}",
+        exception_type="ValueError",
+        exception_message="for the list",
+        traceback="",
+        retries=0,
+        worker="celery@here",
+    )
     now = timezone.now()
-    cup = tournament_services.tournament_create(actor=users[0], club_id=club.pk, name="Cup",
-                                                rules="one-look", format="match", starts_at=now - dt.timedelta(hours=1),
-                                                ends_at=now + dt.timedelta(hours=1))
+    cup = tournament_services.tournament_create(
+        actor=users[0],
+        club_id=club.pk,
+        name="Cup",
+        rules="one-look",
+        format="match",
+        starts_at=now - dt.timedelta(hours=1),
+        ends_at=now + dt.timedelta(hours=1),
+    )
     tournament_services.tournament_join(user=users[0], tournament_id=cup.pk)
     return {"club": club, "daily": daily, "cup": cup}
 
 
-@pytest.mark.parametrize("url, query", [
-    ("/api/daily/", {}), ("/api/daily/{date}/", {}), ("/api/clubs/", {}), ("/api/clubs/{club}/members/", {}),
-    ("/api/clubs/{club}/tournaments/", {}), ("/api/fair-play/voids/", {}), ("/api/fair-play/flags/", {}),
-    ("/api/operations/task-failures/", {}),
-    ("/api/boards/weekly/", {"preset": "one-look"}), ("/api/boards/all-time/", {"preset": "one-look"}),
-    ("/api/tournaments/{cup}/standings/", {}), ("/api/games/", {}),
-])
+@pytest.mark.parametrize(
+    "url, query",
+    [
+        ("/api/daily/", {}),
+        ("/api/daily/{date}/", {}),
+        ("/api/clubs/", {}),
+        ("/api/clubs/{club}/members/", {}),
+        ("/api/clubs/{club}/tournaments/", {}),
+        ("/api/fair-play/voids/", {}),
+        ("/api/fair-play/flags/", {}),
+        ("/api/operations/task-failures/", {}),
+        ("/api/boards/weekly/", {"preset": "one-look"}),
+        ("/api/boards/all-time/", {"preset": "one-look"}),
+        ("/api/tournaments/{cup}/standings/", {}),
+        ("/api/games/", {}),
+    ],
+)
 def test_every_list_endpoint_pages_the_same_way(users, staff, lists, url, query):
     url = url.format(date=lists["daily"].date.isoformat(), club=lists["club"].pk, cup=lists["cup"].pk)
     api = client_for(staff if url.startswith(("/api/fair-play/", "/api/operations/")) else users[0])
@@ -113,8 +137,8 @@ def test_the_daily_board_is_not_paged(users, lists):
     assert {"top", "me", "around"} <= body.keys() and "results" not in body
 
 
-
 # --- lists that grow at the front: paged by cursor ---------------------------------------------------------------
+
 
 def practice_games(player, count: int) -> list[int]:
     """``count`` practice games of the player's, started one after another: their ids, the latest first."""
@@ -206,18 +230,27 @@ def test_standings_by_cursor_rank_as_the_whole_table_does(users, format):
         services.club_join(user=user, invite_code=club.invite_code)
     now = timezone.now()
     cup = tournament_services.tournament_create(
-        actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format=format,
-                                     starts_at=now - dt.timedelta(hours=1), ends_at=now + dt.timedelta(hours=1))
+        actor=users[0],
+        club_id=club.pk,
+        name="Cup",
+        rules="one-look",
+        format=format,
+        starts_at=now - dt.timedelta(hours=1),
+        ends_at=now + dt.timedelta(hours=1),
+    )
     # standings with ties: (score, games, cards_left) per player
     figures = [(3, 2, 10), (5, 1, 4), (3, 2, 10), (3, 2, 10), (0, 0, 52), (5, 1, 4), (3, 2, 7), (0, 0, 52)]
     for user, (score, games, cards) in zip(users, figures, strict=True):
         tournament_services.tournament_join(user=user, tournament_id=cup.pk)
-        Entry.objects.filter(tournament=cup, player=user).update(score=score, games=games, cards_left=cards,
-                                                                 moves=0, duration_ms=0)
+        Entry.objects.filter(tournament=cup, player=user).update(
+            score=score, games=games, cards_left=cards, moves=0, duration_ms=0
+        )
 
     # the standing as a tuple compared in Python: higher score, then (arena) a player with a game, then fewer cards
-    standing = {user.pk: (-score, format == "arena" and games == 0, cards)
-                for user, (score, games, cards) in zip(users, figures, strict=True)}
+    standing = {
+        user.pk: (-score, format == "arena" and games == 0, cards)
+        for user, (score, games, cards) in zip(users, figures, strict=True)
+    }
     expected = {pk: 1 + sum(other < mine for other in standing.values()) for pk, mine in standing.items()}
     api = client_for(users[0])
     whole = api.get(f"/api/tournaments/{cup.pk}/standings/?limit=1000").json()["results"]
@@ -242,9 +275,18 @@ def test_a_page_past_the_end_links_back_to_the_page_that_ends_with_its_cursor(st
     from pyramid_site.operations.models import TaskFailure
 
     for n in range(3):
-        task_failure_record(task_name="games.tasks.solve_deal", task_id=f"run-{n}", kind="error", args="(1,)",
-                            kwargs="{}", exception_type="ValueError", exception_message="", traceback="", retries=0,
-                            worker="celery@here")
+        task_failure_record(
+            task_name="games.tasks.solve_deal",
+            task_id=f"run-{n}",
+            kind="error",
+            args="(1,)",
+            kwargs="{}",
+            exception_type="ValueError",
+            exception_message="",
+            traceback="",
+            retries=0,
+            worker="celery@here",
+        )
     api = client_for(staff)
     first = api.get("/api/operations/task-failures/?limit=2").json()
     assert [row["task_id"] for row in first["results"]] == ["run-2", "run-1"]
@@ -267,9 +309,15 @@ def test_standings_read_while_a_player_moves_up_show_every_other_player_once(use
         services.club_join(user=user, invite_code=club.invite_code)
     now = timezone.now()
     cup = tournament_services.tournament_create(
-        actor=users[0], club_id=club.pk, name="Cup", rules="one-look", format="match",
-                                     scoring="par", starts_at=now - dt.timedelta(hours=1),
-                                     ends_at=now + dt.timedelta(hours=1))
+        actor=users[0],
+        club_id=club.pk,
+        name="Cup",
+        rules="one-look",
+        format="match",
+        scoring="par",
+        starts_at=now - dt.timedelta(hours=1),
+        ends_at=now + dt.timedelta(hours=1),
+    )
     for points, user in enumerate(users):
         tournament_services.tournament_join(user=user, tournament_id=cup.pk)
         Entry.objects.filter(tournament=cup, player=user).update(score=10 * points)

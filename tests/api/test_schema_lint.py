@@ -16,8 +16,12 @@ REDOCLY = HERE / "node" / "node_modules" / ".bin" / "redocly"
 
 
 def lint(schema: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([str(REDOCLY), "lint", "--config", str(HERE / "redocly.yaml"), "--format", "summary",
-                           str(schema)], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [str(REDOCLY), "lint", "--config", str(HERE / "redocly.yaml"), "--format", "summary", str(schema)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ import datetime as dt
 import json
 import re
 
-import engine
 import pytest
 from rest_framework.test import APIClient
 
+import engine
 from pyramid_site.clock import utc_today
 from tests import conformance
 from tests.support import make_daily
@@ -54,16 +54,31 @@ def test_daily_presets_are_one_type_without_custom(schema):
     components = schema["components"]["schemas"]
     assert components["DailyPresetEnum"]["enum"] == list(engine.PRESETS)
     # every preset of a daily deal, in an answer
-    for name in ("DailyDeal", "DailyCommitment", "DailyVerify", "GameDaily", "BoardDaily", "HistoryRow",
-                 "CalendarDeal", "PeriodBoardPage"):
+    for name in (
+        "DailyDeal",
+        "DailyCommitment",
+        "DailyVerify",
+        "GameDaily",
+        "BoardDaily",
+        "HistoryRow",
+        "CalendarDeal",
+        "PeriodBoardPage",
+    ):
         assert plain(components[name]["properties"]["preset"]) == DAILY_PRESET, name
     # and in the addresses that take one
-    taken = {(path, parameter["in"]): parameter["schema"]
-             for path, item in schema["paths"].items() for operation in item.values()
-             for parameter in operation.get("parameters", []) if parameter["name"] == "preset"}
-    assert taken == {("/api/boards/daily/{date}/{preset}/", "path"): DAILY_PRESET,
-                     ("/api/daily/{date}/{preset}/verify/", "path"): DAILY_PRESET,
-                     ("/api/boards/weekly/", "query"): DAILY_PRESET, ("/api/boards/all-time/", "query"): DAILY_PRESET}
+    taken = {
+        (path, parameter["in"]): parameter["schema"]
+        for path, item in schema["paths"].items()
+        for operation in item.values()
+        for parameter in operation.get("parameters", [])
+        if parameter["name"] == "preset"
+    }
+    assert taken == {
+        ("/api/boards/daily/{date}/{preset}/", "path"): DAILY_PRESET,
+        ("/api/daily/{date}/{preset}/verify/", "path"): DAILY_PRESET,
+        ("/api/boards/weekly/", "query"): DAILY_PRESET,
+        ("/api/boards/all-time/", "query"): DAILY_PRESET,
+    }
     # a game's deal, a practice deal or a tournament may be dealt under any rule set
     assert "custom" in components["PresetEnum"]["enum"]
     assert components["GameDeal"]["properties"]["preset"] == {"$ref": "#/components/schemas/PresetEnum"}
@@ -122,8 +137,9 @@ def test_a_deal_number_past_2_53_is_exact_as_text_in_every_answer_of_it(api):
         assert f'"number":{BIG}'.encode() in started.content  # the integer, as before, for one more major version
     game = started.json()
     assert game["deal"]["number_text"] == str(BIG) and game["deal"]["number"] == BIG
-    move = api.post(f"/api/games/{game['id']}/moves/", {"ply": 1, "move": game["position"]["legal_moves"][0]},
-                    format="json")
+    move = api.post(
+        f"/api/games/{game['id']}/moves/", {"ply": 1, "move": game["position"]["legal_moves"][0]}, format="json"
+    )
     assert move.status_code == 201 and f'"number_text":"{BIG}"'.encode() in move.content  # the hand-built answer
     again = api.get(f"/api/games/{game['id']}/")
     assert f'"number_text":"{BIG}"'.encode() in again.content
@@ -134,8 +150,28 @@ def test_a_deal_number_past_2_53_is_exact_as_text_in_every_answer_of_it(api):
     assert deal.json()["text"] == engine.deal_from_number(BIG).text
 
 
-@pytest.mark.parametrize("sent", [" 7", "7 ", "7.0", "+7", "-1", "0x10", "1e3", "", "١٢", "18446744073709551616",
-                                  "123456789012345678901", 2**64, -1, 1.5, True, None, [7]])
+@pytest.mark.parametrize(
+    "sent",
+    [
+        " 7",
+        "7 ",
+        "7.0",
+        "+7",
+        "-1",
+        "0x10",
+        "1e3",
+        "",
+        "١٢",
+        "18446744073709551616",
+        "123456789012345678901",
+        2**64,
+        -1,
+        1.5,
+        True,
+        None,
+        [7],
+    ],
+)
 def test_a_deal_number_is_an_integer_or_a_string_of_digits_in_range(api, sent):
     refused = api.post("/api/games/", {"number": sent, "rules": "one-look"}, format="json")
     assert refused.status_code == 400, refused.content
@@ -156,5 +192,6 @@ def test_daily_deals_say_which_form_they_are(api):
     today = api.get("/api/daily/").json()["results"]
     ahead = api.get(f"/api/daily/{tomorrow.isoformat()}/").json()["results"]
     assert [(item["form"], "id" in item) for item in today] == [("deal", True)]
-    assert ahead == [{"form": "commitment", "date": tomorrow.isoformat(), "preset": "classic",
-                      "commitment": ahead[0]["commitment"]}]
+    assert ahead == [
+        {"form": "commitment", "date": tomorrow.isoformat(), "preset": "classic", "commitment": ahead[0]["commitment"]}
+    ]

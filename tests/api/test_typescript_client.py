@@ -16,11 +16,20 @@ from django.core.management import call_command
 
 HERE = Path(__file__).resolve().parent / "node"
 BIN = HERE / "node_modules" / ".bin"
-TSCONFIG = {"compilerOptions": {"strict": True, "noEmit": True, "noUncheckedIndexedAccess": True,
-                                "exactOptionalPropertyTypes": True,
-                                "target": "ES2022", "module": "ESNext", "moduleResolution": "Bundler",
-                                "lib": ["ES2022", "DOM"], "skipLibCheck": True},
-            "files": ["client.ts"]}
+TSCONFIG = {
+    "compilerOptions": {
+        "strict": True,
+        "noEmit": True,
+        "noUncheckedIndexedAccess": True,
+        "exactOptionalPropertyTypes": True,
+        "target": "ES2022",
+        "module": "ESNext",
+        "moduleResolution": "Bundler",
+        "lib": ["ES2022", "DOM"],
+        "skipLibCheck": True,
+    },
+    "files": ["client.ts"],
+}
 
 
 def test_a_typescript_client_type_checks_against_the_generated_types(tmp_path):
@@ -30,8 +39,12 @@ def test_a_typescript_client_type_checks_against_the_generated_types(tmp_path):
         pytest.skip("the TypeScript tools are not installed: npm ci --prefix tests/api/node")
     schema = tmp_path / "schema.json"
     call_command("spectacular", "--file", str(schema), "--format", "openapi-json")
-    generate = subprocess.run([str(BIN / "openapi-typescript"), str(schema), "-o", str(tmp_path / "schema.d.ts")],
-                              capture_output=True, text=True, timeout=300)
+    generate = subprocess.run(
+        [str(BIN / "openapi-typescript"), str(schema), "-o", str(tmp_path / "schema.d.ts")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert generate.returncode == 0, generate.stdout + generate.stderr
     shutil.copy(HERE / "client.ts", tmp_path / "client.ts")
     (tmp_path / "tsconfig.json").write_text(json.dumps(TSCONFIG))

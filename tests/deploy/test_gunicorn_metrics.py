@@ -48,21 +48,35 @@ def gunicorn(django_db_setup, tmp_path):
     folder = tmp_path / "prometheus"
     folder.mkdir()
     # a previous run's counts, left in the folder: 1,000 requests that this run must not add
-    stale = subprocess.run([sys.executable, "-c", (
-        "from prometheus_client import Counter; "
-        "Counter('pyramid_requests', '', ['route', 'method', 'status']).labels('api/', 'GET', '200').inc(1000)")],
-        env=os.environ | {"PROMETHEUS_MULTIPROC_DIR": str(folder)})
+    stale = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            (
+                "from prometheus_client import Counter; "
+                "Counter('pyramid_requests', '', ['route', 'method', 'status']).labels('api/', 'GET', '200').inc(1000)"
+            ),
+        ],
+        env=os.environ | {"PROMETHEUS_MULTIPROC_DIR": str(folder)},
+    )
     assert stale.returncode == 0 and any(folder.iterdir())
     port = _free_port()
     db = connection.settings_dict
     env = os.environ | {
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "PROMETHEUS_MULTIPROC_DIR": str(folder), "PYRAMID_METRICS_TOKEN": TOKEN,
-        "GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_WORKERS": "3", "GUNICORN_MAX_REQUESTS": "0",
+        "PROMETHEUS_MULTIPROC_DIR": str(folder),
+        "PYRAMID_METRICS_TOKEN": TOKEN,
+        "GUNICORN_BIND": f"127.0.0.1:{port}",
+        "GUNICORN_WORKERS": "3",
+        "GUNICORN_MAX_REQUESTS": "0",
     }
-    process = subprocess.Popen([sys.executable, "-m", "gunicorn", "--config", "python:pyramid_site.gunicorn_conf",
-                                "pyramid_site.wsgi"], env=env, cwd=settings.BASE_DIR,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--config", "python:pyramid_site.gunicorn_conf", "pyramid_site.wsgi"],
+        env=env,
+        cwd=settings.BASE_DIR,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60

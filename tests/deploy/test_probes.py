@@ -55,8 +55,10 @@ def test_readiness_names_the_presets_without_todays_daily_deal(settings):
 
 
 def _ready_ahead(text: str) -> dict[str, float]:
-    return {match.group(1): float(match.group(2))
-            for match in re.finditer(r'^pyramid_daily_deals_ready_ahead\{preset="([^"]+)"\} (\S+)$', text, re.M)}
+    return {
+        match.group(1): float(match.group(2))
+        for match in re.finditer(r'^pyramid_daily_deals_ready_ahead\{preset="([^"]+)"\} (\S+)$', text, re.M)
+    }
 
 
 def test_every_featured_preset_has_its_ready_ahead_line_at_zero_without_a_deal(settings):

@@ -43,8 +43,9 @@ SOLVE_RULES, FIRST_NUMBER = "relaxed", 7_000_000
 def _run(*args: str, env: dict | None = None, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess:
     done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=timeout, check=False)
     if check and done.returncode != 0:
-        raise AssertionError(f"{' '.join(args)} failed ({done.returncode}):\n{done.stdout[-3000:]}\n"
-                             f"{done.stderr[-3000:]}")
+        raise AssertionError(
+            f"{' '.join(args)} failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+        )
     return done
 
 
@@ -77,14 +78,25 @@ def engine():
         _run("apt-get", "update", "-qq", env=apt, check=False)
         _run("apt-get", "install", "-y", "-qq", "docker.io", "docker-compose", "mmdebstrap", env=apt, check=False)
     if shutil.which("dockerd") is None or os.geteuid() != 0:
-        pytest.skip("no container engine: no Docker engine answers and none can be started here (dockerd from "
-                    "Debian's docker.io, run as root)")
+        pytest.skip(
+            "no container engine: no Docker engine answers and none can be started here (dockerd from "
+            "Debian's docker.io, run as root)"
+        )
     home = Path(tempfile.mkdtemp(prefix="pyramid-dockerd-"))
     env["DOCKER_HOST"] = f"unix://{home}/docker.sock"
     log = open(home / "dockerd.log", "w")
-    daemon = subprocess.Popen(["dockerd", "--storage-driver=vfs", f"--data-root={home}/data",
-                               f"--exec-root={home}/exec", f"--pidfile={home}/dockerd.pid",
-                               f"--host={env['DOCKER_HOST']}"], stdout=log, stderr=subprocess.STDOUT)
+    daemon = subprocess.Popen(
+        [
+            "dockerd",
+            "--storage-driver=vfs",
+            f"--data-root={home}/data",
+            f"--exec-root={home}/exec",
+            f"--pidfile={home}/dockerd.pid",
+            f"--host={env['DOCKER_HOST']}",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         try:
             _wait("the private dockerd", lambda: daemon.poll() is not None or _engine_answers(env), 60)
@@ -123,18 +135,42 @@ class Stack:
         self.token = secrets.token_hex(16)
         self.workdir = workdir
         self.env_file = workdir / "pyramid.env"
-        self.env_file.write_text("\n".join([
-            "DJANGO_DEBUG=false", f"DJANGO_SECRET_KEY={secrets.token_hex(32)}", f"DJANGO_ALLOWED_HOSTS={HOST}",
-            f"PYRAMID_DAILY_SECRET={secrets.token_hex(32)}", f"PYRAMID_METRICS_TOKEN={self.token}",
-            f"POSTGRES_PASSWORD={secrets.token_hex(16)}", f"REDIS_PASSWORD={secrets.token_hex(16)}", ""]))
+        self.env_file.write_text(
+            "\n".join(
+                [
+                    "DJANGO_DEBUG=false",
+                    f"DJANGO_SECRET_KEY={secrets.token_hex(32)}",
+                    f"DJANGO_ALLOWED_HOSTS={HOST}",
+                    f"PYRAMID_DAILY_SECRET={secrets.token_hex(32)}",
+                    f"PYRAMID_METRICS_TOKEN={self.token}",
+                    f"POSTGRES_PASSWORD={secrets.token_hex(16)}",
+                    f"REDIS_PASSWORD={secrets.token_hex(16)}",
+                    "",
+                ]
+            )
+        )
         (workdir / "backups").mkdir()
         self.https_port = _free_port()
-        self.env = engine_env | {"PYRAMID_ENV_FILE": str(self.env_file), "PYRAMID_IMAGE": self.image,
-                                 "PYRAMID_PUBLISH": f"127.0.0.1:{self.port}", "PYRAMID_DOMAIN": "localhost",
-                                 "PYRAMID_HTTP_PORT": str(_free_port()), "PYRAMID_HTTPS_PORT": str(self.https_port),
-                                 "PYRAMID_BACKUP_DIR": str(workdir / "backups")}
-        self.compose = [*_compose_command(engine_env), "--project-name", self.name, "--project-directory", str(ROOT),
-                        "--file", str(ROOT / "docker-compose.yml"), "--env-file", str(self.env_file)]
+        self.env = engine_env | {
+            "PYRAMID_ENV_FILE": str(self.env_file),
+            "PYRAMID_IMAGE": self.image,
+            "PYRAMID_PUBLISH": f"127.0.0.1:{self.port}",
+            "PYRAMID_DOMAIN": "localhost",
+            "PYRAMID_HTTP_PORT": str(_free_port()),
+            "PYRAMID_HTTPS_PORT": str(self.https_port),
+            "PYRAMID_BACKUP_DIR": str(workdir / "backups"),
+        }
+        self.compose = [
+            *_compose_command(engine_env),
+            "--project-name",
+            self.name,
+            "--project-directory",
+            str(ROOT),
+            "--file",
+            str(ROOT / "docker-compose.yml"),
+            "--env-file",
+            str(self.env_file),
+        ]
         self.url = f"http://127.0.0.1:{self.port}"
 
     def __call__(self, *args: str, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess:
@@ -142,15 +178,25 @@ class Stack:
 
     def states(self) -> dict[str, str]:
         """Each running service's health (or its state, where it has no health check), in one engine call."""
-        listed = _run("docker", "ps", "--all", "--filter", f"label=com.docker.compose.project={self.name}",
-                      "--format", '{{.Label "com.docker.compose.service"}}\t{{.ID}}', env=self.env).stdout
+        listed = _run(
+            "docker",
+            "ps",
+            "--all",
+            "--filter",
+            f"label=com.docker.compose.project={self.name}",
+            "--format",
+            '{{.Label "com.docker.compose.service"}}\t{{.ID}}',
+            env=self.env,
+        ).stdout
         ids = dict(line.split("\t") for line in listed.splitlines() if line)
         if not ids:
             return {}
         inspected = json.loads(_run("docker", "inspect", *ids.values(), env=self.env).stdout)
         by_id = {item["Id"][:12]: item["State"] for item in inspected}
-        return {service: (by_id[cid[:12]].get("Health") or {}).get("Status") or by_id[cid[:12]]["Status"]
-                for service, cid in ids.items()}
+        return {
+            service: (by_id[cid[:12]].get("Health") or {}).get("Status") or by_id[cid[:12]]["Status"]
+            for service, cid in ids.items()
+        }
 
     def health(self, service: str) -> str:
         return self.states().get(service, "absent")
@@ -180,9 +226,19 @@ def test_the_stack_builds_runs_and_keeps_everything_through_restarts(engine, tmp
         user = _run("docker", "image", "inspect", "--format", "{{.Config.User}}", stack.image, env=engine).stdout
         assert user.strip() == "pyramid"  # not root
         # the code belongs to root: the app's user cannot change it
-        owner = _run("docker", "run", "--rm", "--entrypoint", "stat", stack.image, "-c", "%U",
-                     "/opt/venv/lib/python3.11/site-packages/pyramid_site/settings.py", "/app/manage.py",
-                     env=engine).stdout.split()
+        owner = _run(
+            "docker",
+            "run",
+            "--rm",
+            "--entrypoint",
+            "stat",
+            stack.image,
+            "-c",
+            "%U",
+            "/opt/venv/lib/python3.11/site-packages/pyramid_site/settings.py",
+            "/app/manage.py",
+            env=engine,
+        ).stdout.split()
         assert owner == ["root", "root"]
 
         started = time.monotonic()
@@ -193,14 +249,28 @@ def test_the_stack_builds_runs_and_keeps_everything_through_restarts(engine, tmp
             ready = web.get("/health/ready/")
             assert ready.status_code == 200 and ready.json()["parts"]["daily_deals"] == "ready"
         # the first daily deal: settled by the migrate one-off, before web and the workers start
-        migrate = json.loads(_run("docker", "inspect", "--format", "{{json .State}}",
-                                  stack("ps", "-q", "-a", "migrate").stdout.strip(), env=engine).stdout)
-        db = json.loads(_run("docker", "inspect", "--format", "{{json .State}}", stack("ps", "-q", "db").stdout.strip(),
-                             env=engine).stdout)
+        migrate = json.loads(
+            _run(
+                "docker",
+                "inspect",
+                "--format",
+                "{{json .State}}",
+                stack("ps", "-q", "-a", "migrate").stdout.strip(),
+                env=engine,
+            ).stdout
+        )
+        db = json.loads(
+            _run(
+                "docker", "inspect", "--format", "{{json .State}}", stack("ps", "-q", "db").stdout.strip(), env=engine
+            ).stdout
+        )
         assert migrate["ExitCode"] == 0
         figures["seconds from the database's start to the first daily deals"] = round(
-            (dt.datetime.fromisoformat(migrate["FinishedAt"]) - dt.datetime.fromisoformat(db["StartedAt"]))
-            .total_seconds(), 1)
+            (
+                dt.datetime.fromisoformat(migrate["FinishedAt"]) - dt.datetime.fromisoformat(db["StartedAt"])
+            ).total_seconds(),
+            1,
+        )
 
         _play_a_guests_daily_game(stack)
         _metrics_for_operators_only(stack)
@@ -217,15 +287,28 @@ def test_the_stack_builds_runs_and_keeps_everything_through_restarts(engine, tmp
             # 137: killed at the end of its grace period, which a stop within the grace periods never needs
             assert code != "137", f"{service} was killed, not stopped"
     finally:
-        stack("--profile", "proxy", "--profile", "backup", "down", "--volumes", "--remove-orphans", "--timeout", "60",
-              timeout=900, check=False)
+        stack(
+            "--profile",
+            "proxy",
+            "--profile",
+            "backup",
+            "down",
+            "--volumes",
+            "--remove-orphans",
+            "--timeout",
+            "60",
+            timeout=900,
+            check=False,
+        )
         _run("docker", "image", "rm", "--force", stack.image, env=engine, check=False)
         _run("docker", "image", "prune", "--force", env=engine, check=False)
         print("FIGURES", json.dumps(figures))
-    leftovers = _run("docker", "ps", "-a", "-q", "--filter", f"label=com.docker.compose.project={stack.name}",
-                     env=engine).stdout.strip()
-    volumes = _run("docker", "volume", "ls", "-q", "--filter", f"label=com.docker.compose.project={stack.name}",
-                   env=engine).stdout.strip()
+    leftovers = _run(
+        "docker", "ps", "-a", "-q", "--filter", f"label=com.docker.compose.project={stack.name}", env=engine
+    ).stdout.strip()
+    volumes = _run(
+        "docker", "volume", "ls", "-q", "--filter", f"label=com.docker.compose.project={stack.name}", env=engine
+    ).stdout.strip()
     assert leftovers == "" and volumes == ""
 
 
@@ -251,8 +334,9 @@ def _play_a_guests_daily_game(stack: Stack) -> None:
         game = game.json()
         moves = 0
         while game["status"] == "playing" and game["position"]["legal_moves"] and moves < 200:
-            played = web.post(f"/api/games/{game['id']}/moves/",
-                              json={"ply": moves + 1, "move": game["position"]["legal_moves"][0]})
+            played = web.post(
+                f"/api/games/{game['id']}/moves/", json={"ply": moves + 1, "move": game["position"]["legal_moves"][0]}
+            )
             assert played.status_code == 201, played.text
             moves += 1
             game = web.get(f"/api/games/{game['id']}/").json()
@@ -316,8 +400,11 @@ def _nothing_lost_when_redis_and_a_worker_restart(stack: Stack, figures: dict) -
 
     def pending() -> list[int]:
         with stack.http() as web:
-            return [number for number in numbers
-                    if web.get(f"/api/deals/{number}", params={"rules": SOLVE_RULES}).json()["status"] == "pending"]
+            return [
+                number
+                for number in numbers
+                if web.get(f"/api/deals/{number}", params={"rules": SOLVE_RULES}).json()["status"] == "pending"
+            ]
 
     _wait("every solve done", lambda: not pending(), 600, every=2)
     figures["seconds to solve 20 queued deals across a worker restart"] = round(time.monotonic() - started, 1)
@@ -331,9 +418,16 @@ def _backup_and_restore(stack: Stack, figures: dict) -> None:
     assert len(dumps) == 1
     figures["backup seconds"] = round(time.monotonic() - started, 1)
     figures["backup KB"] = round(dumps[0].stat().st_size / 1000, 1)
-    stack("--profile", "backup", "run", "--rm", "backup",
-          f"createdb -h db -U pyramid pyramid_restored && pg_restore -h db -U pyramid --no-owner -d pyramid_restored "
-          f"/backups/{dumps[0].name}", timeout=300)
+    stack(
+        "--profile",
+        "backup",
+        "run",
+        "--rm",
+        "backup",
+        f"createdb -h db -U pyramid pyramid_restored && pg_restore -h db -U pyramid --no-owner -d pyramid_restored "
+        f"/backups/{dumps[0].name}",
+        timeout=300,
+    )
     for table in ("games_dailydeal", "games_deal", "games_game", "auth_user"):
         original = stack.psql(f"SELECT count(*) FROM {table}")
         assert int(original) > 0 and stack.psql(f"SELECT count(*) FROM {table}", "pyramid_restored") == original

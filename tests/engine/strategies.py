@@ -1,10 +1,10 @@
 """Hypothesis strategies: deals, rule sets and random legal games."""
 
-from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 
 from engine import PRESETS, Position, Rules, deal_from_number
 from engine.errors import RulesError
-
 
 # generous example counts, no deadline: the machine running the suite is shared and noisy
 engine_settings = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -17,15 +17,21 @@ def _rules_or_none(options):
         return None
 
 
-rule_sets = st.fixed_dictionaries({
-    "passes": st.sampled_from([1, 2, 3, "unlimited"]),
-    "draw": st.sampled_from([1, 3]),
-    "stock_top": st.sampled_from(["hidden", "live"]),
-    "waste_top": st.sampled_from(["live", "dead"]),
-    "goal": st.sampled_from(["pyramid", "all"]),
-    "covered_pairs": st.booleans(),
-    "reserve": st.sampled_from([0, 7]),
-}).map(_rules_or_none).filter(lambda rules: rules is not None)
+rule_sets = (
+    st.fixed_dictionaries(
+        {
+            "passes": st.sampled_from([1, 2, 3, "unlimited"]),
+            "draw": st.sampled_from([1, 3]),
+            "stock_top": st.sampled_from(["hidden", "live"]),
+            "waste_top": st.sampled_from(["live", "dead"]),
+            "goal": st.sampled_from(["pyramid", "all"]),
+            "covered_pairs": st.booleans(),
+            "reserve": st.sampled_from([0, 7]),
+        }
+    )
+    .map(_rules_or_none)
+    .filter(lambda rules: rules is not None)
+)
 
 # every preset by name, and any other valid combination of options
 presets_and_rule_sets = st.one_of(st.sampled_from(list(PRESETS.values())), rule_sets)

@@ -1,22 +1,24 @@
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from .strategies import engine_settings
 from engine import DealError, card_text, card_value, deal_from_number, parse_card, parse_deal
 from engine.deals import MAX_DEAL_NUMBER
+
+from .strategies import engine_settings
 
 # Pinned deal texts: a change here breaks every stored game and every client. Never update them.
 GOLDEN_DEALS = {
     0: "JC JS QC TH 9H 8D 9C JD 7D 5D 2S 4C 6D 6S 5C 2C KS 3H QD 8H KC KD 4D 2H 2D AS 4H 7C 3S 4S 7S QH AD 6C "
-       "7H JH 5S TS 8C KH AH 3C TC AC 6H TD 9D 5H 8S QS 9S 3D",
+    "7H JH 5S TS 8C KH AH 3C TC AC 6H TD 9D 5H 8S QS 9S 3D",
     1: "7S 8C TC QS 9D 4H 3D QC 3C 9C AD 2H 5D 7H QH QD 7C 9S 6C AC AS TH 6D JD JH 3H 8D 6S 5S 4C KD TD JC AH "
-       "4D 8H 8S 2S 5C 9H 4S KS 2C JS KC 6H 2D 3S 5H KH 7D TS",
+    "4D 8H 8S 2S 5C 9H 4S KS 2C JS KC 6H 2D 3S 5H KH 7D TS",
     412: "JD 4H 3S 2H 8D JS 5C KD 9S 4C KS 7D 5S KH AC KC 9C AH 8H QS 9D JC JH 9H 5H 6C TD 6S 6H 3C 2S 3D 3H AD "
-         "2C QC 6D 2D 5D TH 4D 8S TS 7S 7C QH QD 8C AS 4S TC 7H",
+    "2C QC 6D 2D 5D TH 4D 8S TS 7S 7C QH QD 8C AS 4S TC 7H",
     2**32: "8C QD TH 4S 9H 5S 2D 3C KS 9D JH QS 9S AC TD 9C 5D QH 6C AS 2H KH 6D 8S 8D QC 3S 7H 4H 5H TC 2C 7C "
-           "KC KD 3H 4C 8H 7S 3D JS TS 4D 6H JD 2S JC 6S 7D AH 5C AD",
+    "KC KD 3H 4C 8H 7S 3D JS TS 4D 6H JD 2S JC 6S 7D AH 5C AD",
     2**64 - 1: "8H 6S KD 9S JH 2H AH 5C 4D 5D 7C QH 9H 8D 3H 4H JC 3C 2D 6H 2C 2S KS 3S 9D 7S TS 5S 9C 5H KC AC "
-               "QC KH 7D AD 8C TH 6C 3D AS 4S QS 8S 7H 6D 4C JS TD JD QD TC",
+    "QC KH 7D AD 8C TH 6C 3D AS 4S QS 8S 7H 6D 4C JS TD JD QD TC",
 }
 
 
@@ -30,9 +32,10 @@ def test_documented_shuffle_reimplemented_from_the_readme_gives_the_same_deals()
 
     def documented(n):
         deck = [r + s for r in "A23456789TJQK" for s in "CDHS"]
-        stream = b"".join(hashlib.sha256(b"pyramid-deal" + n.to_bytes(8, "big") + k.to_bytes(4, "big")).digest()
-                          for k in range(8))
-        words = iter(int.from_bytes(stream[i:i + 4], "big") for i in range(0, len(stream), 4))
+        stream = b"".join(
+            hashlib.sha256(b"pyramid-deal" + n.to_bytes(8, "big") + k.to_bytes(4, "big")).digest() for k in range(8)
+        )
+        words = iter(int.from_bytes(stream[i : i + 4], "big") for i in range(0, len(stream), 4))
         for i in range(51, 0, -1):
             bound = i + 1
             w = next(words)

@@ -29,8 +29,7 @@ def test_replay_prints_position_scores_and_status(capsys):
     assert main(["replay", "--rules", "relaxed", "--number", "7", "draw", "23+26"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["status"] == "playing"
-    assert out["scores"] == {"cards_left": 26, "pyramid_left": 26, "moves": 2, "cleared_pass": None,
-                             "match_score": -50}
+    assert out["scores"] == {"cards_left": 26, "pyramid_left": 26, "moves": 2, "cleared_pass": None, "match_score": -50}
     assert out["view"]["pyramid"][23] is None
 
 

@@ -19,8 +19,9 @@ def test_no_module_of_the_engine_imports_django():
 
 
 def test_importing_the_whole_engine_loads_no_django():
-    code = ("import sys, engine, engine.cli, engine.play, engine.solver; "
-            "print(any(m.split('.')[0] in ('django', 'rest_framework', 'celery') for m in sys.modules))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                            cwd=ENGINE.parent)
+    code = (
+        "import sys, engine, engine.cli, engine.play, engine.solver; "
+        "print(any(m.split('.')[0] in ('django', 'rest_framework', 'celery') for m in sys.modules))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ENGINE.parent)
     assert result.stdout.strip() == "False"

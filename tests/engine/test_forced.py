@@ -13,7 +13,8 @@ import random
 from functools import cache
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import PRESETS, Deal, Position, Rules, deal_from_number, player_view
 from engine import forced as forced_module
@@ -24,10 +25,18 @@ from engine.position import PLAYING, board_for
 from .builders import build_deal, position_with
 
 FINITE_PRESETS = [rules for rules in PRESETS.values() if not rules.unlimited_passes]
-MORE_RULES = [Rules.parse(text) for text in (
-    "classic;passes=1", "classic;goal=all", "one-look;goal=all", "tuts-tomb;goal=all;passes=1",
-    "relaxed;covered_pairs=yes", "strict;reserve=7;passes=2", "classic;waste_top=dead;reserve=7",
-)]
+MORE_RULES = [
+    Rules.parse(text)
+    for text in (
+        "classic;passes=1",
+        "classic;goal=all",
+        "one-look;goal=all",
+        "tuts-tomb;goal=all;passes=1",
+        "relaxed;covered_pairs=yes",
+        "strict;reserve=7;passes=2",
+        "classic;waste_top=dead;reserve=7",
+    )
+]
 ALL_RULES = FINITE_PRESETS + MORE_RULES
 
 
@@ -52,13 +61,22 @@ def every_order(position: Position) -> list[Position]:
         for slot, card in zip(slots, order, strict=True):
             dealt[base + slot] = card
         deal = Deal(tuple(dealt))
-        found[deal] = Position(board_for(deal, position.rules), position.pyramid, position.reserve, position.pile,
-                               position.pointer, position.pass_no, position.moves, position.cleared_pass)
+        found[deal] = Position(
+            board_for(deal, position.rules),
+            position.pyramid,
+            position.reserve,
+            position.pile,
+            position.pointer,
+            position.pass_no,
+            position.moves,
+            position.cleared_pass,
+        )
     return list(found.values())
 
 
 def every_result(position: Position) -> set[tuple[str, int]]:
     """The results (status, cards left) of every line of play from here (finite passes only)."""
+
     @cache
     def results(key) -> frozenset:
         here = Position(position.board, *key)
@@ -73,6 +91,7 @@ def every_result(position: Position) -> set[tuple[str, int]]:
 def shortest_common_line(orders: list[Position]) -> int | None:
     """The length of the shortest list of moves legal in every order that ends the deal in every
     order, or None when no such list exists."""
+
     @cache
     def shortest(key) -> float:
         here = [Position(o.board, *key) for o in orders]
@@ -101,8 +120,9 @@ def reachable_count(position: Position) -> int:
 
 
 # --- small late-game positions -----------------------------------------------------------------------
-def small_position(seed: int, rules: Rules | None = None, max_face_down: int = 4,
-                   first_pass: bool = False) -> Position | None:
+def small_position(
+    seed: int, rules: Rules | None = None, max_face_down: int = 4, first_pass: bool = False
+) -> Position | None:
     """A random late-game position: a few pyramid cards, a few reserve and pile cards; None when it
     is not being played (won or stuck) or has too many face-down cards for the reference."""
     rng = random.Random(seed)
@@ -122,8 +142,9 @@ def small_position(seed: int, rules: Rules | None = None, max_face_down: int = 4
     waste = rng.randint(0, len(kept))
     pointer = kept[waste - 1] + 1 if waste else 0
     pass_no = 1 if first_pass else rng.randint(1, rules.passes)
-    position = Position(board, pyramid, reserve, pile, pointer, pass_no, moves=60,
-                        cleared_pass=0 if pyramid else pass_no)
+    position = Position(
+        board, pyramid, reserve, pile, pointer, pass_no, moves=60, cleared_pass=0 if pyramid else pass_no
+    )
     if position.status != PLAYING or len(face_down(position)) > max_face_down:
         return None
     return position
@@ -211,8 +232,7 @@ def test_one_legal_move_at_every_step_is_forced():
 def test_drawing_through_a_stock_that_cannot_pair_is_forced_to_the_last_removal():
     # one-look: one pass, the stock top live, the waste dead. Left: the 7♣ at 0 under the K♠ at 2, and
     # four stock cards none of which pairs with anything (the 6s are gone): take the king, then stuck
-    deal = build_deal({0: "7C", 1: "KD", 2: "KS", 3: "6C", 4: "6D", 5: "6H", 6: "6S"},
-                      stock=["2C", "3C", "4C", "5C"])
+    deal = build_deal({0: "7C", 1: "KD", 2: "KS", 3: "6C", 4: "6D", 5: "6H", 6: "6S"}, stock=["2C", "3C", "4C", "5C"])
     position = position_with(deal, Rules.parse("one-look"), {0, 2}, pile=0b1111, moves=40)
     assert forced_line(position) == ["2"]
     assert player_view(position)["forced"] == ["2"]
@@ -271,8 +291,7 @@ def test_the_answer_does_not_depend_on_the_face_down_cards():
         assert len(answers) == 1, (position, answers)
         # what the player sees is alike (status and legal moves aside: the stuck rule of section 12 looks
         # ahead through the face-down pile itself), and so is the forced line in the view
-        views = {repr({k: v for k, v in player_view(o).items() if k not in ("status", "legal_moves")})
-                 for o in orders}
+        views = {repr({k: v for k, v in player_view(o).items() if k not in ("status", "legal_moves")}) for o in orders}
         assert len(views) == 1
         compared += 1
         forced += answers != {None}
@@ -295,8 +314,16 @@ def test_a_ranked_daily_deal_answers_alike_for_deals_that_differ_only_face_down(
             for slot, card in zip(slots, hidden, strict=True):
                 cards[base + slot] = card
             other_deal = Deal(tuple(cards))
-            other = Position(board_for(other_deal, rules), position.pyramid, position.reserve, position.pile,
-                             position.pointer, position.pass_no, position.moves, position.cleared_pass)
+            other = Position(
+                board_for(other_deal, rules),
+                position.pyramid,
+                position.reserve,
+                position.pile,
+                position.pointer,
+                position.pass_no,
+                position.moves,
+                position.cleared_pass,
+            )
             assert player_view(other)["forced"] == player_view(position)["forced"]
             assert player_view(other)["waste"] == player_view(position)["waste"]
             moves = position.legal_moves()

@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import PRESETS, IllegalMove, Position, Rules, card_pretty, card_text, parse_move, player_view, preset
 from engine.layout import COVERED_BY, PYRAMID_SIZE
@@ -64,66 +65,81 @@ def emptied(rules):
 
 GOLDEN = [
     # (what, position, move, the refusal word for word)
-    ("won", lambda: left(RELAXED, set(), cleared_pass=1), "draw",
-     "the deal is already won"),
-    ("won, a removal", lambda: left(RELAXED, set(), cleared_pass=1), "22",
-     "the deal is already won"),
-    ("pyramid card gone", lambda: left(CLASSIC, EVERY_PYRAMID - {27}), "27",
-     "9♣ is already gone from the pyramid"),
-    ("covered by two", lambda: start(CLASSIC), "0",
-     "7♣ is covered by Q♦ and 2♠"),
-    ("covered by one", lambda: left(CLASSIC, EVERY_PYRAMID - {26}), "20",
-     "8♥ is covered by 9♣"),
-    ("covered, partner lies on it, covered_pairs no", lambda: after(CLASSIC, "22"), "15+21",
-     "7♥ is covered by 6♠: a card never pairs with a card it covers under these rules"),
-    ("covered, partner lies on it with another, covered_pairs yes", lambda: start(OVERLAP), "15+21",
-     "7♥ is covered by 6♠ and K♠, and a card pairs with the card it covers only when nothing else covers it"),
-    ("no reserve", lambda: start(CLASSIC), "R0",
-     "there is no reserve under these rules"),
-    ("reserve card gone", lambda: left(RESERVE, reserve=0b1111110), "R0",
-     "the reserve's 5♦ is already gone"),
-    ("stock top face down", lambda: start(CLASSIC), "S",
-     "the stock top is face down under these rules: draw to turn it"),
-    ("stock empty", lambda: drawn_out(RELAXED), "S",
-     "the stock is empty"),
-    ("waste top dead", lambda: after(ONE_LOOK, "draw"), "W",
-     "the waste's 7♦ cannot be taken: the waste top is dead under these rules"),
-    ("waste top dead, waste empty", lambda: start(ONE_LOOK), "W",
-     "the waste top is dead under these rules"),
-    ("waste empty", lambda: start(CLASSIC), "W",
-     "the waste is empty"),
-    ("no king, pyramid", lambda: start(CLASSIC), "27",
-     "9♣ is not a king: only a king goes alone"),
-    ("no king, reserve", lambda: start(RESERVE), "R0",
-     "the reserve's 5♦ is not a king: only a king goes alone"),
-    ("no king, live stock top", lambda: start(RELAXED), "S",
-     "the stock's 7♦ is not a king: only a king goes alone"),
-    ("no king, waste top", lambda: after(CLASSIC, "draw"), "W",
-     "the waste's 7♦ is not a king: only a king goes alone"),
-    ("not 13", lambda: start(CLASSIC), "25+26",
-     "10♥ + 4♣ make 14, not 13"),
-    ("not 13, with the waste", lambda: after(CLASSIC, "draw"), "27+W",
-     "9♣ + 7♦ make 16, not 13"),
-    ("not 13, stock and waste", lambda: after(RELAXED, "draw"), "S+W",
-     "5♣ + 7♦ make 12, not 13"),
-    ("draw, stock empty, a pass left", lambda: drawn_out(CLASSIC), "draw",
-     "the stock is empty: redeal to start pass 2"),
-    ("draw, stock and waste empty", lambda: emptied(CLASSIC), "draw",
-     "the stock and the waste are both empty"),
-    ("draw, stock empty, no pass left", lambda: drawn_out(STRICT), "draw",
-     "the stock is empty and no pass is left"),
-    ("redeal, cards in the stock", lambda: start(CLASSIC), "redeal",
-     "the stock still has 24 cards: redeal only when it is empty"),
-    ("redeal, one card in the stock", lambda: left(CLASSIC, pointer=23), "redeal",
-     "the stock still has 1 card: redeal only when it is empty"),
-    ("redeal, no pass left (one)", lambda: drawn_out(STRICT), "redeal",
-     "no pass is left: these rules allow 1 pass"),
-    ("redeal, no pass left (three)", lambda: drawn_out(CLASSIC, pass_no=3), "redeal",
-     "no pass is left: these rules allow 3 passes"),
-    ("redeal, waste empty", lambda: emptied(CLASSIC), "redeal",
-     "the waste is empty: there is nothing to redeal"),
-    ("stuck", lambda: position_with(LONELY, Rules.parse("classic;passes=unlimited"), {0}, pointer=24), "redeal",
-     "the deal is over: no removal is possible and none can come up by drawing or redealing"),
+    ("won", lambda: left(RELAXED, set(), cleared_pass=1), "draw", "the deal is already won"),
+    ("won, a removal", lambda: left(RELAXED, set(), cleared_pass=1), "22", "the deal is already won"),
+    ("pyramid card gone", lambda: left(CLASSIC, EVERY_PYRAMID - {27}), "27", "9♣ is already gone from the pyramid"),
+    ("covered by two", lambda: start(CLASSIC), "0", "7♣ is covered by Q♦ and 2♠"),
+    ("covered by one", lambda: left(CLASSIC, EVERY_PYRAMID - {26}), "20", "8♥ is covered by 9♣"),
+    (
+        "covered, partner lies on it, covered_pairs no",
+        lambda: after(CLASSIC, "22"),
+        "15+21",
+        "7♥ is covered by 6♠: a card never pairs with a card it covers under these rules",
+    ),
+    (
+        "covered, partner lies on it with another, covered_pairs yes",
+        lambda: start(OVERLAP),
+        "15+21",
+        "7♥ is covered by 6♠ and K♠, and a card pairs with the card it covers only when nothing else covers it",
+    ),
+    ("no reserve", lambda: start(CLASSIC), "R0", "there is no reserve under these rules"),
+    ("reserve card gone", lambda: left(RESERVE, reserve=0b1111110), "R0", "the reserve's 5♦ is already gone"),
+    (
+        "stock top face down",
+        lambda: start(CLASSIC),
+        "S",
+        "the stock top is face down under these rules: draw to turn it",
+    ),
+    ("stock empty", lambda: drawn_out(RELAXED), "S", "the stock is empty"),
+    (
+        "waste top dead",
+        lambda: after(ONE_LOOK, "draw"),
+        "W",
+        "the waste's 7♦ cannot be taken: the waste top is dead under these rules",
+    ),
+    ("waste top dead, waste empty", lambda: start(ONE_LOOK), "W", "the waste top is dead under these rules"),
+    ("waste empty", lambda: start(CLASSIC), "W", "the waste is empty"),
+    ("no king, pyramid", lambda: start(CLASSIC), "27", "9♣ is not a king: only a king goes alone"),
+    ("no king, reserve", lambda: start(RESERVE), "R0", "the reserve's 5♦ is not a king: only a king goes alone"),
+    ("no king, live stock top", lambda: start(RELAXED), "S", "the stock's 7♦ is not a king: only a king goes alone"),
+    ("no king, waste top", lambda: after(CLASSIC, "draw"), "W", "the waste's 7♦ is not a king: only a king goes alone"),
+    ("not 13", lambda: start(CLASSIC), "25+26", "10♥ + 4♣ make 14, not 13"),
+    ("not 13, with the waste", lambda: after(CLASSIC, "draw"), "27+W", "9♣ + 7♦ make 16, not 13"),
+    ("not 13, stock and waste", lambda: after(RELAXED, "draw"), "S+W", "5♣ + 7♦ make 12, not 13"),
+    (
+        "draw, stock empty, a pass left",
+        lambda: drawn_out(CLASSIC),
+        "draw",
+        "the stock is empty: redeal to start pass 2",
+    ),
+    ("draw, stock and waste empty", lambda: emptied(CLASSIC), "draw", "the stock and the waste are both empty"),
+    ("draw, stock empty, no pass left", lambda: drawn_out(STRICT), "draw", "the stock is empty and no pass is left"),
+    (
+        "redeal, cards in the stock",
+        lambda: start(CLASSIC),
+        "redeal",
+        "the stock still has 24 cards: redeal only when it is empty",
+    ),
+    (
+        "redeal, one card in the stock",
+        lambda: left(CLASSIC, pointer=23),
+        "redeal",
+        "the stock still has 1 card: redeal only when it is empty",
+    ),
+    ("redeal, no pass left (one)", lambda: drawn_out(STRICT), "redeal", "no pass is left: these rules allow 1 pass"),
+    (
+        "redeal, no pass left (three)",
+        lambda: drawn_out(CLASSIC, pass_no=3),
+        "redeal",
+        "no pass is left: these rules allow 3 passes",
+    ),
+    ("redeal, waste empty", lambda: emptied(CLASSIC), "redeal", "the waste is empty: there is nothing to redeal"),
+    (
+        "stuck",
+        lambda: position_with(LONELY, Rules.parse("classic;passes=unlimited"), {0}, pointer=24),
+        "redeal",
+        "the deal is over: no removal is possible and none can come up by drawing or redealing",
+    ),
 ]
 
 
@@ -141,7 +157,7 @@ def test_the_rule_book_quotes_these_refusals_word_for_word():
     (fragments, such as the tails added to a covered card's reason, are left out), and every kind of
     refusal in the table is quoted."""
     text = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text()
-    table = text[text.index("**Refusals.**"):text.index("For a pair, the first location is checked")]
+    table = text[text.index("**Refusals.**") : text.index("For a pair, the first location is checked")]
     rows = [line.split("|")[2] for line in table.splitlines() if line.startswith("| ") and "reason given" not in line]
     quoted = [q for row in rows for q in re.findall(r"`([^`]+)`", row)]
     whole = [q for q in quoted if len(q) > 12 and "…" not in q and not q.startswith((":", ","))]
@@ -158,8 +174,11 @@ ORDER = [
     ("S+W", lambda: after(ONE_LOOK, "draw"), "the waste's 7♦ cannot be taken: the waste top is dead under these rules"),
     ("R0+0", lambda: left(RESERVE, reserve=0b1111110), "7♣ is covered by Q♦ and 2♠"),
     # a card is refused before the total is looked at
-    ("0+1", lambda: start(CLASSIC),
-     "7♣ is covered by Q♦ and 2♠: a card never pairs with a card it covers under these rules"),
+    (
+        "0+1",
+        lambda: start(CLASSIC),
+        "7♣ is covered by Q♦ and 2♠: a card never pairs with a card it covers under these rules",
+    ),
     ("1+27", lambda: start(CLASSIC), "Q♦ is covered by A♣ and A♦"),
     # a won deal refuses everything with the same words
     ("0", lambda: left(RELAXED, set(), cleared_pass=1), "the deal is already won"),
@@ -178,8 +197,12 @@ def test_a_card_lying_on_its_only_partner_pairs_under_overlap():
 
 # --- no refusal names a face-down stock card, nor a location number ------------------------------------
 
-EVERY_MOVE = [DRAW_MOVE, REDEAL_MOVE, *(king_move(loc) for loc in range(WASTE + 1)),
-              *(pair_move(a, b) for a in range(WASTE + 1) for b in range(a + 1, WASTE + 1))]
+EVERY_MOVE = [
+    DRAW_MOVE,
+    REDEAL_MOVE,
+    *(king_move(loc) for loc in range(WASTE + 1)),
+    *(pair_move(a, b) for a in range(WASTE + 1) for b in range(a + 1, WASTE + 1)),
+]
 
 
 def face_down(position):
@@ -229,6 +252,7 @@ def test_no_refusal_names_a_face_down_stock_card_under_any_rule_set(game, data):
 
 
 # --- what the web page says without asking the server -------------------------------------------------
+
 
 def page_covered_reason(view: dict, location: str, partner: str | None = None) -> str | None:
     """What table.js's ``coveredReason`` says from the player's view alone: a covered pyramid card and

@@ -1,13 +1,40 @@
 """Every parser refuses bad input with an EngineError and a message, never a crash."""
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import EngineError, Position, Rules, deal_from_number, parse_deal, parse_move, preset
 
 from .strategies import engine_settings, games
 
-TOKENS = st.sampled_from(["draw", "redeal", "W", "S", "R0", "R7", "28", "0", "+", "21+", "+21", "S+W", "W+W",
-                          "1+2+3", "-1", "007", "r6", " ", "K", "KS", "10", "ten", "\x00", "é"])
+TOKENS = st.sampled_from(
+    [
+        "draw",
+        "redeal",
+        "W",
+        "S",
+        "R0",
+        "R7",
+        "28",
+        "0",
+        "+",
+        "21+",
+        "+21",
+        "S+W",
+        "W+W",
+        "1+2+3",
+        "-1",
+        "007",
+        "r6",
+        " ",
+        "K",
+        "KS",
+        "10",
+        "ten",
+        "\x00",
+        "é",
+    ]
+)
 
 
 def assert_plays_on(position, start) -> None:
@@ -38,17 +65,23 @@ def test_move_notation(text):
 
 
 @engine_settings
-@given(st.text(max_size=200) | st.lists(st.sampled_from(deal_from_number(3).text.split() + ["10h", "XX", "1S"]),
-                                       max_size=55).map(" ".join))
+@given(
+    st.text(max_size=200)
+    | st.lists(st.sampled_from(deal_from_number(3).text.split() + ["10h", "XX", "1S"]), max_size=55).map(" ".join)
+)
 def test_deal_text(text):
     assert_refused_or_fine(parse_deal, text)
 
 
 OPTION_TEXT = st.lists(
-    st.tuples(st.sampled_from(["passes", "draw", "stock_top", "waste_top", "goal", "covered_pairs", "reserve",
-                               "colour", "classic"]),
-              st.sampled_from(["1", "3", "0", "-2", "unlimited", "live", "dead", "hidden", "yes", "no", "all",
-                               "pyramid", "7", "x", ""])),
+    st.tuples(
+        st.sampled_from(
+            ["passes", "draw", "stock_top", "waste_top", "goal", "covered_pairs", "reserve", "colour", "classic"]
+        ),
+        st.sampled_from(
+            ["1", "3", "0", "-2", "unlimited", "live", "dead", "hidden", "yes", "no", "all", "pyramid", "7", "x", ""]
+        ),
+    ),
     max_size=4,
 ).map(lambda pairs: ";".join(f"{k}={v}" for k, v in pairs))
 
@@ -92,6 +125,7 @@ def test_tampered_serialised_positions(game, field, delta):
 
 def test_rules_text_round_trips_for_every_preset():
     from engine import PRESETS
+
     for name, rules in PRESETS.items():
         assert Rules.parse(rules.to_text()) == rules
         assert Rules.parse(rules.to_json()) == rules
@@ -100,13 +134,16 @@ def test_rules_text_round_trips_for_every_preset():
     custom = Rules.parse("relaxed;passes=unlimited;covered_pairs=yes")
     assert custom.name == "custom"
     assert Rules.parse(custom.to_text()) == custom
-    assert custom.to_text() == ("passes=unlimited;draw=1;stock_top=live;waste_top=live;goal=pyramid;"
-                                "covered_pairs=yes;reserve=0")
+    assert custom.to_text() == (
+        "passes=unlimited;draw=1;stock_top=live;waste_top=live;goal=pyramid;covered_pairs=yes;reserve=0"
+    )
 
 
 def test_rules_refusals_say_why():
     import pytest
+
     from engine import RulesError
+
     cases = {
         "tuts-tomb;stock_top=live": "draw 3 with stock_top live is not a valid rule set",
         "classic;passes=0": "passes must be a whole number from 1 to 9, or unlimited; got 0",

@@ -37,6 +37,8 @@ def test_legal_moves_and_their_perft_counts_match_the_oracle():
         moves = [str(move) for move in position.legal_moves()]
         counts = perft(position, ORACLE["depth"])
         if moves != case["moves"] or counts != case["perft"]:
-            wrong.append(f"{case['preset']} deal {case['deal']} {case['position']}: moves {moves} perft {counts}, "
-                         f"the oracle says {case['moves']} {case['perft']}")
+            wrong.append(
+                f"{case['preset']} deal {case['deal']} {case['position']}: moves {moves} perft {counts}, "
+                f"the oracle says {case['moves']} {case['perft']}"
+            )
     assert wrong == []

@@ -2,13 +2,13 @@
 
 import json
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import Position, card_text, player_view, replay
 from engine.moves import DRAW_MOVE, REDEAL_MOVE
 
 from .strategies import engine_settings, games
-
 
 
 @engine_settings
@@ -92,6 +92,7 @@ def test_the_player_view_never_shows_a_face_down_stock_card(game):
 @given(games(), st.data())
 def test_illegal_moves_change_nothing_and_say_why(game, data):
     from engine import IllegalMove, parse_move
+
     _, positions, _ = game
     position = positions[-1] if positions else game[0]
     token = data.draw(st.sampled_from(["draw", "redeal", "W", "S", "R0", "0", "27", "21+22", "S+W", "R0+R1", "3+W"]))

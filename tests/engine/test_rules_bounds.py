@@ -32,9 +32,15 @@ def _mostly(common, rare, one_in: int = 4):
 
 
 KEYS = _mostly(st.sampled_from([*OPTION_ORDER, "Passes", "covered-pairs", " draw "]), st.just("colour"), one_in=20)
-FITTING = {"passes": ["1", "2", "3", "9", "unlimited", "UNLIMITED"], "draw": ["1", "3"],
-           "stock_top": ["hidden", "live"], "waste_top": ["live", "dead"], "goal": ["pyramid", "all"],
-           "covered_pairs": ["yes", "no", "true"], "reserve": ["0", "7"]}
+FITTING = {
+    "passes": ["1", "2", "3", "9", "unlimited", "UNLIMITED"],
+    "draw": ["1", "3"],
+    "stock_top": ["hidden", "live"],
+    "waste_top": ["live", "dead"],
+    "goal": ["pyramid", "all"],
+    "covered_pairs": ["yes", "no", "true"],
+    "reserve": ["0", "7"],
+}
 
 
 def _value(key: str):
@@ -47,11 +53,18 @@ OPTION_TEXTS = st.tuples(
     st.sampled_from([";", ","]),
 ).map(lambda parts: parts[0] + parts[2].join(f"{key}={value}" for key, value in parts[1]))
 JSON_VALUES = st.one_of(
-    st.integers(-(2**70), 2**70), st.integers(-3, 12), st.floats(allow_nan=True), st.booleans(), st.none(),
-    st.sampled_from(WORDS), st.text(max_size=6), st.lists(st.integers(0, 9), max_size=2),
+    st.integers(-(2**70), 2**70),
+    st.integers(-3, 12),
+    st.floats(allow_nan=True),
+    st.booleans(),
+    st.none(),
+    st.sampled_from(WORDS),
+    st.text(max_size=6),
+    st.lists(st.integers(0, 9), max_size=2),
 )
-JSON_TEXTS = st.lists(KEYS.flatmap(lambda key: st.tuples(st.just(key), _mostly(_value(key), JSON_VALUES))),
-                      max_size=4).map(lambda pairs: json.dumps(dict(pairs)))
+JSON_TEXTS = st.lists(
+    KEYS.flatmap(lambda key: st.tuples(st.just(key), _mostly(_value(key), JSON_VALUES))), max_size=4
+).map(lambda pairs: json.dumps(dict(pairs)))
 
 
 def assert_played_and_solved(rules: Rules, deal_number: int = 5) -> None:
@@ -87,11 +100,23 @@ def test_every_rule_set_within_the_bounds_is_played_and_solved():
     stock top) are played and solved; the rest are refused."""
     accepted = 0
     for passes, draw, stock, waste, goal, covered, reserve in itertools.product(
-        ["unlimited", *range(1, MAX_PASSES + 1)], (1, 3), ("hidden", "live"), ("live", "dead"), ("pyramid", "all"),
-        (False, True), (0, 7),
+        ["unlimited", *range(1, MAX_PASSES + 1)],
+        (1, 3),
+        ("hidden", "live"),
+        ("live", "dead"),
+        ("pyramid", "all"),
+        (False, True),
+        (0, 7),
     ):
-        options = {"passes": passes, "draw": draw, "stock_top": stock, "waste_top": waste, "goal": goal,
-                   "covered_pairs": covered, "reserve": reserve}
+        options = {
+            "passes": passes,
+            "draw": draw,
+            "stock_top": stock,
+            "waste_top": waste,
+            "goal": goal,
+            "covered_pairs": covered,
+            "reserve": reserve,
+        }
         if draw == 3 and stock == "live":
             with pytest.raises(RulesError, match="draw 3 with stock_top live"):
                 Rules.from_options(options)
@@ -101,34 +126,37 @@ def test_every_rule_set_within_the_bounds_is_played_and_solved():
     assert accepted == 10 * 2 * 2 * 2 * 2 * 2 + 10 * 1 * 2 * 2 * 2 * 2  # draw 1: both tops; draw 3: stock hidden
 
 
-@pytest.mark.parametrize("text,message", [
-    ("classic;passes=2147483648", "passes must be a whole number from 1 to 9, or unlimited; got 2147483648"),
-    ("classic;passes=10", "passes must be a whole number from 1 to 9, or unlimited; got 10"),
-    ("classic;passes=0", "passes must be a whole number from 1 to 9, or unlimited; got 0"),
-    ("classic;passes=-1", "passes must be a whole number from 1 to 9, or unlimited; got -1"),
-    ("classic;passes=" + "9" * 5000, "passes must be a whole number from 1 to 9, or unlimited; got '99999"),
-    ("classic;passes=1_0", "passes must be a whole number from 1 to 9, or unlimited; got '1_0'"),
-    ("classic;passes=٣", "passes must be a whole number from 1 to 9, or unlimited; got '٣'"),
-    ("classic;passes=3.0", "passes must be a whole number from 1 to 9, or unlimited; got '3.0'"),
-    ("classic;draw=2", "draw must be 1 or 3; got 2"),
-    ("classic;draw=0", "draw must be 1 or 3; got 0"),
-    ("classic;draw=4294967297", "draw must be 1 or 3; got 4294967297"),
-    ("classic;reserve=5", "reserve must be 0 or 7; got 5"),
-    ("classic;reserve=-7", "reserve must be 0 or 7; got -7"),
-    ("classic;stock_top=open", "stock_top must be hidden or live; got 'open'"),
-    ("classic;waste_top=" + "x" * 100, "waste_top must be live or dead; got 'xxxxxxxx"),
-    ("classic;goal=half", "goal must be pyramid or all; got 'half'"),
-    ("classic;covered_pairs=1", "covered_pairs must be yes or no; got '1'"),
-    ('{"passes": 2147483648}', "passes must be a whole number from 1 to 9, or unlimited; got 2147483648"),
-    ('{"passes": 3.0}', "passes must be a whole number from 1 to 9, or unlimited; got 3.0"),
-    ('{"passes": true}', "passes must be a whole number from 1 to 9, or unlimited; got True"),
-    ('{"draw": 1e400}', "draw must be 1 or 3; got inf"),
-    ('{"reserve": null}', "reserve must be 0 or 7; got None"),
-    ('{"covered_pairs": 0}', "covered_pairs must be yes or no; got 0"),
-    ('{"goal": ["all"]}', "goal must be pyramid or all; got ['all']"),
-    ('{"passes": 1' + "0" * 5000 + "}", "rule set JSON is malformed"),
-    ('{"a":' * 5000, "rule set JSON is malformed"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("classic;passes=2147483648", "passes must be a whole number from 1 to 9, or unlimited; got 2147483648"),
+        ("classic;passes=10", "passes must be a whole number from 1 to 9, or unlimited; got 10"),
+        ("classic;passes=0", "passes must be a whole number from 1 to 9, or unlimited; got 0"),
+        ("classic;passes=-1", "passes must be a whole number from 1 to 9, or unlimited; got -1"),
+        ("classic;passes=" + "9" * 5000, "passes must be a whole number from 1 to 9, or unlimited; got '99999"),
+        ("classic;passes=1_0", "passes must be a whole number from 1 to 9, or unlimited; got '1_0'"),
+        ("classic;passes=٣", "passes must be a whole number from 1 to 9, or unlimited; got '٣'"),
+        ("classic;passes=3.0", "passes must be a whole number from 1 to 9, or unlimited; got '3.0'"),
+        ("classic;draw=2", "draw must be 1 or 3; got 2"),
+        ("classic;draw=0", "draw must be 1 or 3; got 0"),
+        ("classic;draw=4294967297", "draw must be 1 or 3; got 4294967297"),
+        ("classic;reserve=5", "reserve must be 0 or 7; got 5"),
+        ("classic;reserve=-7", "reserve must be 0 or 7; got -7"),
+        ("classic;stock_top=open", "stock_top must be hidden or live; got 'open'"),
+        ("classic;waste_top=" + "x" * 100, "waste_top must be live or dead; got 'xxxxxxxx"),
+        ("classic;goal=half", "goal must be pyramid or all; got 'half'"),
+        ("classic;covered_pairs=1", "covered_pairs must be yes or no; got '1'"),
+        ('{"passes": 2147483648}', "passes must be a whole number from 1 to 9, or unlimited; got 2147483648"),
+        ('{"passes": 3.0}', "passes must be a whole number from 1 to 9, or unlimited; got 3.0"),
+        ('{"passes": true}', "passes must be a whole number from 1 to 9, or unlimited; got True"),
+        ('{"draw": 1e400}', "draw must be 1 or 3; got inf"),
+        ('{"reserve": null}', "reserve must be 0 or 7; got None"),
+        ('{"covered_pairs": 0}', "covered_pairs must be yes or no; got 0"),
+        ('{"goal": ["all"]}', "goal must be pyramid or all; got ['all']"),
+        ('{"passes": 1' + "0" * 5000 + "}", "rule set JSON is malformed"),
+        ('{"a":' * 5000, "rule set JSON is malformed"),
+    ],
+)
 def test_out_of_bounds_names_the_option_the_value_and_the_range(text, message):
     with pytest.raises(RulesError) as refused:
         Rules.parse(text)
@@ -136,19 +164,38 @@ def test_out_of_bounds_names_the_option_the_value_and_the_range(text, message):
     assert len(str(refused.value)) < 300
 
 
-@pytest.mark.parametrize("options", [
-    {"passes": 10}, {"passes": -1}, {"passes": 2**31}, {"passes": True}, {"passes": 3.0}, {"passes": "3"},
-    {"draw": 2}, {"draw": True}, {"reserve": 1}, {"reserve": 7.0}, {"goal": None}, {"covered_pairs": 1},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"passes": 10},
+        {"passes": -1},
+        {"passes": 2**31},
+        {"passes": True},
+        {"passes": 3.0},
+        {"passes": "3"},
+        {"draw": 2},
+        {"draw": True},
+        {"reserve": 1},
+        {"reserve": 7.0},
+        {"goal": None},
+        {"covered_pairs": 1},
+    ],
+)
 def test_rules_built_directly_keep_the_same_bounds(options):
     with pytest.raises(RulesError, match=f"^{next(iter(options))} must be "):
         Rules(**options)
 
 
 def test_the_edges_of_the_bounds_are_accepted():
-    for text in ("classic;passes=1", "classic;passes=9", "classic;passes=unlimited", "classic;passes=+9",
-                 "classic;passes= 09 ", "tuts-tomb;passes=9", "reserve;passes=9;goal=pyramid"):
+    for text in (
+        "classic;passes=1",
+        "classic;passes=9",
+        "classic;passes=unlimited",
+        "classic;passes=+9",
+        "classic;passes= 09 ",
+        "tuts-tomb;passes=9",
+        "reserve;passes=9;goal=pyramid",
+    ):
         rules = Rules.parse(text)
         assert_played_and_solved(rules)
     assert Rules(passes=9).passes == 9 and Rules(passes=UNLIMITED).unlimited_passes
-

@@ -56,8 +56,9 @@ def test_a_six_lying_on_its_own_seven(rules_name):
         assert not position.pyramid >> 15 & 1 and not position.pyramid >> 21 & 1
     else:
         assert "15+21" not in removal_strings(position)
-        with pytest.raises(IllegalMove,
-                           match="^7♥ is covered by 6♠: a card never pairs with a card it covers under these rules$"):
+        with pytest.raises(
+            IllegalMove, match="^7♥ is covered by 6♠: a card never pairs with a card it covers under these rules$"
+        ):
             position.check("21+15")
 
 
@@ -66,8 +67,10 @@ def test_covered_pair_needs_the_upper_card_free():
     rules = preset("overlap")
     deal = build_deal({10: "7H", 15: "6S"})
     position = Position.start(deal, rules)
-    with pytest.raises(IllegalMove, match="^7♥ is covered by 6♠ and 4♥, and a card pairs with the card "
-                                          "it covers only when nothing else covers it$"):
+    with pytest.raises(
+        IllegalMove,
+        match="^7♥ is covered by 6♠ and 4♥, and a card pairs with the card it covers only when nothing else covers it$",
+    ):
         position.check("15+10")
     # 16 gone, so only the 6 lies on the 7, but the 6 itself is still under 21
     position = position_with(deal, rules, set(range(28)) - {16, 22, 23})

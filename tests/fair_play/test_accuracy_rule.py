@@ -11,12 +11,11 @@ import pytest
 
 import engine
 from engine.solver import WINNABLE, bot, solve
-from engine.solver.analysis import accuracy, analyse, stock_seen_at
+from engine.solver.analysis import Accuracy, accuracy, analyse, stock_seen_at
 from games.models import Game, GameAnalysis
-from engine.solver.analysis import Accuracy
+from leaderboards.clubs.services import club_create, club_join
 from leaderboards.fair_play.accuracy import AccuracyFigures, player_accuracy
 from leaderboards.models import Flag, Result
-from leaderboards.clubs.services import club_create, club_join
 from leaderboards.tournaments.services import tournament_game_start, tournament_join
 from tests.leaderboards.test_tournaments import create, ready
 from tests.support import WINNABLE_ONE_LOOK, UserFactory, daily_game, make_daily, play
@@ -56,8 +55,10 @@ def bot_line(start: engine.Position, stray: float, seed: int) -> list[str]:
 def dailies():
     """Ten past days' classic daily deals, one a day."""
     first_day = dt.date.today() - dt.timedelta(days=GAMES + 1)
-    return [make_daily(date=first_day + dt.timedelta(days=index), preset="classic", number=number)
-            for index, number in enumerate(winnable_numbers(GAMES))]
+    return [
+        make_daily(date=first_day + dt.timedelta(days=index), preset="classic", number=number)
+        for index, number in enumerate(winnable_numbers(GAMES))
+    ]
 
 
 def play_days(player, dailies, make_line, *, stray: float = 0.0) -> list[int]:
@@ -79,8 +80,9 @@ def test_a_player_replaying_solver_lines_is_flagged_within_ten_games(dailies):
     flagged_at = flags_after.index(1) + 1
     flag = Flag.objects.get(game__player=player, kind=Flag.Kind.ACCURACY)
     assert flagged_at == PERFECT  # k of the last n: the k-th game that followed the solver on the board
-    assert flag.detail.startswith(f"last {flagged_at} analysed ranked games of the classic daily boards: "
-                                  f"{PERFECT} followed the solver")  # the figures when it fired
+    assert flag.detail.startswith(
+        f"last {flagged_at} analysed ranked games of the classic daily boards: {PERFECT} followed the solver"
+    )  # the figures when it fired
     figures = player_accuracy(game=Game.objects.filter(player=player).latest("finished_at"))
     assert figures.fires and figures.games == figures.perfect == GAMES
     assert figures.perfect_seen >= 4 and figures.perfect_moves >= 100
@@ -164,19 +166,29 @@ def test_one_stray_move_or_a_throwaway_game_on_another_board_no_longer_resets_th
     assert tournament_figures.games == 0 and tournament_figures.board == f"tournament {cup.pk}"
 
 
-@pytest.mark.parametrize("found, follows", [
-    (Accuracy(30, 30, True, True), True),
-    (Accuracy(30, 30, False, False), True),  # won before the stock was seen through: every counted move best
-    (Accuracy(29, 30, True, True), False),
-    (Accuracy(30, 30, True, False), False),
-    (Accuracy(0, 0, False, False), False),  # nothing to judge: an unwinnable deal
-])
+@pytest.mark.parametrize(
+    "found, follows",
+    [
+        (Accuracy(30, 30, True, True), True),
+        (Accuracy(30, 30, False, False), True),  # won before the stock was seen through: every counted move best
+        (Accuracy(29, 30, True, True), False),
+        (Accuracy(30, 30, True, False), False),
+        (Accuracy(0, 0, False, False), False),  # nothing to judge: an unwinnable deal
+    ],
+)
 def test_a_game_follows_the_solver_when_every_counted_move_was_best_and_the_finish_at_par(found, follows):
     assert found.followed_solver is follows
 
 
-@pytest.mark.parametrize("perfect, seen, moves, fires", [
-    (9, 9, 200, True), (8, 8, 200, False), (9, 3, 200, False), (9, 9, 99, False), (10, 4, 100, True),
-])
+@pytest.mark.parametrize(
+    "perfect, seen, moves, fires",
+    [
+        (9, 9, 200, True),
+        (8, 8, 200, False),
+        (9, 3, 200, False),
+        (9, 9, 99, False),
+        (10, 4, 100, True),
+    ],
+)
 def test_k_of_the_last_n(perfect, seen, moves, fires):
     assert AccuracyFigures("b", GAMES, perfect, seen, moves).fires is fires

@@ -7,8 +7,8 @@ import io
 import pytest
 from django.core.management import call_command
 from django.test import override_settings
-from engine.solver import UNKNOWN, Solution
 
+from engine.solver import UNKNOWN, Solution
 from games import services as game_services
 from games.models import Game
 from games.move_log import log_encode, log_without_last
@@ -62,8 +62,9 @@ def test_a_solver_line_at_an_even_pace_is_flagged_and_a_persons_game_is_not(user
 def test_a_game_closed_at_the_end_of_its_day_is_no_mismatch(users, winning_line, yesterday):
     daily = make_daily(date=yesterday)
     with clock_at(during(yesterday)):
-        game = game_services.ranked_game_start(player=users[0], deal=daily.deal, daily=daily,
-                                               closes_at=day_end(yesterday))
+        game = game_services.ranked_game_start(
+            player=users[0], deal=daily.deal, daily=daily, closes_at=day_end(yesterday)
+        )
         for ply, move in enumerate(winning_line[:6], start=1):
             game_services.move_submit(game_id=game.pk, player=users[0], ply=ply, move=move)
     assert close_expired_games() == 1  # left playing: the clock job closed it as it stood
@@ -74,8 +75,9 @@ def test_a_game_closed_at_the_end_of_its_day_is_no_mismatch(users, winning_line,
     assert not Flag.objects.exists()
     # and a closed game whose log has gone on to a win is one
     resigned_won = daily_game(users[1], daily)  # won on its day
-    Game.objects.filter(pk=resigned_won.pk).update(status=Game.Status.CLOSED, finished_at=day_end(yesterday),
-                                                   closes_at=day_end(yesterday))
+    Game.objects.filter(pk=resigned_won.pk).update(
+        status=Game.Status.CLOSED, finished_at=day_end(yesterday), closes_at=day_end(yesterday)
+    )
     assert ranked_day_recheck(date=yesterday).mismatched == [resigned_won.pk]
 
 
@@ -132,8 +134,15 @@ def test_the_command_and_the_task_are_safe_to_run_twice(users, winning_line, yes
     assert "2 ranked games replayed, 1 differ from their log, 1 suspicious, 2 new flags" in out.getvalue()
     first = list(Flag.objects.order_by("pk").values_list("pk", "game_id", "kind"))
     again = recheck_ranked_day.delay().get()  # the beat job's default day is yesterday
-    assert again == {"date": yesterday.isoformat(), "chunks": 1, "chunks_done": 1, "games": 2, "mismatched": [bad.pk],
-                     "suspicious": [bot.pk], "flags_new": 0}
+    assert again == {
+        "date": yesterday.isoformat(),
+        "chunks": 1,
+        "chunks_done": 1,
+        "games": 2,
+        "mismatched": [bad.pk],
+        "suspicious": [bot.pk],
+        "flags_new": 0,
+    }
     assert list(Flag.objects.order_by("pk").values_list("pk", "game_id", "kind")) == first
 
 
@@ -164,12 +173,17 @@ def test_staff_review_flags_beside_the_voids(users, winning_line, yesterday):
     voided = client_for(staff).post("/api/fair-play/voids/", {"game": bot.pk, "reason": "flag reviewed"}, format="json")
     assert voided.status_code == 201 and Result.objects.get(game=bot).voided
     for missing in (999999, 10**30):  # past a 64-bit id: still a plain 404, not a database overflow
-        assert client_for(staff).post(f"/api/fair-play/flags/{missing}/review/", {"note": "x"},
-                                      format="json").json()["code"] == "flag_not_found"
+        assert (
+            client_for(staff)
+            .post(f"/api/fair-play/flags/{missing}/review/", {"note": "x"}, format="json")
+            .json()["code"]
+            == "flag_not_found"
+        )
 
 
-def test_without_a_known_par_the_solver_is_asked_and_an_unknown_verdict_flags_nothing(users, winning_line, yesterday,
-                                                                                    settings, monkeypatch):
+def test_without_a_known_par_the_solver_is_asked_and_an_unknown_verdict_flags_nothing(
+    users, winning_line, yesterday, settings, monkeypatch
+):
     bot = stamp_moves(daily_game(users[0], make_daily(date=yesterday)), [2.0])
     Deal = type(bot.deal)
     Deal.objects.filter(pk=bot.deal_id).update(status=Deal.Status.UNKNOWN, par_moves=None)

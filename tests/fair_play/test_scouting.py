@@ -15,22 +15,21 @@ import engine
 from games import services as game_services
 from games.models import Game
 from games.tasks import close_expired_games
-from leaderboards.tournaments import services as leaderboard_services
+from leaderboards.boards.selectors.boards import daily_board
+from leaderboards.boards.selectors.stats import period_board
 from leaderboards.clubs.services import club_create, club_join
-from leaderboards.tournaments.services import tournament_join
 from leaderboards.fair_play import services
 from leaderboards.fair_play.game_rules import game_rules_check
 from leaderboards.fair_play.models import Flag, Void
 from leaderboards.fair_play.recheck import ranked_day_recheck
 from leaderboards.fair_play.scouting import scouting_of
 from leaderboards.models import Entry, Result
-from leaderboards.boards.selectors.boards import daily_board
-from leaderboards.boards.selectors.stats import period_board
+from leaderboards.tournaments import services as leaderboard_services
+from leaderboards.tournaments.services import tournament_join
 from pyramid_site.client import address_hash, client_mark
 from pyramid_site.clock import day_end, utc_today
 from tests.leaderboards.test_tournaments import create, ready
-from tests.support import (PAR, WINNABLE_ONE_LOOK, UserFactory, at_once, clock_at, daily_game, during, make_daily,
-                           play)
+from tests.support import PAR, WINNABLE_ONE_LOOK, UserFactory, at_once, clock_at, daily_game, during, make_daily, play
 
 pytestmark = pytest.mark.django_db
 HOME = "203.0.113.7"
@@ -90,8 +89,9 @@ def flags_of(game_id: int) -> list[str]:
     return list(Flag.objects.filter(game_id=game_id).values_list("kind", flat=True))
 
 
-def test_a_guest_that_walks_the_stock_links_to_the_main_accounts_par_win(winning_line, player, other_player,
-                                                                          django_capture_on_commit_callbacks):
+def test_a_guest_that_walks_the_stock_links_to_the_main_accounts_par_win(
+    winning_line, player, other_player, django_capture_on_commit_callbacks
+):
     """The issue's scouting run: a guest draws through today's stock from the same browser, the main account
     then plays the solver's line at par with a person's pauses. The par win is flagged and held off the board
     (today: rank 1 and no flag, and nothing of the address or the device kept)."""
@@ -130,14 +130,18 @@ def test_a_guest_that_walks_the_stock_links_to_the_main_accounts_par_win(winning
     assert Game.objects.get(pk=start(forged, daily)).client_hash == address_hash(HOME)
 
 
-@pytest.mark.parametrize("scout_at, main_at, linked_by", [
-    ((HOME, DEVICE), (ELSEWHERE, DEVICE), "device"),
-    ((HOME, DEVICE), (HOME, OTHER_DEVICE), "address"),
-    ((HOME, None), (HOME, None), "address"),
-    ((HOME, DEVICE), (ELSEWHERE, OTHER_DEVICE), None),
-])
-def test_either_the_address_or_the_device_links_the_games(winning_line, player, scout_at, main_at, linked_by,
-                                                           django_capture_on_commit_callbacks):
+@pytest.mark.parametrize(
+    "scout_at, main_at, linked_by",
+    [
+        ((HOME, DEVICE), (ELSEWHERE, DEVICE), "device"),
+        ((HOME, DEVICE), (HOME, OTHER_DEVICE), "address"),
+        ((HOME, None), (HOME, None), "address"),
+        ((HOME, DEVICE), (ELSEWHERE, OTHER_DEVICE), None),
+    ],
+)
+def test_either_the_address_or_the_device_links_the_games(
+    winning_line, player, scout_at, main_at, linked_by, django_capture_on_commit_callbacks
+):
     daily = make_daily()
     with django_capture_on_commit_callbacks(execute=True):
         walk_the_stock(browser(address=scout_at[0], device=scout_at[1]), daily)
@@ -192,8 +196,9 @@ def test_an_abandoned_scout_links_when_its_day_closes_it(winning_line, other_pla
     played meanwhile from its address (the daily re-check, or the job the closing queues)."""
     yesterday = make_daily(date=utc_today() - dt.timedelta(days=1))
     with clock_at(during(yesterday.date)):
-        abandoned = game_services.ranked_game_start(player=UserFactory(), deal=yesterday.deal, daily=yesterday,
-                                                    closes_at=day_end(yesterday.date))
+        abandoned = game_services.ranked_game_start(
+            player=UserFactory(), deal=yesterday.deal, daily=yesterday, closes_at=day_end(yesterday.date)
+        )
         play(abandoned, ["draw"], resign=False)
     Game.objects.filter(pk=abandoned.pk).update(client_hash=address_hash(HOME))
     better = daily_game(other_player, yesterday, 12)
@@ -220,8 +225,9 @@ def test_the_rules_run_twice_write_once_and_a_lost_job_is_caught_by_the_recheck(
     assert ranked_day_recheck(date=daily.date).flags_new == 0 and Flag.objects.count() == 1
 
 
-def test_a_win_faster_than_a_person_can_move_is_flagged(winning_line, player, other_player, settings,
-                                                        django_capture_on_commit_callbacks):
+def test_a_win_faster_than_a_person_can_move_is_flagged(
+    winning_line, player, other_player, settings, django_capture_on_commit_callbacks
+):
     settings.PYRAMID_FLAG_FASTEST_MOVE_MS = 300
     daily = make_daily()
     with django_capture_on_commit_callbacks(execute=True):
@@ -254,7 +260,8 @@ def test_a_flag_holds_the_result_off_every_board_until_reviewed(winning_line, us
     assert services.flag_raise(game=game, kind=Flag.Kind.SCOUTED, detail="again") is None  # once a kind
     assert board_players(daily) == [users[1].pk]
     assert [row.result.player_id for row in daily_board(daily=daily, club_id=club.pk, use_cache=False).top] == [
-        users[1].pk]
+        users[1].pk
+    ]
     assert period_board(preset=daily.preset, first=monday, club_id=club.pk)[0] == 1
     assert users[0].pk not in period_players(daily.preset, monday) + period_players(daily.preset, None)
     assert daily_board(daily=daily, use_cache=False).top[0].rank == 1
@@ -302,8 +309,10 @@ def test_a_flag_and_the_games_result_landing_at_once_leave_it_held(winning_line)
     player, daily = UserFactory(), make_daily()
     game = game_services.ranked_game_start(player=player, deal=daily.deal, daily=daily, closes_at=day_end(daily.date))
     play(game, winning_line[:5], resign=False)
-    errors = at_once(lambda: game_services.game_resign(game_id=game.pk, player=player),
-                     lambda: services.flag_raise(game=game, kind=Flag.Kind.SCOUTED, detail="race"))
+    errors = at_once(
+        lambda: game_services.game_resign(game_id=game.pk, player=player),
+        lambda: services.flag_raise(game=game, kind=Flag.Kind.SCOUTED, detail="race"),
+    )
     assert errors == []
     assert Result.objects.get(game=game).voided
 
@@ -355,6 +364,7 @@ def test_the_admin_clears_a_flag_through_the_service(winning_line, player, clien
 
 def test_an_ipv6_client_is_one_address_across_its_block(rf):
     """A device rotating its private IPv6 addresses inside its /64 stays one address for the scouting rule."""
+
     def mark(address):
         return client_mark(rf.get("/", REMOTE_ADDR=address)).address_hash
 

@@ -8,11 +8,11 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from games import services as game_services
+from leaderboards.boards.selectors.boards import daily_board
+from leaderboards.boards.selectors.stats import period_board
 from leaderboards.fair_play import services
 from leaderboards.fair_play.models import Void
 from leaderboards.models import Result
-from leaderboards.boards.selectors.boards import daily_board
-from leaderboards.boards.selectors.stats import period_board
 from pyramid_site.errors import Code, DomainError
 from tests.support import UserFactory, at_once, client_for, daily_game, make_daily
 
@@ -69,13 +69,17 @@ def test_void_errors(users, winning_line):
 
 def test_fair_play_api(users, staff, winning_line):
     game = daily_game(users[0], make_daily(), 3)
-    assert client_for(users[1]).post("/api/fair-play/voids/", {"game": game.pk, "reason": "x"},
-                                     format="json").status_code == 403
+    assert (
+        client_for(users[1]).post("/api/fair-play/voids/", {"game": game.pk, "reason": "x"}, format="json").status_code
+        == 403
+    )
     api = client_for(staff)
     assert api.post("/api/fair-play/voids/", {"reason": "x"}, format="json").json()["code"] == "invalid"
     assert api.post("/api/fair-play/voids/", {"game": game.pk}, format="json").status_code == 400
-    assert api.post("/api/fair-play/voids/", {"game": 10**9, "reason": "x"},
-                    format="json").json()["code"] == "game_not_found"
+    assert (
+        api.post("/api/fair-play/voids/", {"game": 10**9, "reason": "x"}, format="json").json()["code"]
+        == "game_not_found"
+    )
     created = api.post("/api/fair-play/voids/", {"game": game.pk, "reason": "bot"}, format="json")
     assert created.status_code == 201 and created.json()["voided_by"] == staff.pk
     assert api.post("/api/fair-play/voids/", {"game": game.pk, "reason": "bot"}, format="json").status_code == 409
@@ -85,8 +89,10 @@ def test_fair_play_api(users, staff, winning_line):
     assert api.post(lift, {}, format="json").status_code == 400
     assert api.post(lift, {"reason": "ok"}, format="json").json()["lifted_by"] == staff.pk
     assert api.post(lift, {"reason": "ok"}, format="json").json()["code"] == "already_lifted"
-    assert api.post("/api/fair-play/voids/999999/lift/", {"reason": "ok"},
-                    format="json").json()["code"] == "void_not_found"
+    assert (
+        api.post("/api/fair-play/voids/999999/lift/", {"reason": "ok"}, format="json").json()["code"]
+        == "void_not_found"
+    )
 
 
 def test_a_practice_game_cannot_be_voided(users, staff):
@@ -113,7 +119,6 @@ def test_void_command(player, winning_line):
     assert Void.objects.filter(player__isnull=False).count() == 1
 
 
-
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
 @pytest.mark.django_db(transaction=True)
 def test_void_player_racing_finishing_games_leaves_nothing_on_the_board(winning_line):
@@ -122,8 +127,10 @@ def test_void_player_racing_finishing_games_leaves_nothing_on_the_board(winning_
     cheat = UserFactory()
     dailies = [make_daily(), make_daily(preset="strict", number=99), make_daily(preset="classic", number=98)]
     games = [game_services.game_start(player=cheat, daily_id=d.pk) for d in dailies]
-    errors = at_once(*[lambda g=g: game_services.game_resign(game_id=g.pk, player=cheat) for g in games],
-                     lambda: services.player_void(player_id=cheat.pk, reason="race"))
+    errors = at_once(
+        *[lambda g=g: game_services.game_resign(game_id=g.pk, player=cheat) for g in games],
+        lambda: services.player_void(player_id=cheat.pk, reason="race"),
+    )
     assert errors == []
     assert Result.objects.filter(player=cheat).count() == 3
     assert not Result.objects.filter(player=cheat, voided=False).exists()
@@ -138,7 +145,9 @@ def test_void_of_a_game_racing_its_resignation_neither_deadlocks_nor_leaves_it_o
     for _ in range(5):
         cheat = UserFactory()
         game = game_services.game_start(player=cheat, daily_id=daily.pk)
-        errors = at_once(lambda game=game, cheat=cheat: game_services.game_resign(game_id=game.pk, player=cheat),
-                         lambda game=game: services.game_void(game_id=game.pk, reason="race"))
+        errors = at_once(
+            lambda game=game, cheat=cheat: game_services.game_resign(game_id=game.pk, player=cheat),
+            lambda game=game: services.game_void(game_id=game.pk, reason="race"),
+        )
         assert errors == []
         assert Result.objects.filter(game=game, voided=True).count() == 1

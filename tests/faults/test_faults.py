@@ -9,18 +9,24 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from fault_servers import missing_binaries
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = [pytest.mark.skipif(missing_binaries() is not None, reason=str(missing_binaries())),
-              pytest.mark.real_clock]  # its servers and workers read their own clock
+pytestmark = [
+    pytest.mark.skipif(missing_binaries() is not None, reason=str(missing_binaries())),
+    pytest.mark.real_clock,
+]  # its servers and workers read their own clock
 
 
 def run_fault(script: str, *args: str, timeout: float = 240) -> dict:
-    finished = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args], cwd=ROOT,
-                              capture_output=True, text=True, timeout=timeout)
+    finished = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     lines = [line for line in finished.stdout.splitlines() if line.startswith("FIGURES ")]
     assert lines, f"{script} printed no figures:\n{finished.stdout[-3000:]}\n{finished.stderr[-3000:]}"
     return json.loads(lines[-1].removeprefix("FIGURES "))
@@ -45,8 +51,13 @@ def test_postgres_restart_under_load_loses_and_doubles_nothing():
     assert figures["moves_stored"] == figures["moves_acknowledged"] == figures["moves_sent"] > 0
     assert 0 < figures["moves_before_restart"] < figures["moves_sent"]  # the restart came mid-play
     assert figures["given_up"] == 0
-    for name in ("games_lost_a_move", "games_with_unacknowledged_move", "games_with_gaps_or_doubles",
-                 "games_differ_from_sent", "games_not_replaying_to_state"):
+    for name in (
+        "games_lost_a_move",
+        "games_with_unacknowledged_move",
+        "games_with_gaps_or_doubles",
+        "games_differ_from_sent",
+        "games_not_replaying_to_state",
+    ):
         assert figures.get(name, 0) == 0, name
     assert figures["ok"]
 

@@ -40,8 +40,9 @@ def clock(monkeypatch) -> types.SimpleNamespace:
 
 
 def test_cache_without_redis_misses_and_drops(asked, clock, caplog):
-    cache = ForgivingRedisCache(f"redis://127.0.0.1:{free_port()}/0",
-                                {"OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}})
+    cache = ForgivingRedisCache(
+        f"redis://127.0.0.1:{free_port()}/0", {"OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}
+    )
     assert cache.get("throttle", default=[]) == []
     assert cache.add("solve-queued:1", True) is False
     cache.set("k", 1)
@@ -62,14 +63,17 @@ def test_a_redis_that_stops_answering_costs_one_timeout_then_none_until_it_is_as
     asked again."""
     failures = []
     warning = cache_module.log.warning
-    monkeypatch.setattr(cache_module.log, "warning", lambda text, name, exc: (failures.append(type(exc)),
-                                                                                warning(text, name, exc)))
+    monkeypatch.setattr(
+        cache_module.log, "warning", lambda text, name, exc: (failures.append(type(exc)), warning(text, name, exc))
+    )
     silent = socket.socket()
     silent.bind(("127.0.0.1", 0))
     silent.listen(16)  # connections complete in the kernel's backlog; nothing ever reads or answers
     try:
-        cache = ForgivingRedisCache(f"redis://127.0.0.1:{silent.getsockname()[1]}/0",
-                                    {"OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}})
+        cache = ForgivingRedisCache(
+            f"redis://127.0.0.1:{silent.getsockname()[1]}/0",
+            {"OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}},
+        )
         assert cache.get("k") is None
         assert len(asked) == 1 and failures == [redis.TimeoutError]  # it waited for its socket timeout
         for _ in range(10):

@@ -65,14 +65,19 @@ def test_a_game_thrown_away_is_lost_where_the_reference_says(service_settings, p
     assert [p["ply"] for p in analysis["plies"]] == list(range(len(moves) + 1))
     assert [p["move"] for p in analysis["plies"]] == [None, *moves]
     # along the winning line the win comes one move nearer with every move
-    assert [p["moves_to_win"] for p in analysis["plies"][:PLAYED + 1]] == list(range(PAR, PAR - PLAYED - 1, -1))
+    assert [p["moves_to_win"] for p in analysis["plies"][: PLAYED + 1]] == list(range(PAR, PAR - PLAYED - 1, -1))
     assert analysis["lost_at"] == PLAYED + 1
     kept = position_after(winning_line[:PLAYED]).apply(analysis["keep_move"])
     assert solve_reference(kept, max_nodes=200_000).verdict == WINNABLE
     last = solve_reference(position_after(moves), max_nodes=200_000)
     assert analysis["plies"][-1] | {"ply": 0, "move": None} == {
-        "ply": 0, "move": None, "verdict": last.verdict, "best_cards_left": last.best_cards_left,
-        "moves_to_win": None, "best_move": last.solution[0] if last.solution else None}
+        "ply": 0,
+        "move": None,
+        "verdict": last.verdict,
+        "best_cards_left": last.best_cards_left,
+        "moves_to_win": None,
+        "best_move": last.solution[0] if last.solution else None,
+    }
     assert analysis["costly"] == [{"ply": PLAYED + 1, "cost": last.best_cards_left}]
 
 
@@ -98,14 +103,18 @@ def test_a_daily_games_analysis_opens_when_the_day_is_over(service_settings, win
             assert len(answer.json()["plies"]) == 11
 
 
-def test_a_practice_game_is_its_players_alone_and_waits_for_its_end(service_settings, player, other_player,
-                                                                     winning_line):
+def test_a_practice_game_is_its_players_alone_and_waits_for_its_end(
+    service_settings, player, other_player, winning_line
+):
     api = client_for(player)
     game_id = start_practice(api)
     play(api, game_id, winning_line[:3])
     playing = api.get(f"/api/games/{game_id}/analysis/")
     assert playing.status_code == 409 and playing.json() | {"message": ""} == {
-        "code": "not_yet", "message": "", "opens_at": None}
+        "code": "not_yet",
+        "message": "",
+        "opens_at": None,
+    }
     api.post(f"/api/games/{game_id}/resign/", format="json")
     assert client_for(other_player).get(f"/api/games/{game_id}/analysis/").json()["code"] == "game_not_found"
     assert client_for(None).get(f"/api/games/{game_id}/analysis/").status_code == 401
@@ -151,8 +160,7 @@ def test_the_job_is_safe_twice_and_a_failed_run_stores_nothing(service_settings,
     assert bytes(again.plies) == bytes(first.plies) and again.created_at == first.created_at
 
 
-def test_the_replay_steps_through_every_position_and_the_best_line(service_settings, player, winning_line,
-                                                                    losing_move):
+def test_the_replay_steps_through_every_position_and_the_best_line(service_settings, player, winning_line, losing_move):
     api = client_for(player)
     game_id = start_practice(api)
     moves = [*winning_line[:PLAYED], losing_move]
@@ -195,19 +203,28 @@ def test_the_command_analyses_a_days_daily_games(service_settings, winning_line)
     assert [p["moves_to_win"] for p in analysis["plies"]] == list(range(PAR, -1, -1))
 
 
-def test_a_practice_game_can_ask_whether_it_can_still_be_won(service_settings, player, other_player, winning_line,
-                                                             losing_move):
+def test_a_practice_game_can_ask_whether_it_can_still_be_won(
+    service_settings, player, other_player, winning_line, losing_move
+):
     api = client_for(player)
     game_id = start_practice(api)
     play(api, game_id, winning_line[:PLAYED])
     still = api.get(f"/api/games/{game_id}/verdict/").json()
-    assert still == {"game": game_id, "ply": PLAYED, "verdict": "winnable", "moves_to_win": PAR - PLAYED,
-                     "best_cards_left": 0}
+    assert still == {
+        "game": game_id,
+        "ply": PLAYED,
+        "verdict": "winnable",
+        "moves_to_win": PAR - PLAYED,
+        "best_cards_left": 0,
+    }
     api.post(f"/api/games/{game_id}/moves/", {"ply": PLAYED + 1, "move": losing_move}, format="json")
     reference = solve_reference(position_after([*winning_line[:PLAYED], losing_move]), max_nodes=200_000)
     lost = api.get(f"/api/games/{game_id}/verdict/").json()
-    assert (lost["verdict"], lost["best_cards_left"], lost["moves_to_win"]) == (UNWINNABLE, reference.best_cards_left,
-                                                                                None)
+    assert (lost["verdict"], lost["best_cards_left"], lost["moves_to_win"]) == (
+        UNWINNABLE,
+        reference.best_cards_left,
+        None,
+    )
     assert Game.objects.get(pk=game_id).hint_count == 0  # not a hint
     assert client_for(other_player).get(f"/api/games/{game_id}/verdict/").status_code == 404
 

@@ -6,11 +6,11 @@ import subprocess
 import sys
 import uuid
 
-import engine
 import pytest
 from django.conf import settings
 from django.db import connection
 
+import engine
 from games import services
 from games.models import Deal
 from games.tasks import solve_deal
@@ -19,8 +19,9 @@ from pyramid_site.celery import app as celery_app
 pytestmark = [
     pytest.mark.real_clock,  # a real worker reads its own clock
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not settings.REDIS_URL or connection.vendor != "postgresql",
-                       reason="needs REDIS_URL and PostgreSQL"),
+    pytest.mark.skipif(
+        not settings.REDIS_URL or connection.vendor != "postgresql", reason="needs REDIS_URL and PostgreSQL"
+    ),
 ]
 
 
@@ -36,9 +37,29 @@ def worker():
         "PYRAMID_SOLVE_BUDGET_SECONDS": "20",
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "pyramid_site", "worker", "--pool", "solo", "--concurrency", "1",
-         "-Q", queue, "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip", "--without-mingle"],
-        env=env, cwd=settings.BASE_DIR, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "pyramid_site",
+            "worker",
+            "--pool",
+            "solo",
+            "--concurrency",
+            "1",
+            "-Q",
+            queue,
+            "--loglevel",
+            "WARNING",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        env=env,
+        cwd=settings.BASE_DIR,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
     )
     celery_app.conf.task_always_eager = False
     try:
@@ -67,8 +88,9 @@ def test_a_workers_solve_is_charged_to_whoever_asked_and_waits_when_their_budget
     in the shared Redis, and puts a solve back (the deal stays pending) once the asker's budget is spent."""
     from pyramid_site import solver_budget
 
-    settings.CACHES = {"default": {"BACKEND": "pyramid_site.cache.ForgivingRedisCache",
-                                   "LOCATION": settings.REDIS_URL}}  # the worker's cache: the counts it keeps
+    settings.CACHES = {
+        "default": {"BACKEND": "pyramid_site.cache.ForgivingRedisCache", "LOCATION": settings.REDIS_URL}
+    }  # the worker's cache: the counts it keeps
     payer = solver_budget.SolverPayer(10**12 + uuid.uuid4().int % 10**9, f"test-{uuid.uuid4().hex}")
     counters = [f"user:{payer.account_id}", f"ip:{payer.address}"]
     deal = services.deal_get_or_create(number=5, rules=engine.preset("one-look"))
@@ -78,7 +100,10 @@ def test_a_workers_solve_is_charged_to_whoever_asked_and_waits_when_their_budget
     assert all(estimate.previous + estimate.current > 0 for estimate in charged.values())
     solver_budget.charge(payer, settings.PYRAMID_SOLVER_SECONDS_PER_ACCOUNT)  # spent now
     waiting = services.deal_get_or_create(number=6, rules=engine.preset("one-look"))
-    assert solve_deal.apply_async((waiting.pk, *payer.task_args()), queue=worker,
-                                  ignore_result=False).get(timeout=90).startswith("deferred")
+    assert (
+        solve_deal.apply_async((waiting.pk, *payer.task_args()), queue=worker, ignore_result=False)
+        .get(timeout=90)
+        .startswith("deferred")
+    )
     waiting.refresh_from_db()
     assert waiting.status == Deal.Status.PENDING

@@ -35,8 +35,10 @@ def abandoned_and_resigned(winning_line):
         api = client_for(user)
         game = api.post("/api/games/", {"daily": daily.pk}, format="json").json()
         for ply, notation in enumerate(winning_line[:5], start=1):
-            assert api.post(f"/api/games/{game['id']}/moves/", {"ply": ply, "move": notation},
-                            format="json").status_code == 201
+            assert (
+                api.post(f"/api/games/{game['id']}/moves/", {"ply": ply, "move": notation}, format="json").status_code
+                == 201
+            )
         games.append(game["id"])
     assert client_for(resigner).post(f"/api/games/{games[1]}/resign/").status_code == 200
     return daily, quitter, resigner, games

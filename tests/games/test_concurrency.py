@@ -38,8 +38,10 @@ def _at_once(player, requests):
 
 def _race(player, game_id, bodies):
     """Each body sent as a move at once; the responses in order."""
-    return _at_once(player, [lambda client, body=body: client.post(f"/api/games/{game_id}/moves/", body, format="json")
-                             for body in bodies])
+    return _at_once(
+        player,
+        [lambda client, body=body: client.post(f"/api/games/{game_id}/moves/", body, format="json") for body in bodies],
+    )
 
 
 def _practice_game(player):

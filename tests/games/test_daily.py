@@ -3,12 +3,12 @@
 import datetime as dt
 import threading
 
-import engine
 import pytest
 from django.core.management import call_command
 from django.db import connection, connections
-from engine.solver import Solution, solve
 
+import engine
+from engine.solver import Solution, solve
 from games import services
 from games.daily import commitment
 from games.models import DailyDeal, Deal
@@ -47,9 +47,13 @@ def test_candidate_numbers_are_the_documented_hmac():
 def test_daily_numbers_are_keyed_by_the_secret():
     number = daily_number("s", DAY, "classic", 0)
     assert number == daily_number("s", DAY, "classic", 0) and 0 <= number < 2**64
-    others = {daily_number("t", DAY, "classic", 0), daily_number("s", DAY + dt.timedelta(days=1), "classic", 0),
-              daily_number("s", DAY, "strict", 0), daily_number("s", DAY, "classic", 1),
-              candidate_number(secret="s", purpose="tournament", key=f"{DAY.isoformat()}|classic", attempt=0)}
+    others = {
+        daily_number("t", DAY, "classic", 0),
+        daily_number("s", DAY + dt.timedelta(days=1), "classic", 0),
+        daily_number("s", DAY, "strict", 0),
+        daily_number("s", DAY, "classic", 1),
+        candidate_number(secret="s", purpose="tournament", key=f"{DAY.isoformat()}|classic", attempt=0),
+    }
     assert number not in others and len(others) == 5
 
 
@@ -77,8 +81,9 @@ def test_candidates_the_solver_cannot_prove_are_skipped(settings, monkeypatch):
 
     def out_of_budget(position, *, budget_seconds):
         budgets.append(budget_seconds)
-        return Solution(verdict="unknown", par_moves=None, best_cards_left=None, best_moves=None,
-                        seconds=budget_seconds)
+        return Solution(
+            verdict="unknown", par_moves=None, best_cards_left=None, best_moves=None, seconds=budget_seconds
+        )
 
     monkeypatch.setattr("games.services.deals.solve", out_of_budget)
     settings.PYRAMID_SOLVE_BUDGET_SECONDS = 0.01
@@ -147,8 +152,12 @@ def test_beat_job_fills_the_open_days(settings):
     today = utc_today()
     make_daily(date=today, preset="classic")  # today's classic deal is ready already
     assert prepare_daily_deals.delay().get() == 5
-    expected = {daily_number(settings.PYRAMID_DAILY_SECRET, today + dt.timedelta(days=d), p, 0)
-                for d in range(3) for p in ("classic", "strict") if (d, p) != (0, "classic")}
+    expected = {
+        daily_number(settings.PYRAMID_DAILY_SECRET, today + dt.timedelta(days=d), p, 0)
+        for d in range(3)
+        for p in ("classic", "strict")
+        if (d, p) != (0, "classic")
+    }
     assert expected <= {int(n) for n in Deal.objects.values_list("number", flat=True)}
 
 
@@ -175,8 +184,9 @@ def test_daily_api_reveals_a_deal_only_in_its_time(player, settings):
 
     ahead = client_for(None).get(f"/api/daily/{future.date.isoformat()}/").json()
     assert ahead["count"] == 1
-    assert ahead["results"] == [{"form": "commitment", "date": future.date.isoformat(), "preset": "one-look",
-                                 "commitment": future.commitment}]
+    assert ahead["results"] == [
+        {"form": "commitment", "date": future.date.isoformat(), "preset": "one-look", "commitment": future.commitment}
+    ]
 
     bad = client.get("/api/daily/tomorrow/")
     assert bad.status_code == 400 and bad.json()["code"] == "bad_date"

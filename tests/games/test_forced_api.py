@@ -1,19 +1,21 @@
 """The player's view names the forced rest of a game (`position.forced`), and the moves endpoint takes
 each of its moves as it is written (docs/rules.md, section 19; docs/api.md)."""
 
-import engine
 import pytest
 
+import engine
 from tests.support import make_daily
 
 pytestmark = pytest.mark.django_db
 
 # one-look deal #8: the engine's first legal move, ply after ply, reaches a forced end after 21 moves
-ONE_LOOK_8 = ("draw 24+S draw draw draw draw 21+S draw draw 22+S draw 26+S draw draw draw draw draw 27+S S 20+S "
-              "draw").split()
+ONE_LOOK_8 = (
+    "draw 24+S draw draw draw draw 21+S draw draw 22+S draw 26+S draw draw draw draw draw 27+S S 20+S draw"
+).split()
 # strict deal #138 (the daily preset that clears all 52 cards): forced after 23 moves
-STRICT_138 = ("22+23 draw draw 25+S 27+S S draw draw 16+S draw draw 21+S S+W S+W draw 24+S 15+S 18+S draw draw S "
-              "S+W 17+S").split()
+STRICT_138 = (
+    "22+23 draw draw 25+S 27+S S draw draw 16+S draw draw 21+S S+W S+W draw 24+S 15+S 18+S draw draw S S+W 17+S"
+).split()
 
 
 def start(api, **body):
@@ -36,7 +38,7 @@ def finish(api, game):
     """Play the view's forced moves one by one, as a Finish button does; each is accepted."""
     forced = game["position"]["forced"]
     for move in forced:
-        assert game["position"]["forced"] == forced[forced.index(move):]  # here the rest of the same list
+        assert game["position"]["forced"] == forced[forced.index(move) :]  # here the rest of the same list
         response = api.post(f"/api/games/{game['id']}/moves/", {"ply": game["next_ply"], "move": move}, format="json")
         assert response.status_code == 201, response.json()
         game = response.json()

@@ -6,10 +6,10 @@ are held equal to their serializers here too."""
 import json
 import random
 
-import engine
 import pytest
 from rest_framework.utils.encoders import JSONEncoder
 
+import engine
 from games import services
 from games.api.serializers import GameOutput, GameReplayOutput, MoveOutcomeOutput, game_output, replay_output
 from games.engine_glue import game_position
@@ -49,8 +49,9 @@ def test_the_hand_built_game_answer_is_the_declared_one(player, other_player):
                     assert_same(game, game_position(game))
                     continue
                 legal = [str(m) for m in position.legal_moves()]
-                outcome = services.move_submit(game_id=game.pk, player=player, ply=game.moves + 1,
-                                               move=rng.choice(legal))
+                outcome = services.move_submit(
+                    game_id=game.pk, player=player, ply=game.moves + 1, move=rng.choice(legal)
+                )
                 assert_same(outcome.game, outcome.position, applied=outcome.applied)
                 game = outcome.game
             if not game.is_over and rng.random() < 0.5:
@@ -68,8 +69,9 @@ def test_the_hand_built_game_answer_is_the_declared_one(player, other_player):
 
 
 def assert_replay_declared(game, best_from):
-    game, moves, positions, best = services.game_replay(game_id=game.pk, user=game.player, best_from=best_from,
-                                                         budget_seconds=0.5)
+    game, moves, positions, best = services.game_replay(
+        game_id=game.pk, user=game.player, best_from=best_from, budget_seconds=0.5
+    )
     replay = replay_output(game, moves, positions, best)
     assert len(replay["plies"]) == game.moves + 1
     assert wire(replay) == wire(GameReplayOutput(replay).data)

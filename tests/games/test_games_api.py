@@ -2,9 +2,9 @@
 
 import datetime as dt
 
-import engine
 import pytest
 
+import engine
 from games.models import Deal, Game
 from games.signals import game_finished
 from leaderboards.models import Result
@@ -71,8 +71,16 @@ def test_illegal_move_is_refused_with_the_engines_reason_and_changes_nothing(api
 
 
 # an empty move is refused by the body's checks; the others are strings the engine's notation refuses
-@pytest.mark.parametrize("move, code", [("", "invalid"), ("28", "bad_notation"), ("R9", "bad_notation"),
-                                        ("1+2+3", "bad_notation"), ("drawing", "bad_notation")])
+@pytest.mark.parametrize(
+    "move, code",
+    [
+        ("", "invalid"),
+        ("28", "bad_notation"),
+        ("R9", "bad_notation"),
+        ("1+2+3", "bad_notation"),
+        ("drawing", "bad_notation"),
+    ],
+)
 def test_malformed_notation_is_400(api, move, code):
     game = start(api, number=0, rules="one-look")
     response = play(api, game["id"], 1, move)
@@ -81,9 +89,16 @@ def test_malformed_notation_is_400(api, move, code):
     assert logged(game["id"]) == []
 
 
-@pytest.mark.parametrize("body, code", [({}, "invalid"), ({"ply": 0, "move": "draw"}, "invalid"),
-                                        ({"ply": "x", "move": "draw"}, "invalid"), ({"move": "draw"}, "invalid"),
-                                        ([1], "malformed_body")])
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ({}, "invalid"),
+        ({"ply": 0, "move": "draw"}, "invalid"),
+        ({"ply": "x", "move": "draw"}, "invalid"),
+        ({"move": "draw"}, "invalid"),
+        ([1], "malformed_body"),
+    ],
+)
 def test_malformed_body_is_400(api, body, code):
     game = start(api, number=0, rules="one-look")
     response = api.post(f"/api/games/{game['id']}/moves/", body, format="json")
@@ -199,9 +214,14 @@ def test_winning_a_game_then_game_over(api, winning_line):
 def test_not_your_game_is_404(api, other_player):
     game = start(api, number=0, rules="one-look")
     other = client_for(other_player)
-    for response in (other.get(f"/api/games/{game['id']}/"), play(other, game["id"], 1, "draw"),
-                     other.post(f"/api/games/{game['id']}/resign/"), other.post(f"/api/games/{game['id']}/undo/"),
-                     other.get(f"/api/games/{game['id']}/hint/"), other.get("/api/games/999999/")):
+    for response in (
+        other.get(f"/api/games/{game['id']}/"),
+        play(other, game["id"], 1, "draw"),
+        other.post(f"/api/games/{game['id']}/resign/"),
+        other.post(f"/api/games/{game['id']}/undo/"),
+        other.get(f"/api/games/{game['id']}/hint/"),
+        other.get("/api/games/999999/"),
+    ):
         assert response.status_code == 404 and response.json()["code"] == "game_not_found"
     assert other.get("/api/games/99999999999999999999/").status_code == 404
 
@@ -209,15 +229,23 @@ def test_not_your_game_is_404(api, other_player):
 def test_not_logged_in_is_401(api):
     game = start(api, number=0, rules="one-look")
     anonymous = client_for(None)
-    for response in (anonymous.post("/api/games/", {}, format="json"), anonymous.get(f"/api/games/{game['id']}/"),
-                     play(anonymous, game["id"], 1, "draw"), anonymous.get("/api/accounts/me/")):
+    for response in (
+        anonymous.post("/api/games/", {}, format="json"),
+        anonymous.get(f"/api/games/{game['id']}/"),
+        play(anonymous, game["id"], 1, "draw"),
+        anonymous.get("/api/accounts/me/"),
+    ):
         assert response.status_code == 401 and response.json()["code"] == "not_authenticated"
 
 
 def test_bad_start_requests(api):
-    for body, code in (({"rules": "nonsense"}, "bad_rules"), ({"number": -1}, "invalid"),
-                       ({"number": 2**64}, "invalid"), ({"daily": 1, "number": 3}, "invalid"),
-                       ({"daily": 424242}, "daily_not_found")):
+    for body, code in (
+        ({"rules": "nonsense"}, "bad_rules"),
+        ({"number": -1}, "invalid"),
+        ({"number": 2**64}, "invalid"),
+        ({"daily": 1, "number": 3}, "invalid"),
+        ({"daily": 424242}, "daily_not_found"),
+    ):
         response = api.post("/api/games/", body, format="json")
         assert response.json()["code"] == code, body
         assert response.status_code == (404 if code == "daily_not_found" else 400)
@@ -252,8 +280,12 @@ def test_practice_undo_out_of_a_stuck_position(api):
     game = start(api, number=0, rules="one-look")
     ply = 1
     while game["status"] == "playing":
-        game = play(api, game["id"], ply, "draw" if "draw" in game["position"]["legal_moves"]
-                    else game["position"]["legal_moves"][0]).json()
+        game = play(
+            api,
+            game["id"],
+            ply,
+            "draw" if "draw" in game["position"]["legal_moves"] else game["position"]["legal_moves"][0],
+        ).json()
         ply += 1
     assert game["status"] == "stuck" and game["finished_at"]
     body = api.post(f"/api/games/{game['id']}/undo/").json()
@@ -291,8 +323,10 @@ def test_ranked_games_refuse_undo_and_hints(api):
     game = start(api, daily=daily.pk)
     assert game["mode"] == "ranked" and game["deal"]["number"] is None
     play(api, game["id"], 1, "draw")
-    for response, code in ((api.post(f"/api/games/{game['id']}/undo/"), "ranked_no_undo"),
-                           (api.get(f"/api/games/{game['id']}/hint/"), "ranked_no_hint")):
+    for response, code in (
+        (api.post(f"/api/games/{game['id']}/undo/"), "ranked_no_undo"),
+        (api.get(f"/api/games/{game['id']}/hint/"), "ranked_no_hint"),
+    ):
         assert response.status_code == 403 and response.json()["code"] == code
         assert "practice" in response.json()["message"]
     stored = Game.objects.get(pk=game["id"])
@@ -412,6 +446,7 @@ def test_reading_deals_makes_the_server_solve_nothing(monkeypatch):
 
 def test_a_solve_that_fails_ends_unknown_with_the_failure_kept(api, monkeypatch):
     """A solver that raises leaves the deal ``unknown`` with why, never ``pending`` for ever."""
+
     def broken(position, *, budget_seconds):
         raise RuntimeError("the solver fell over")
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.moves import DRAW_MOVE, REDEAL_MOVE, king_move, pair_move
 from games.move_log import log_append, log_encode, log_moves, log_notations, log_without_last
@@ -14,8 +15,12 @@ from tests.support import WINNING_LINE
 
 START = dt.datetime(2026, 11, 1, 9, 0, 0, 123456, tzinfo=dt.UTC)
 LOCATIONS = st.integers(min_value=0, max_value=36)
-MOVES = st.one_of(st.just(DRAW_MOVE), st.just(REDEAL_MOVE), LOCATIONS.map(king_move),
-                  st.tuples(LOCATIONS, LOCATIONS).filter(lambda p: p[0] != p[1]).map(lambda p: pair_move(*p)))
+MOVES = st.one_of(
+    st.just(DRAW_MOVE),
+    st.just(REDEAL_MOVE),
+    LOCATIONS.map(king_move),
+    st.tuples(LOCATIONS, LOCATIONS).filter(lambda p: p[0] != p[1]).map(lambda p: pair_move(*p)),
+)
 PAUSES = st.floats(min_value=0, max_value=4 * 3600, allow_nan=False)  # seconds; hours for a game left open
 
 

@@ -49,10 +49,20 @@ def test_a_difficulty_one_deal_is_one_the_bot_wins_within_sixty_moves_of_par(ser
 
 
 def make_proved(number: int, difficulty: int, **fields) -> Deal:
-    return Deal.objects.create(number=number, rules=CLASSIC.to_text(), preset="classic",
-                               text=engine.deal_from_number(number).text, status=Deal.Status.WINNABLE, par_moves=40,
-                               best_cards_left=0, best_moves=40, solution="", difficulty=difficulty,
-                               solved_at=timezone.now(), **fields)
+    return Deal.objects.create(
+        number=number,
+        rules=CLASSIC.to_text(),
+        preset="classic",
+        text=engine.deal_from_number(number).text,
+        status=Deal.Status.WINNABLE,
+        par_moves=40,
+        best_cards_left=0,
+        best_moves=40,
+        solution="",
+        difficulty=difficulty,
+        solved_at=timezone.now(),
+        **fields,
+    )
 
 
 def test_draws_come_from_the_pool_at_random_and_never_a_secret_deal(service_settings, player, monkeypatch):
@@ -74,9 +84,18 @@ def test_no_proved_deal_ready_is_a_clear_conflict(service_settings, player, monk
     assert not Game.objects.exists()
 
 
-@pytest.mark.parametrize("body", [{"number": 5, "winnable": True}, {"number": "5", "difficulty": 2},
-                                  {"daily": 1, "difficulty": 2}, {"difficulty": 0}, {"difficulty": 6},
-                                  {"difficulty": "hard"}, {"winnable": "maybe"}])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"number": 5, "winnable": True},
+        {"number": "5", "difficulty": 2},
+        {"daily": 1, "difficulty": 2},
+        {"difficulty": 0},
+        {"difficulty": 6},
+        {"difficulty": "hard"},
+        {"winnable": "maybe"},
+    ],
+)
 def test_odd_requests_for_a_proved_deal_are_refused(service_settings, player, body):
     refused = start(client_for(player), body)
     assert refused.status_code == 400 and refused.json()["code"] == "invalid"

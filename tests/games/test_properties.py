@@ -1,10 +1,11 @@
 """Property: whatever a client sends, the server's game is exactly the engine's replay of the moves it
 accepted; refused requests change nothing."""
 
-import engine
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+import engine
 from games.models import Game
 
 pytestmark = pytest.mark.django_db
@@ -23,8 +24,11 @@ actions = st.lists(
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(number=st.integers(0, 2**64 - 1), preset=st.sampled_from(["classic", "one-look", "strict", "reserve"]),
-       steps=actions)
+@given(
+    number=st.integers(0, 2**64 - 1),
+    preset=st.sampled_from(["classic", "one-look", "strict", "reserve"]),
+    steps=actions,
+)
 def test_server_game_follows_the_engine(api, number, preset, steps):
     response = api.post("/api/games/", {"number": number, "rules": preset}, format="json")
     assert response.status_code == 201

@@ -80,8 +80,7 @@ def test_the_beat_job_closes_every_game_whose_window_is_over_once(settings, user
     daily, first = daily_in_play
     second = services.game_start(player=users[0], daily_id=daily.pk)
     practice = services.game_start(player=users[1], number=7, rules="one-look")
-    finished = services.game_resign(game_id=services.game_start(player=users[1], daily_id=daily.pk).pk,
-                                    player=users[1])
+    finished = services.game_resign(game_id=services.game_start(player=users[1], daily_id=daily.pk).pk, player=users[1])
     entry = settings.CELERY_BEAT_SCHEDULE["close-expired-games"]
     assert entry["task"] == close_expired_games.name == "games.tasks.close_expired_games"
     with clock_at(day_end(daily.date) - SECOND):

@@ -47,4 +47,3 @@ def test_game_of_player_hides_other_players_games(player, other_player):
     missing = Game.objects.order_by("-pk").values_list("pk", flat=True).first() + 1
     with pytest.raises(DomainError):
         selectors.game_of_player(game_id=missing, player=player)
-

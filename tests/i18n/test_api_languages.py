@@ -4,11 +4,11 @@ is used (`PATCH /api/accounts/me/`)."""
 
 from __future__ import annotations
 
-import engine
 import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+import engine
 from games.models import Game
 from games.words import hint_words, refusal
 from pyramid_site.accounts.models import LanguageChoice
@@ -17,8 +17,11 @@ pytestmark = pytest.mark.django_db
 
 # ranks as each language's decks print them; suits and the other ranks are the same everywhere
 RANKS = {"en": {}, "sv": {"A": "E", "J": "Kn", "Q": "D"}, "de": {"J": "B", "Q": "D"}}
-COVERED = {"en": "{card} is covered by {left} and {right}", "sv": "{card} är täckt av {left} och {right}",
-           "de": "{card} ist von {left} und {right} bedeckt"}
+COVERED = {
+    "en": "{card} is covered by {left} and {right}",
+    "sv": "{card} är täckt av {left} och {right}",
+    "de": "{card} ist von {left} und {right} bedeckt",
+}
 
 
 def label(card: int, language: str) -> str:
@@ -38,23 +41,27 @@ def new_game(client) -> dict:
     return response.json()
 
 
-@pytest.mark.parametrize("language, header", [("en", "en-GB,en;q=0.9"), ("sv", "sv-SE,sv;q=0.9,en;q=0.5"),
-                                              ("de", "de-DE,de;q=0.9")])
+@pytest.mark.parametrize(
+    "language, header", [("en", "en-GB,en;q=0.9"), ("sv", "sv-SE,sv;q=0.9,en;q=0.5"), ("de", "de-DE,de;q=0.9")]
+)
 def test_an_illegal_move_is_refused_in_the_requests_language_with_the_same_code(player, language, header):
     client = token_client(player)
     game = new_game(client)
-    response = client.post(f"/api/games/{game['id']}/moves/", {"ply": 1, "move": "0"}, format="json",
-                           HTTP_ACCEPT_LANGUAGE=header)
+    response = client.post(
+        f"/api/games/{game['id']}/moves/", {"ply": 1, "move": "0"}, format="json", HTTP_ACCEPT_LANGUAGE=header
+    )
     assert response.status_code == 422
     assert response["Content-Language"] == language
     body = response.json()
     assert body["code"] == "illegal_move" and body["move"] == "0"
     apex, left, right = engine.deal_from_number(0).cards[:3]  # the apex lies under the second row's two
     english = engine.Position.start(engine.deal_from_number(0), engine.preset("one-look")).why_illegal(
-        engine.parse_move("0"))
+        engine.parse_move("0")
+    )
     assert english == COVERED["en"].format(card=label(apex, "en"), left=label(left, "en"), right=label(right, "en"))
-    assert body["message"] == COVERED[language].format(card=label(apex, language), left=label(left, language),
-                                                       right=label(right, language))
+    assert body["message"] == COVERED[language].format(
+        card=label(apex, language), left=label(left, language), right=label(right, language)
+    )
 
 
 def test_every_engine_refusal_has_its_sentence():
@@ -80,8 +87,10 @@ def test_every_engine_refusal_has_its_sentence():
 def test_a_hint_is_explained_in_the_requests_language(player, settings):
     client = token_client(player)
     game = new_game(client)
-    answers = {language: client.get(f"/api/games/{game['id']}/hint/", HTTP_ACCEPT_LANGUAGE=language)
-               for language in ("en", "sv", "de")}
+    answers = {
+        language: client.get(f"/api/games/{game['id']}/hint/", HTTP_ACCEPT_LANGUAGE=language)
+        for language in ("en", "sv", "de")
+    }
     for language, response in answers.items():
         assert response.status_code == 200 and response["Content-Language"] == language
     english, swedish, german = (answers[lang].json() for lang in ("en", "sv", "de"))
@@ -99,9 +108,14 @@ def _kinds_said(path: str) -> set[str]:
     from pathlib import Path
 
     tree = ast.parse(Path(engine.__file__).parent.joinpath(path).read_text())
-    return {node.args[1].value for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Said" and len(node.args) > 1
-            and isinstance(node.args[1], ast.Constant)}
+    return {
+        node.args[1].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", None) == "Said"
+        and len(node.args) > 1
+        and isinstance(node.args[1], ast.Constant)
+    }
 
 
 def test_every_kind_of_hint_sentence_is_translated():
@@ -112,16 +126,37 @@ def test_every_kind_of_hint_sentence_is_translated():
     from engine.words import PYRAMID, RESERVE, WASTE_PLACE, Said, Seen
 
     nine, four, king = Seen(PYRAMID, 35), Seen(WASTE_PLACE, 12), Seen(RESERVE, 51)  # 9♠... as sample cards
-    reasons = {"frees": {"cards": [nine]}, "pairs_with_covered": {"card": nine, "covered": four},
-               "needs_pile": {"card": nine, "wanted_value": 4}, "take_waste_now": {"card": four},
-               "use_stock_now": {"card": four}, "pair_inside_pyramid": {}, "frees_most": {}, "best_line": {}}
-    sentences = {"won": {}, "stuck": {}, "no_better": {"cards_left": 3}, "out_of_time": {}, "winnable": {"moves": 20},
-                 "best_reachable": {"cards_left": 2, "moves": 30}, "redeal": {"next_pass": 2},
-                 "king_frees": {"card": king, "frees": [nine, four]}, "king_pyramid": {"card": king},
-                 "king_reserve": {"card": king}, "king_pile": {"card": king},
-                 "pair": {"first": nine, "second": four,
-                          "reasons": [Said("english", kind, **params) for kind, params in reasons.items()]},
-                 "draw_pairs_wait": {}, "draw_no_partner": {"cards": [four]}, "draw_nothing_pairs": {}}
+    reasons = {
+        "frees": {"cards": [nine]},
+        "pairs_with_covered": {"card": nine, "covered": four},
+        "needs_pile": {"card": nine, "wanted_value": 4},
+        "take_waste_now": {"card": four},
+        "use_stock_now": {"card": four},
+        "pair_inside_pyramid": {},
+        "frees_most": {},
+        "best_line": {},
+    }
+    sentences = {
+        "won": {},
+        "stuck": {},
+        "no_better": {"cards_left": 3},
+        "out_of_time": {},
+        "winnable": {"moves": 20},
+        "best_reachable": {"cards_left": 2, "moves": 30},
+        "redeal": {"next_pass": 2},
+        "king_frees": {"card": king, "frees": [nine, four]},
+        "king_pyramid": {"card": king},
+        "king_reserve": {"card": king},
+        "king_pile": {"card": king},
+        "pair": {
+            "first": nine,
+            "second": four,
+            "reasons": [Said("english", kind, **params) for kind, params in reasons.items()],
+        },
+        "draw_pairs_wait": {},
+        "draw_no_partner": {"cards": [four]},
+        "draw_nothing_pairs": {},
+    }
     assert _kinds_said("solver/hints.py") == set(sentences) | set(reasons)
     for language in ("sv", "de"):
         with translation.override(language):
@@ -132,16 +167,37 @@ def test_every_kind_of_hint_sentence_is_translated():
 
 def test_every_kind_of_refusal_is_translated():
     assert _kinds_said("position.py") == {
-        "already_won", "deal_over", "pyramid_card_gone", "covered", "covered_by_partner", "covered_partner_and_more",
-        "no_reserve", "reserve_card_gone", "stock_top_hidden", "stock_empty", "waste_card_dead", "waste_dead",
-        "waste_empty", "not_a_king", "not_thirteen", "draw_no_pass_left", "draw_nothing_left", "draw_stock_empty",
-        "redeal_stock_left", "redeal_no_pass_left", "redeal_waste_empty"}
+        "already_won",
+        "deal_over",
+        "pyramid_card_gone",
+        "covered",
+        "covered_by_partner",
+        "covered_partner_and_more",
+        "no_reserve",
+        "reserve_card_gone",
+        "stock_top_hidden",
+        "stock_empty",
+        "waste_card_dead",
+        "waste_dead",
+        "waste_empty",
+        "not_a_king",
+        "not_thirteen",
+        "draw_no_pass_left",
+        "draw_nothing_left",
+        "draw_stock_empty",
+        "redeal_stock_left",
+        "redeal_no_pass_left",
+        "redeal_waste_empty",
+    }
 
 
 def test_not_found_and_validation_messages_follow_the_language_and_keep_their_codes(player):
     client = token_client(player)
-    for language, words in (("en", "there is no game"), ("sv", "det finns inget parti"),
-                             ("de", "es gibt keine Partie")):
+    for language, words in (
+        ("en", "there is no game"),
+        ("sv", "det finns inget parti"),
+        ("de", "es gibt keine Partie"),
+    ):
         response = client.get("/api/games/999999/", HTTP_ACCEPT_LANGUAGE=language)
         assert response.status_code == 404 and response["Content-Language"] == language
         assert response.json()["code"] == "game_not_found" and words in response.json()["message"]
@@ -163,8 +219,9 @@ def test_the_account_language_is_used_when_the_request_names_none(player):
     refused = client.post(f"/api/games/{game['id']}/moves/", {"ply": 1, "move": "0"}, format="json")
     assert refused["Content-Language"] == "de" and " ist von " in refused.json()["message"]
     # a language the request names wins over the account's
-    named = client.post(f"/api/games/{game['id']}/moves/", {"ply": 1, "move": "0"}, format="json",
-                        HTTP_ACCEPT_LANGUAGE="sv")
+    named = client.post(
+        f"/api/games/{game['id']}/moves/", {"ply": 1, "move": "0"}, format="json", HTTP_ACCEPT_LANGUAGE="sv"
+    )
     assert named["Content-Language"] == "sv" and " är täckt av " in named.json()["message"]
     assert named.json()["code"] == refused.json()["code"] == "illegal_move"
     # no choice: back to English for a request that names none
@@ -196,6 +253,7 @@ def test_the_share_line_is_in_the_requests_language():
     class Finished:
         won, cards_left, par_moves, moves, preset = False, 3, 30, 41, "classic"
         import datetime as _dt
+
         date = _dt.date(2025, 1, 12)
 
     with translation.override("sv"):

@@ -14,8 +14,14 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ["sv", "de"]
 # every folder with a catalogue of its own: the apps, and pyramid_site/locale for the shared plumbing
-CATALOGUE_HOMES = ["games", "leaderboards", "pyramid_site", "pyramid_site/accounts", "pyramid_site/operations",
-                   "pyramid_site/web"]
+CATALOGUE_HOMES = [
+    "games",
+    "leaderboards",
+    "pyramid_site",
+    "pyramid_site/accounts",
+    "pyramid_site/operations",
+    "pyramid_site/web",
+]
 PO_FILES = sorted(path for home in CATALOGUE_HOMES for path in (ROOT / home / "locale").glob("*/LC_MESSAGES/*.po"))
 PLACEHOLDER = re.compile(r"%\(\w+\)[-#0 +]*\d*[sdifxX]|%%|%[sd]")
 
@@ -41,8 +47,9 @@ def test_every_message_is_translated_and_none_is_fuzzy(path):
     untranslated = [entry.msgid for entry in entries if not entry.translated()]
     fuzzy = [entry.msgid for entry in entries if "fuzzy" in entry.flags]
     assert not untranslated, f"{len(untranslated)} untranslated, e.g. {untranslated[:5]}"
-    assert not fuzzy, f"{len(fuzzy)} fuzzy (the English changed: check the translation and drop the flag), " \
-                      f"e.g. {fuzzy[:5]}"
+    assert not fuzzy, (
+        f"{len(fuzzy)} fuzzy (the English changed: check the translation and drop the flag), e.g. {fuzzy[:5]}"
+    )
 
 
 @pytest.mark.parametrize("path", PO_FILES, ids=lambda p: str(p.relative_to(ROOT)))

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.models import Game
-from leaderboards.models import Club, Membership, Result
 from leaderboards.boards.selectors.boards import daily_board
 from leaderboards.boards.services import board_counts_rebuild, period_standings_rebuild
+from leaderboards.models import Club, Membership, Result
 from pyramid_site.clock import utc_today
 from tests.support import UserFactory, make_daily
 
@@ -20,8 +20,9 @@ pytestmark = pytest.mark.django_db
 DAY = itertools.count(1)
 
 # few distinct values, so that ties of every kind (whole key, cards and moves only) are common
-results_strategy = st.lists(st.tuples(st.integers(0, 3), st.integers(30, 32), st.integers(1000, 1002)),
-                            min_size=1, max_size=14)
+results_strategy = st.lists(
+    st.tuples(st.integers(0, 3), st.integers(30, 32), st.integers(1000, 1002)), min_size=1, max_size=14
+)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -32,17 +33,45 @@ def test_ranks_agree_with_counting(db, keys, limit, around):
     rows = []
     for cards_left, moves, ms in keys:
         player = UserFactory()
-        game = Game.objects.create(player=player, deal=daily.deal, daily=daily, mode="ranked", status="stuck",
-                                   state="-", moves=moves, cards_left=cards_left, started_at=now, finished_at=now,
-                                   move_log=b"\x01" * moves)  # the board reads no move, only the count
-        rows.append(Result.objects.create(
-            game=game, player=player, deal=daily.deal, daily=daily, date=daily.date, preset=daily.preset,
-            cards_left=cards_left, pyramid_left=cards_left, moves=moves, duration_ms=ms, cleared=cards_left == 0,
-            won=False, match_score=0, started_at=now, finished_at=now))
+        game = Game.objects.create(
+            player=player,
+            deal=daily.deal,
+            daily=daily,
+            mode="ranked",
+            status="stuck",
+            state="-",
+            moves=moves,
+            cards_left=cards_left,
+            started_at=now,
+            finished_at=now,
+            move_log=b"\x01" * moves,
+        )  # the board reads no move, only the count
+        rows.append(
+            Result.objects.create(
+                game=game,
+                player=player,
+                deal=daily.deal,
+                daily=daily,
+                date=daily.date,
+                preset=daily.preset,
+                cards_left=cards_left,
+                pyramid_left=cards_left,
+                moves=moves,
+                duration_ms=ms,
+                cleared=cards_left == 0,
+                won=False,
+                match_score=0,
+                started_at=now,
+                finished_at=now,
+            )
+        )
     board_counts_rebuild(daily_id=daily.pk)
     period_standings_rebuild()
-    truth = {r.player_id: 1 + sum((o.cards_left, o.moves, o.duration_ms) < (r.cards_left, r.moves, r.duration_ms)
-                                  for o in rows) for r in rows}
+    truth = {
+        r.player_id: 1
+        + sum((o.cards_left, o.moves, o.duration_ms) < (r.cards_left, r.moves, r.duration_ms) for o in rows)
+        for r in rows
+    }
     top = daily_board(daily=daily, limit=limit, use_cache=False)
     assert top.total == len(rows)
     assert [row.rank for row in top.top] == sorted(truth.values())[:limit]
@@ -52,14 +81,24 @@ def test_ranks_agree_with_counting(db, keys, limit, around):
         assert board.me.rank == truth[result.player_id]
         assert all(truth[row.result.player_id] == row.rank for row in board.around)
         position = [row.result for row in board.around].index(board.me.result)
-        assert position == min(around, sum(1 for r in rows if (r.cards_left, r.moves, r.duration_ms, r.pk)
-                                           < (result.cards_left, result.moves, result.duration_ms, result.pk)))
+        assert position == min(
+            around,
+            sum(
+                1
+                for r in rows
+                if (r.cards_left, r.moves, r.duration_ms, r.pk)
+                < (result.cards_left, result.moves, result.duration_ms, result.pk)
+            ),
+        )
     # a club of every other player: its board ranks its members among themselves
     club = Club.objects.create(name=f"Club {daily.pk}", invite_code=f"code{daily.pk}")
     members = rows[::2]
     Membership.objects.bulk_create(Membership(club=club, user_id=r.player_id) for r in members)
-    among = {r.player_id: 1 + sum((o.cards_left, o.moves, o.duration_ms) < (r.cards_left, r.moves, r.duration_ms)
-                                  for o in members) for r in members}
+    among = {
+        r.player_id: 1
+        + sum((o.cards_left, o.moves, o.duration_ms) < (r.cards_left, r.moves, r.duration_ms) for o in members)
+        for r in members
+    }
     for result in rows[:4]:
         board = daily_board(daily=daily, player=result.player, limit=limit, around=around, club_id=club.pk)
         assert board.total == len(members)

@@ -8,13 +8,12 @@ import pytest
 from django.core.management import call_command
 
 from games import services as game_services
-from leaderboards.boards import cache
-from leaderboards.boards import services
-from leaderboards.fair_play.services import game_void
-from leaderboards.models import Result
+from leaderboards.boards import cache, services
 from leaderboards.boards.selectors.boards import daily_board
 from leaderboards.boards.services.board_counts import board_count_move, counted
 from leaderboards.boards.services.period_standings import period_standings_refresh
+from leaderboards.fair_play.services import game_void
+from leaderboards.models import Result
 from leaderboards.tasks import rebuild_board_cache
 from tests.support import daily_game, make_daily
 
@@ -78,8 +77,9 @@ def test_command_and_job_rebuild_boards_that_agree_with_postgresql(busy_board, u
     assert ranks(daily_board(daily=daily)) == ranks(daily_board(daily=daily, use_cache=False))
 
 
-def test_finished_games_and_voids_reach_the_cached_board(users, redis_board, winning_line,
-                                                         django_capture_on_commit_callbacks):
+def test_finished_games_and_voids_reach_the_cached_board(
+    users, redis_board, winning_line, django_capture_on_commit_callbacks
+):
     daily = make_daily()
     daily_game(users[0], daily, 10)
     services.board_cache_rebuild(daily_id=daily.pk)

@@ -41,8 +41,14 @@ def test_create_join_and_roles_over_the_api(users):
     assert client_for(users[1]).get(f"/api/clubs/{club['id']}/").json()["invite_code"] == club["invite_code"]
 
 
-@pytest.mark.parametrize("body, status, code", [({"name": ""}, 400, "invalid"), ({"name": "x" * 61}, 400, "invalid"),
-                                                ({"name": "Tut's Tomb Society"}, 409, "club_name_taken")])
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        ({"name": ""}, 400, "invalid"),
+        ({"name": "x" * 61}, 400, "invalid"),
+        ({"name": "Tut's Tomb Society"}, 409, "club_name_taken"),
+    ],
+)
 def test_create_errors(club, users, body, status, code):
     response = client_for(users[5]).post("/api/clubs/", body, format="json")
     assert response.status_code == status and response.json()["code"] == code
@@ -54,8 +60,12 @@ def test_a_club_name_taken_in_another_case_or_width_is_taken(club, users):
     Society``, one name to the eye. Names are NFKC-normalised and unique whatever their case, by the
     service and by the database's constraint."""
     api = client_for(users[5])
-    for lookalike in ("TUT'S TOMB SOCIETY", "tut's tomb society", "Ｔｕｔ'ｓ Ｔｏｍｂ Ｓｏｃｉｅｔｙ",
-                      "  Tut's   Tomb Society "):
+    for lookalike in (
+        "TUT'S TOMB SOCIETY",
+        "tut's tomb society",
+        "Ｔｕｔ'ｓ Ｔｏｍｂ Ｓｏｃｉｅｔｙ",
+        "  Tut's   Tomb Society ",
+    ):
         taken = api.post("/api/clubs/", {"name": lookalike}, format="json")
         assert taken.status_code == 409 and taken.json()["code"] == "club_name_taken", lookalike
     other = services.club_create(user=users[5], name="Other")
@@ -68,8 +78,10 @@ def test_a_club_name_taken_in_another_case_or_width_is_taken(club, users):
         Club.objects.create(name="tut's TOMB society", invite_code="behind-the-service")
 
 
-@pytest.mark.parametrize("name, character", [("Owls\u202e", "U+202E"), ("Ow\u200bls", "U+200B"),
-                                             ("Owls\nClub", "U+000A"), ("Owls\x07", "U+0007")])
+@pytest.mark.parametrize(
+    "name, character",
+    [("Owls\u202e", "U+202E"), ("Ow\u200bls", "U+200B"), ("Owls\nClub", "U+000A"), ("Owls\x07", "U+0007")],
+)
 def test_a_club_name_with_control_or_invisible_characters_is_refused(users, name, character):
     """Old: a name was only stripped, so a right-to-left override or a zero-width space was kept."""
     refused = client_for(users[0]).post("/api/clubs/", {"name": name}, format="json")
@@ -81,18 +93,23 @@ def test_a_club_name_is_kept_normalised_and_where_it_is_said(users):
     created = client_for(users[0]).post("/api/clubs/", {"name": "  Ｎｉｇｈｔ   Owls "}, format="json")
     assert created.status_code == 201 and created.json()["name"] == "Night Owls"
     assert created["Location"] == f"/api/clubs/{created.json()['id']}/"
-    joined = client_for(users[1]).post("/api/clubs/join/", {"invite_code": created.json()["invite_code"]},
-                                       format="json")
+    joined = client_for(users[1]).post(
+        "/api/clubs/join/", {"invite_code": created.json()["invite_code"]}, format="json"
+    )
     assert joined.status_code == 201 and joined["Location"] == created["Location"]
     assert client_for(users[1]).get(joined["Location"]).json()["my_role"] == "member"
 
 
 def test_join_errors(club, users):
     api = client_for(users[2])
-    assert api.post("/api/clubs/join/", {"invite_code": club.invite_code},
-                    format="json").json()["code"] == "already_member"
-    assert client_for(users[5]).post("/api/clubs/join/", {"invite_code": "nope"},
-                                     format="json").json()["code"] == "bad_invite_code"
+    assert (
+        api.post("/api/clubs/join/", {"invite_code": club.invite_code}, format="json").json()["code"]
+        == "already_member"
+    )
+    assert (
+        client_for(users[5]).post("/api/clubs/join/", {"invite_code": "nope"}, format="json").json()["code"]
+        == "bad_invite_code"
+    )
     assert client_for(users[5]).post("/api/clubs/join/", {}, format="json").status_code == 400
 
 

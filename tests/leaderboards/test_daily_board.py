@@ -8,8 +8,8 @@ import pytest
 from games import services as game_services
 from games.models import Game
 from leaderboards.boards.api.output import over_par_text
-from leaderboards.models import Result
 from leaderboards.boards.selectors.boards import daily_board
+from leaderboards.models import Result
 from tests.support import PAR, UserFactory, client_for, daily_game, make_daily, result_of
 
 pytestmark = pytest.mark.django_db
@@ -26,8 +26,9 @@ def board_games(users, winning_line):
     """Eight results: two wins (one faster), two equal resignations (a tie), and shorter games."""
     daily = make_daily()
     plan = [(None, 100), (None, 60), (20, 30), (20, 30), (20, 45), (12, 10), (5, 10), (0, 10)]
-    return daily, [daily_game(user, daily, moves, seconds=seconds)
-                   for user, (moves, seconds) in zip(users, plan, strict=True)]
+    return daily, [
+        daily_game(user, daily, moves, seconds=seconds) for user, (moves, seconds) in zip(users, plan, strict=True)
+    ]
 
 
 def test_ranks_follow_cards_then_moves_then_time_and_ties_share(board_games, users):
@@ -50,8 +51,11 @@ def test_my_rank_and_neighbours(board_games, users):
     assert board.around[2] is board.me
     # a neighbourhood that starts inside a tie: the tie keeps its shared rank, the next row its place
     board = daily_board(daily=daily, player=users[4], limit=1, around=1, use_cache=False)
-    assert [(row.result.player_id, row.rank) for row in board.around] == [(users[3].pk, 3), (users[4].pk, 5),
-                                                                         (users[5].pk, 6)]
+    assert [(row.result.player_id, row.rank) for row in board.around] == [
+        (users[3].pk, 3),
+        (users[4].pk, 5),
+        (users[5].pk, 6),
+    ]
     board = daily_board(daily=daily, player=users[2], limit=1, around=1, use_cache=False)
     assert [row.rank for row in board.around] == [2, 3, 3]
 
@@ -84,23 +88,26 @@ def test_board_api(board_games, users):
     assert body["me"]["par_text"] is None and body["me"]["cards_left"] > 0
 
 
-@pytest.mark.parametrize("url, code, status", [
-    ("/api/boards/daily/yesterday/one-look/", "bad_date", 400),
-    ("/api/boards/daily/2020-01-01/one-look/", "daily_not_found", 404),
-    ("/api/boards/daily/{today}/one-look/?limit=0", "bad_parameter", 400),
-    ("/api/boards/daily/{today}/one-look/?limit=x", "bad_parameter", 400),
-    ("/api/boards/daily/{today}/one-look/?around=99", "bad_parameter", 400),
-    ("/api/boards/daily/{tomorrow}/one-look/", "daily_not_found", 404),
-    ("/api/boards/daily/{today}/one-look/?club=999", "club_not_found", 404),
-    # a preset that is no preset: the same 400 on every board (the weekly and all-time ones answered an empty board)
-    ("/api/boards/daily/{today}/nope/", "bad_parameter", 400),
-    ("/api/boards/daily/{today}/custom/", "bad_parameter", 400),
-    ("/api/boards/weekly/?preset=nope", "bad_parameter", 400),
-    ("/api/boards/all-time/?preset=nope", "bad_parameter", 400),
-    ("/api/boards/all-time/?preset=custom", "bad_parameter", 400),
-    # a preset with no daily deal that day is no board of a day, and an empty board of a week
-    ("/api/boards/daily/{today}/classic/", "daily_not_found", 404),
-])
+@pytest.mark.parametrize(
+    "url, code, status",
+    [
+        ("/api/boards/daily/yesterday/one-look/", "bad_date", 400),
+        ("/api/boards/daily/2020-01-01/one-look/", "daily_not_found", 404),
+        ("/api/boards/daily/{today}/one-look/?limit=0", "bad_parameter", 400),
+        ("/api/boards/daily/{today}/one-look/?limit=x", "bad_parameter", 400),
+        ("/api/boards/daily/{today}/one-look/?around=99", "bad_parameter", 400),
+        ("/api/boards/daily/{tomorrow}/one-look/", "daily_not_found", 404),
+        ("/api/boards/daily/{today}/one-look/?club=999", "club_not_found", 404),
+        # a preset that is no preset: the same 400 on every board (the weekly and all-time ones answered an empty board)
+        ("/api/boards/daily/{today}/nope/", "bad_parameter", 400),
+        ("/api/boards/daily/{today}/custom/", "bad_parameter", 400),
+        ("/api/boards/weekly/?preset=nope", "bad_parameter", 400),
+        ("/api/boards/all-time/?preset=nope", "bad_parameter", 400),
+        ("/api/boards/all-time/?preset=custom", "bad_parameter", 400),
+        # a preset with no daily deal that day is no board of a day, and an empty board of a week
+        ("/api/boards/daily/{today}/classic/", "daily_not_found", 404),
+    ],
+)
 def test_board_api_errors(player, url, code, status):
     today = make_daily().date
     make_daily(date=today + dt.timedelta(days=1), number=5)

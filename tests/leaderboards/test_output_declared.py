@@ -9,11 +9,16 @@ import json
 import pytest
 from rest_framework.utils.encoders import JSONEncoder
 
+from leaderboards.boards.api.output import (
+    DailyBoardOutput,
+    PeriodRowOutput,
+    PlayerCalendarOutput,
+    PlayerPageOutput,
+    PlayerStatisticsOutput,
+)
 from leaderboards.clubs import services
-from leaderboards.tournaments import services as tournament_services
-from leaderboards.boards.api.output import (DailyBoardOutput, PeriodRowOutput, PlayerCalendarOutput, PlayerPageOutput,
-                                            PlayerStatisticsOutput)
 from leaderboards.clubs.api.output import ClubOutput, MemberOutput
+from leaderboards.tournaments import services as tournament_services
 from leaderboards.tournaments.api.output import StandingOutput, TournamentDetailOutput, WindowChangeOutput
 from tests.leaderboards.test_tournaments import create, ready, tournament_game
 from tests.support import WINNABLE_ONE_LOOK, client_for, daily_game, make_daily

@@ -8,30 +8,47 @@ from __future__ import annotations
 import datetime as dt
 from collections import defaultdict
 
-import engine
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+import engine
 from games import services as game_services
 from games.engine_glue import engine_deal, engine_rules
 from games.models import Game
-from leaderboards.fair_play import services as fair_play
 from leaderboards.boards.selectors.statistics import calendar_start, player_statistics
+from leaderboards.fair_play import services as fair_play
 from pyramid_site.clock import day_end, utc_today
-from tests.support import (PAR, WINNABLE_ONE_LOOK, WINNING_LINE, UserFactory, clock_at, client_for, daily_game, logged,
-                           during, make_daily, play)
+from tests.support import (
+    PAR,
+    WINNABLE_ONE_LOOK,
+    WINNING_LINE,
+    UserFactory,
+    client_for,
+    clock_at,
+    daily_game,
+    during,
+    logged,
+    make_daily,
+    play,
+)
 
 # winning lines the solver found (each proved by the engine in ``lines`` before a test relies on it)
-CLASSIC_1 = ("draw draw draw draw 25+W W draw draw draw draw draw draw 24+W draw draw draw draw draw 23+W W 17+W "
-             "draw draw W draw draw draw draw draw draw 22+W 16+18 12+26 draw redeal draw draw draw 11+W 7+19 13+27 "
-             "8+21 15+20 10+14 draw draw 9+W 4+5 2+6 3+W draw draw draw 1+W draw draw draw 0+W").split()
-CLASSIC_3 = ("24 22+25 draw 18+W draw draw draw draw draw draw draw draw draw draw 23+W W draw draw draw draw 26+W "
-             "draw draw draw 17+W 12 16+19 11+21 7+27 15+20 10+14 6+W draw draw draw draw draw 3+W draw redeal draw "
-             "draw draw draw draw draw 13+W 8+W draw draw 4+W 1+9 5+W draw 2+W 0+W").split()
+CLASSIC_1 = (
+    "draw draw draw draw 25+W W draw draw draw draw draw draw 24+W draw draw draw draw draw 23+W W 17+W "
+    "draw draw W draw draw draw draw draw draw 22+W 16+18 12+26 draw redeal draw draw draw 11+W 7+19 13+27 "
+    "8+21 15+20 10+14 draw draw 9+W 4+5 2+6 3+W draw draw draw 1+W draw draw draw 0+W"
+).split()
+CLASSIC_3 = (
+    "24 22+25 draw 18+W draw draw draw draw draw draw draw draw draw draw 23+W W draw draw draw draw 26+W "
+    "draw draw draw 17+W 12 16+19 11+21 7+27 15+20 10+14 6+W draw draw draw draw draw 3+W draw redeal draw "
+    "draw draw draw draw draw 13+W 8+W draw draw 4+W 1+9 5+W draw 2+W 0+W"
+).split()
 # wins deal 9 under relaxed (goal: pyramid); under par (goal: all) it clears the pyramid with 4 cards to go
-RELAXED_9 = ("21 24 26+S 23+S draw draw draw draw 22+S draw 16+S 17+S S+W 11+S 27+S 20 draw 15+S draw draw draw S "
-             "25+S S+W draw draw 18+S redeal draw 12+S 7+19 14+W 10+13 9+S 6+8 5+S 3+4 1+2 draw 0+S").split()
+RELAXED_9 = (
+    "21 24 26+S 23+S draw draw draw draw 22+S draw 16+S 17+S S+W 11+S 27+S 20 draw 15+S draw draw draw S "
+    "25+S S+W draw draw 18+S redeal draw 12+S 7+19 14+W 10+13 9+S 6+8 5+S 3+4 1+2 draw 0+S"
+).split()
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +59,9 @@ def lines():
     in_par = engine.replay(engine.deal_from_number(9), engine.preset("par"), RELAXED_9).position
     assert in_par.status == engine.PLAYING and in_par.pyramid_left == 0 and in_par.cards_left == 4
     # the one-look line under goal: all clears the pyramid and then sticks with cards left
-    custom = engine.replay(engine.deal_from_number(WINNABLE_ONE_LOOK), engine.Rules.parse("one-look;goal=all"),
-                           WINNING_LINE).position
+    custom = engine.replay(
+        engine.deal_from_number(WINNABLE_ONE_LOOK), engine.Rules.parse("one-look;goal=all"), WINNING_LINE
+    ).position
     assert custom.status == engine.STUCK and custom.pyramid_left == 0 and custom.cards_left > 0
     return True
 
@@ -55,8 +73,9 @@ def day(n: int) -> dt.date:
 def closed_game(player, daily, moves: list[str]) -> Game:
     """A daily game still being played when its day ended, closed by the server as it stood."""
     with clock_at(during(daily.date)):
-        game = game_services.ranked_game_start(player=player, deal=daily.deal, daily=daily,
-                                               closes_at=day_end(daily.date))
+        game = game_services.ranked_game_start(
+            player=player, deal=daily.deal, daily=daily, closes_at=day_end(daily.date)
+        )
         play(game, moves, resign=False)
     assert game_services.games_close_expired() == 1
     game.refresh_from_db()
@@ -64,8 +83,9 @@ def closed_game(player, daily, moves: list[str]) -> Game:
     return game
 
 
-def practice_game(player, number: int, rules: str, moves: list[str], *, resign: bool = True,
-                  seconds: float | None = None) -> Game:
+def practice_game(
+    player, number: int, rules: str, moves: list[str], *, resign: bool = True, seconds: float | None = None
+) -> Game:
     game = play(game_services.game_start(player=player, number=number, rules=rules), moves, resign=resign)
     if seconds is not None:
         Game.objects.filter(pk=game.pk).update(started_at=game.finished_at - dt.timedelta(seconds=seconds))
@@ -88,15 +108,22 @@ def expected_figures(games: list[Game]) -> dict:
     for preset, group in by_preset.items():
         wins = [g for g in group if g.status == Game.Status.WON]
         figures[preset] = {
-            "preset": preset, "played": len(group), "won": len(wins), "win_rate": round(len(wins) / len(group), 4),
+            "preset": preset,
+            "played": len(group),
+            "won": len(wins),
+            "win_rate": round(len(wins) / len(group), 4),
             "cleared": sum(replayed(g).pyramid_left == 0 for g in group),
             "best_moves": min((g.moves for g in wins), default=None),
             "best_seconds": min(((g.finished_at - g.started_at).total_seconds() for g in wins), default=None),
         }
     played = sum(f["played"] for f in figures.values())
     won = sum(f["won"] for f in figures.values())
-    total = {"played": played, "won": won, "win_rate": round(won / played, 4) if played else None,
-             "cleared": sum(f["cleared"] for f in figures.values())}
+    total = {
+        "played": played,
+        "won": won,
+        "win_rate": round(won / played, 4) if played else None,
+        "cleared": sum(f["cleared"] for f in figures.values()),
+    }
     return {"total": total, "presets": figures}
 
 
@@ -110,9 +137,13 @@ def as_compared(mode: dict) -> dict:
 
 
 def rounded(expected: dict) -> dict:
-    return {"total": expected["total"], "presets": {
-        preset: f | {"best_seconds": f["best_seconds"] and round(f["best_seconds"], 3)}
-        for preset, f in expected["presets"].items()}}
+    return {
+        "total": expected["total"],
+        "presets": {
+            preset: f | {"best_seconds": f["best_seconds"] and round(f["best_seconds"], 3)}
+            for preset, f in expected["presets"].items()
+        },
+    }
 
 
 @pytest.fixture
@@ -186,15 +217,33 @@ def test_statistics_by_mode_and_preset_are_what_the_games_add_up_to(season):
     assert (ranked["classic"]["played"], ranked["classic"]["won"], ranked["classic"]["cleared"]) == (6, 2, 2)
     assert ranked["classic"]["win_rate"] == round(2 / 6, 4)
     assert ranked["classic"]["best_moves"] == len(CLASSIC_3) and ranked["classic"]["best_seconds"] == 200
-    assert ranked["one-look"] == {"preset": "one-look", "played": 1, "won": 1, "win_rate": 1.0, "cleared": 1,
-                                       "best_moves": PAR, "best_seconds": 400}
-    assert ranked["par"] == {"preset": "par", "played": 1, "won": 0, "win_rate": 0.0, "cleared": 1,
-                             "best_moves": None, "best_seconds": None}
+    assert ranked["one-look"] == {
+        "preset": "one-look",
+        "played": 1,
+        "won": 1,
+        "win_rate": 1.0,
+        "cleared": 1,
+        "best_moves": PAR,
+        "best_seconds": 400,
+    }
+    assert ranked["par"] == {
+        "preset": "par",
+        "played": 1,
+        "won": 0,
+        "win_rate": 0.0,
+        "cleared": 1,
+        "best_moves": None,
+        "best_seconds": None,
+    }
     assert body["ranked"]["total"] == {"played": 8, "won": 3, "win_rate": 0.375, "cleared": 4}
     practice = {row["preset"]: row for row in body["practice"]["presets"]}
     assert list(practice) == ["classic", "relaxed", "custom"]
-    assert (practice["classic"]["played"], practice["classic"]["won"], practice["classic"]["best_moves"],
-            practice["classic"]["best_seconds"]) == (3, 2, len(CLASSIC_3), 75.5)
+    assert (
+        practice["classic"]["played"],
+        practice["classic"]["won"],
+        practice["classic"]["best_moves"],
+        practice["classic"]["best_seconds"],
+    ) == (3, 2, len(CLASSIC_3), 75.5)
     assert (practice["custom"]["won"], practice["custom"]["cleared"]) == (0, 1)
     assert body["practice"]["total"] == {"played": 5, "won": 3, "win_rate": 0.6, "cleared": 4}
     # daily streaks: days 10 to 6 (five), broken on day 5 (and day 2's void does not count), days 1 and 0
@@ -244,12 +293,20 @@ def test_the_calendar_has_every_day_and_each_daily_deal_with_its_result(season):
     assert dates == [(first + dt.timedelta(days=n)).isoformat() for n in range((today - first).days + 1)]
     by_date = {d["date"]: {deal["preset"]: deal for deal in d["deals"]} for d in body["days"]}
     # every day but the eleven of the season has no daily deal (those before day 10 of them, if in range)
-    assert all(deals == {} for date, deals in by_date.items()
-               if dt.date.fromisoformat(date) < day(10))
-    expected = {10: {"classic": "won"}, 9: {"classic": "won"}, 8: {"classic": "lost"},
-                7: {"classic": "lost", "one-look": "won"}, 6: {"par": "lost"}, 5: {"classic": "not_played"},
-                4: {"classic": "not_played"}, 3: {}, 2: {"classic": "not_played"}, 1: {"classic": "lost"},
-                0: {"classic": "lost", "one-look": "not_played"}}
+    assert all(deals == {} for date, deals in by_date.items() if dt.date.fromisoformat(date) < day(10))
+    expected = {
+        10: {"classic": "won"},
+        9: {"classic": "won"},
+        8: {"classic": "lost"},
+        7: {"classic": "lost", "one-look": "won"},
+        6: {"par": "lost"},
+        5: {"classic": "not_played"},
+        4: {"classic": "not_played"},
+        3: {},
+        2: {"classic": "not_played"},
+        1: {"classic": "lost"},
+        0: {"classic": "lost", "one-look": "not_played"},
+    }
     assert {n: {p: deal["outcome"] for p, deal in by_date[day(n).isoformat()].items()} for n in expected} == expected
     assert list(by_date[day(7).isoformat()]) == ["classic", "one-look"]  # presets in the rule book's order
     # a result's figures are its game's
@@ -259,14 +316,27 @@ def test_the_calendar_has_every_day_and_each_daily_deal_with_its_result(season):
             daily = next(d for d in dailies[n] if d.preset == preset)
             game = games.get(daily.pk)
             if deal["outcome"] == "not_played":
-                assert deal == {"preset": preset, "outcome": "not_played", "game": None, "cleared": None,
-                                "cards_left": None, "moves": None, "seconds": None}
+                assert deal == {
+                    "preset": preset,
+                    "outcome": "not_played",
+                    "game": None,
+                    "cleared": None,
+                    "cards_left": None,
+                    "moves": None,
+                    "seconds": None,
+                }
                 continue
             position = replayed(game)
             assert deal["outcome"] == ("won" if game.status == Game.Status.WON else "lost")
-            assert deal == {"preset": preset, "outcome": deal["outcome"], "game": game.pk,
-                            "cleared": position.pyramid_left == 0, "cards_left": position.cards_left,
-                            "moves": game.moves, "seconds": deal["seconds"]}
+            assert deal == {
+                "preset": preset,
+                "outcome": deal["outcome"],
+                "game": game.pk,
+                "cleared": position.pyramid_left == 0,
+                "cards_left": position.cards_left,
+                "moves": game.moves,
+                "seconds": deal["seconds"],
+            }
             assert deal["seconds"] == pytest.approx((game.finished_at - game.started_at).total_seconds(), abs=0.001)
     assert by_date[day(6).isoformat()]["par"]["cleared"] is True  # cleared, not won
     assert by_date[day(6).isoformat()]["par"]["cards_left"] == 4
@@ -282,14 +352,17 @@ def test_the_calendar_months(season):
     assert len(api.get("/api/players/ann/calendar/?months=12").json()["days"]) > 300
 
 
-@pytest.mark.parametrize(("today", "months", "first"), [
-    (dt.date(2026, 6, 10), 1, dt.date(2026, 6, 1)),
-    (dt.date(2026, 6, 10), 3, dt.date(2026, 4, 1)),
-    (dt.date(2026, 2, 28), 2, dt.date(2026, 1, 1)),
-    (dt.date(2026, 2, 28), 3, dt.date(2025, 12, 1)),
-    (dt.date(2026, 1, 31), 12, dt.date(2025, 2, 1)),
-    (dt.date(2026, 12, 31), 12, dt.date(2026, 1, 1)),
-])
+@pytest.mark.parametrize(
+    ("today", "months", "first"),
+    [
+        (dt.date(2026, 6, 10), 1, dt.date(2026, 6, 1)),
+        (dt.date(2026, 6, 10), 3, dt.date(2026, 4, 1)),
+        (dt.date(2026, 2, 28), 2, dt.date(2026, 1, 1)),
+        (dt.date(2026, 2, 28), 3, dt.date(2025, 12, 1)),
+        (dt.date(2026, 1, 31), 12, dt.date(2025, 2, 1)),
+        (dt.date(2026, 12, 31), 12, dt.date(2026, 1, 1)),
+    ],
+)
 def test_calendar_start(today, months, first):
     assert calendar_start(today, months) == first
 

@@ -1,8 +1,8 @@
 """Results are written when a ranked game finishes, from the engine's scores and the server clock."""
 
-import engine
 import pytest
 
+import engine
 from games import services as game_services
 from games.engine_glue import game_position
 from leaderboards.boards import services

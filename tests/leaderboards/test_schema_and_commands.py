@@ -16,11 +16,18 @@ def test_schema_lists_the_leaderboards_api(player):
     schema = client_for(player).get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     paths = schema["paths"]
     for path, method in [
-        ("/api/boards/daily/{date}/{preset}/", "get"), ("/api/boards/weekly/", "get"),
-        ("/api/boards/all-time/", "get"), ("/api/players/{username}/", "get"), ("/api/games/{game_id}/share/", "get"),
-        ("/api/clubs/", "post"), ("/api/clubs/join/", "post"), ("/api/clubs/{club_id}/members/{user_id}/", "delete"),
-        ("/api/clubs/{club_id}/tournaments/", "post"), ("/api/tournaments/{tournament_id}/standings/", "get"),
-        ("/api/tournaments/{tournament_id}/games/", "post"), ("/api/fair-play/voids/", "post"),
+        ("/api/boards/daily/{date}/{preset}/", "get"),
+        ("/api/boards/weekly/", "get"),
+        ("/api/boards/all-time/", "get"),
+        ("/api/players/{username}/", "get"),
+        ("/api/games/{game_id}/share/", "get"),
+        ("/api/clubs/", "post"),
+        ("/api/clubs/join/", "post"),
+        ("/api/clubs/{club_id}/members/{user_id}/", "delete"),
+        ("/api/clubs/{club_id}/tournaments/", "post"),
+        ("/api/tournaments/{tournament_id}/standings/", "get"),
+        ("/api/tournaments/{tournament_id}/games/", "post"),
+        ("/api/fair-play/voids/", "post"),
     ]:
         operation = paths[path][method]
         assert any(code.startswith("4") for code in operation["responses"]), f"{method} {path} lists no error"

@@ -43,8 +43,12 @@ def test_week_is_monday_to_sunday():
 def week(db, winning_line):
     """Three players over three days of one-look daily deals."""
     today = utc_today()
-    dailies = [make_daily(date=today - dt.timedelta(days=n)) if n == 0 else
-               make_daily(date=today - dt.timedelta(days=n), number=1000 + n) for n in range(3)]
+    dailies = [
+        make_daily(date=today - dt.timedelta(days=n))
+        if n == 0
+        else make_daily(date=today - dt.timedelta(days=n), number=1000 + n)
+        for n in range(3)
+    ]
     # the older dailies reuse the winnable deal's line only on the winnable deal itself, so they
     # are played a little and resigned
     ann, bob, cid = UserFactory(username="ann"), UserFactory(username="bob"), UserFactory(username="cid")

@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from games import services as game_services
 from leaderboards.clubs import services
-from leaderboards.tournaments import services as tournament_services
 from leaderboards.models import Club, ClubChange, Entry, Membership, Tournament
+from leaderboards.tournaments import services as tournament_services
 from pyramid_site.errors import Code, DomainError
 from tests.support import WINNABLE_ONE_LOOK, UserFactory, client_for, clock_at, make_daily, play
 
@@ -56,8 +56,10 @@ def test_an_entrant_removed_from_a_club_made_private_keeps_playing_and_reading(c
     started = api.post(f"/api/tournaments/{cup.pk}/games/", {"index": 0}, format="json")
     assert started.status_code == 201, started.json()
     for ply, move in enumerate(winning_line, start=1):
-        assert api.post(f"/api/games/{started.json()['id']}/moves/", {"ply": ply, "move": move},
-                        format="json").status_code == 201
+        assert (
+            api.post(f"/api/games/{started.json()['id']}/moves/", {"ply": ply, "move": move}, format="json").status_code
+            == 201
+        )
     standings = api.get(f"/api/tournaments/{cup.pk}/standings/")
     assert standings.status_code == 200 and standings.json()["final"] is False
     top = standings.json()["results"][0]
@@ -101,11 +103,13 @@ def test_removals_are_shown_to_the_clubs_managers_alone(club, users):
 def test_a_removal_record_names_two_different_people(club, users):
     """The database refuses a removal of oneself, a member change without its member, a name change without its
     tournament, a change that changes nothing, and a kind it does not know."""
-    for fields in ({"kind": "member_removed", "changed_by": users[2], "member": users[2]},
-                   {"kind": "member_removed", "changed_by": users[0]},
-                   {"kind": "tournament_name", "changed_by": users[0], "before": "A", "after": "B"},
-                   {"kind": "club_name", "changed_by": users[0], "before": "A", "after": "A"},
-                   {"kind": "nonsense", "changed_by": users[0]}):
+    for fields in (
+        {"kind": "member_removed", "changed_by": users[2], "member": users[2]},
+        {"kind": "member_removed", "changed_by": users[0]},
+        {"kind": "tournament_name", "changed_by": users[0], "before": "A", "after": "B"},
+        {"kind": "club_name", "changed_by": users[0], "before": "A", "after": "A"},
+        {"kind": "nonsense", "changed_by": users[0]},
+    ):
         with pytest.raises(IntegrityError), transaction.atomic():
             ClubChange.objects.create(club=club, **fields)
 
@@ -135,16 +139,28 @@ def test_a_club_with_a_finished_tournament_is_archived_not_erased(club, users, w
         joining = client_for(users[6]).post("/api/clubs/join/", {"invite_code": club.invite_code}, format="json")
         assert joining.status_code == 409 and joining.json()["code"] == "club_archived"
         with pytest.raises(DomainError) as refused:
-            tournament_services.tournament_create(actor=users[0], club_id=club.pk, name="Again", rules="one-look",
-                                       format="match", starts_at=timezone.now() + HOUR,
-                                       ends_at=timezone.now() + 2 * HOUR)
+            tournament_services.tournament_create(
+                actor=users[0],
+                club_id=club.pk,
+                name="Again",
+                rules="one-look",
+                format="match",
+                starts_at=timezone.now() + HOUR,
+                ends_at=timezone.now() + 2 * HOUR,
+            )
         # the ex-owner no longer sees the private club: the service refuses it as missing, as the API always did
         assert refused.value.code is Code.CLUB_NOT_FOUND
         Club.objects.filter(pk=club.pk).update(is_private=False)  # seen again, the club is still closed
         with pytest.raises(DomainError) as refused:
-            tournament_services.tournament_create(actor=users[0], club_id=club.pk, name="Again", rules="one-look",
-                                       format="match", starts_at=timezone.now() + HOUR,
-                                       ends_at=timezone.now() + 2 * HOUR)
+            tournament_services.tournament_create(
+                actor=users[0],
+                club_id=club.pk,
+                name="Again",
+                rules="one-look",
+                format="match",
+                starts_at=timezone.now() + HOUR,
+                ends_at=timezone.now() + 2 * HOUR,
+            )
         assert refused.value.code is Code.CLUB_ARCHIVED
     with pytest.raises(ProtectedError):  # nor does the admin (or anything else) delete it with its tournaments
         Club.objects.filter(pk=club.pk).delete()
@@ -182,8 +198,7 @@ def test_a_daily_tournament_counts_only_games_started_after_joining(users, winni
     midnight = dt.datetime.combine(daily.date, dt.time(), tzinfo=dt.UTC)
     cup = create(users[0], club, source="daily", starts_at=midnight, ends_at=midnight + dt.timedelta(days=1))
     early = play(game_services.game_start(player=users[1], daily_id=daily.pk), winning_line)
-    still_playing = play(game_services.game_start(player=users[2], daily_id=daily.pk), winning_line[:4],
-                         resign=False)
+    still_playing = play(game_services.game_start(player=users[2], daily_id=daily.pk), winning_line[:4], resign=False)
     joined = client_for(users[1]).post(f"/api/tournaments/{cup.pk}/join/")
     assert joined.status_code == 201
     assert (entry(cup, users[1]).games, entry(cup, users[1]).cleared) == (0, 0)
@@ -215,8 +230,9 @@ def test_every_change_while_a_tournament_runs_is_recorded_and_shown(club, users)
     owner = client_for(users[0])
     owner.patch(f"/api/tournaments/{cup.pk}/", {"name": "Renamed Cup"}, format="json")
     owner.patch(f"/api/tournaments/{cup.pk}/", {"ends_at": (cup.ends_at + HOUR).isoformat()}, format="json")
-    owner.patch(f"/api/clubs/{club.pk}/", {"name": "Closed Table", "description": "new", "is_private": True},
-                format="json")
+    owner.patch(
+        f"/api/clubs/{club.pk}/", {"name": "Closed Table", "description": "new", "is_private": True}, format="json"
+    )
     owner.post(f"/api/clubs/{club.pk}/invite/")
     owner.patch(f"/api/clubs/{club.pk}/members/{users[2].pk}/", {"role": "admin"}, format="json")
     owner.delete(f"/api/clubs/{club.pk}/members/{users[4].pk}/")  # not an entrant: the club's business
@@ -226,8 +242,15 @@ def test_every_change_while_a_tournament_runs_is_recorded_and_shown(club, users)
 
     body = client_for(users[2]).get(f"/api/tournaments/{cup.pk}/standings/").json()
     changes = body["changes"]
-    assert kinds(changes) == ["tournament_name", "club_name", "club_description", "club_privacy",
-                              "invite_renewed", "member_role", "member_removed"]
+    assert kinds(changes) == [
+        "tournament_name",
+        "club_name",
+        "club_description",
+        "club_privacy",
+        "invite_renewed",
+        "member_role",
+        "member_removed",
+    ]
     assert all(c["changed_by"]["id"] == users[0].pk and c["changed_at"] for c in changes)
     by_kind = {c["kind"]: c for c in changes}
     assert (by_kind["tournament_name"]["before"], by_kind["tournament_name"]["after"]) == ("Cup", "Renamed Cup")
@@ -248,8 +271,11 @@ def test_nothing_is_recorded_when_nothing_changes(club, users):
     tournament_services.tournament_update(actor=users[0], tournament_id=cup.pk, name="Cup")
     services.club_update(actor=users[0], club_id=club.pk, name=club.name, is_private=False)
     services.member_role_set(actor=users[0], club_id=club.pk, user_id=users[1].pk, role="admin")
-    assert not ClubChange.objects.filter(club=club).exclude(kind="member_role", member=users[1],
-                                                            changed_at__lt=cup.created_at).exists()
+    assert (
+        not ClubChange.objects.filter(club=club)
+        .exclude(kind="member_role", member=users[1], changed_at__lt=cup.created_at)
+        .exists()
+    )
 
 
 def race(*calls):
@@ -284,8 +310,10 @@ def test_archiving_and_joining_at_once_never_leave_a_member_in_an_archived_club(
     owner, newcomer = UserFactory(), UserFactory()
     club = services.club_create(user=owner, name=f"Race {attempt}")
     ready(create(owner, club), [WINNABLE_ONE_LOOK])
-    leave, join = race(lambda: services.club_leave(user=owner, club_id=club.pk),
-                       lambda: services.club_join(user=newcomer, invite_code=club.invite_code))
+    leave, join = race(
+        lambda: services.club_leave(user=owner, club_id=club.pk),
+        lambda: services.club_join(user=newcomer, invite_code=club.invite_code),
+    )
     club.refresh_from_db()
     members = set(Membership.objects.filter(club=club).values_list("user_id", flat=True))
     if club.archived_at is None:  # the newcomer came first: the owner has someone to hand over to
@@ -304,8 +332,10 @@ def test_a_removal_and_a_join_at_once_leave_no_entry_made_after_the_removal(atte
     club = services.club_create(user=owner, name=f"Race {attempt}")
     services.club_join(user=member, invite_code=club.invite_code)
     cup = ready(create(owner, club), [WINNABLE_ONE_LOOK])
-    remove, join = race(lambda: services.member_remove(actor=owner, club_id=club.pk, user_id=member.pk),
-                        lambda: tournament_services.tournament_join(user=member, tournament_id=cup.pk))
+    remove, join = race(
+        lambda: services.member_remove(actor=owner, club_id=club.pk, user_id=member.pk),
+        lambda: tournament_services.tournament_join(user=member, tournament_id=cup.pk),
+    )
     removal = ClubChange.objects.get(club=club, kind="member_removed", member=member)
     joined = Entry.objects.filter(tournament=cup, player=member).first()
     assert remove is None and not Membership.objects.filter(club=club, user=member).exists()

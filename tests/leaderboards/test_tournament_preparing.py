@@ -28,8 +28,16 @@ def test_an_arena_is_answered_preparing_and_its_deals_are_prepared_after(setting
     try:
         created = client_for(users[0]).post(
             f"/api/clubs/{club.pk}/tournaments/",
-            {"name": "Arena", "format": "arena", "rules": "classic", "deal_count": 3,
-             "starts_at": (now - HOUR).isoformat(), "ends_at": (now + HOUR).isoformat()}, format="json")
+            {
+                "name": "Arena",
+                "format": "arena",
+                "rules": "classic",
+                "deal_count": 3,
+                "starts_at": (now - HOUR).isoformat(),
+                "ends_at": (now + HOUR).isoformat(),
+            },
+            format="json",
+        )
         assert created.status_code == 201 and created.json()["status"] == "preparing"
         tournament_id = created.json()["id"]
         polled = client_for(users[1]).get(created["Location"]).json()
@@ -56,7 +64,15 @@ def test_without_the_thread_a_task_runs_inside_the_call_that_queues_it(settings,
     now = timezone.now()
     created = client_for(users[0]).post(
         f"/api/clubs/{club.pk}/tournaments/",
-        {"name": "Match", "format": "match", "rules": "classic", "deal_count": 1,
-         "starts_at": (now - HOUR).isoformat(), "ends_at": (now + HOUR).isoformat()}, format="json")
+        {
+            "name": "Match",
+            "format": "match",
+            "rules": "classic",
+            "deal_count": 1,
+            "starts_at": (now - HOUR).isoformat(),
+            "ends_at": (now + HOUR).isoformat(),
+        },
+        format="json",
+    )
     assert created.status_code == 201
     assert Tournament.objects.get(pk=created.json()["id"]).status == Tournament.Status.READY

@@ -3,13 +3,13 @@
 import datetime as dt
 import threading
 
-import engine
 import pytest
 from django.db import connection
 from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
+import engine
 from games import services as game_services
 from games.engine_glue import game_position
 from games.models import Deal, Game
@@ -18,11 +18,19 @@ from games.services.deals import deal_get_or_create, deal_keep_secret
 from games.services.sequences import candidate_number
 from games.tasks import settle_sequence
 from leaderboards.clubs import services as club_services
-from leaderboards.tournaments import services
 from leaderboards.models import Entry, Tournament, TournamentDeal
+from leaderboards.tournaments import services
 from leaderboards.tournaments.scoring import arena_tally
-from tests.support import (WINNABLE_ONE_LOOK, UserFactory, client_for, clock_at, make_daily, play, result_of,
-                           winnable_deal)
+from tests.support import (
+    WINNABLE_ONE_LOOK,
+    UserFactory,
+    client_for,
+    clock_at,
+    make_daily,
+    play,
+    result_of,
+    winnable_deal,
+)
 
 pytestmark = pytest.mark.django_db
 HOUR = dt.timedelta(hours=1)
@@ -61,8 +69,11 @@ def club(users):
 def ready(tournament, numbers):
     """Fix the tournament's deals as the preparation job does (the job is tested below)."""
     for index, number in enumerate(numbers):
-        deal = winnable_deal() if number == WINNABLE_ONE_LOOK else deal_get_or_create(
-            number=number, rules=engine.Rules.parse(tournament.rules))
+        deal = (
+            winnable_deal()
+            if number == WINNABLE_ONE_LOOK
+            else deal_get_or_create(number=number, rules=engine.Rules.parse(tournament.rules))
+        )
         TournamentDeal.objects.create(tournament=tournament, index=index, deal=deal)
         deal_keep_secret(deal_id=deal.pk, until=tournament.ends_at)  # secret until the end, as the job keeps it
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.READY, deal_count=len(numbers))
@@ -151,8 +162,9 @@ def test_arena_points_by_runs(cleared):
     expected = sum(2 * min(k, 2) + 4 * max(k - 2, 0) for k in runs)
     tally = arena_tally(cleared)
     assert tally.score == expected
-    assert tally.streak == (len(cleared) - len("".join("x" if c else "." for c in cleared).rstrip("x"))
-                            if cleared else 0)
+    assert tally.streak == (
+        len(cleared) - len("".join("x" if c else "." for c in cleared).rstrip("x")) if cleared else 0
+    )
 
 
 def test_arena_by_hand():
@@ -184,8 +196,9 @@ def test_a_game_still_playing_at_the_end_is_closed_as_it_stands_and_counts(club,
     game = play(services.tournament_game_start(user=users[2], tournament_id=cup.pk), winning_line[:5], resign=False)
     assert game.closes_at == cup.ends_at and game.status == "playing"
     with clock_at(cup.ends_at + SECOND):  # the end comes mid-game: the next move is too late
-        late = client_for(users[2]).post(f"/api/games/{game.pk}/moves/", {"ply": 6, "move": winning_line[5]},
-                                         format="json")
+        late = client_for(users[2]).post(
+            f"/api/games/{game.pk}/moves/", {"ply": 6, "move": winning_line[5]}, format="json"
+        )
     assert late.status_code == 409 and late.json()["code"] == "tournament_over"
     game.refresh_from_db()
     assert game.status == "closed" and game.finished_at == cup.ends_at and game.moves == 5
@@ -230,18 +243,26 @@ def test_tournament_on_the_daily_deal_counts_the_daily_game(club, users, winning
     assert body["total"] == 2
 
 
-@pytest.mark.parametrize("fields, code", [
-    ({"rules": "nonsense"}, "bad_rules"),
-    ({"format": "swiss"}, "invalid"),
-    ({"format": "arena", "scoring": "par"}, "bad_scoring"),
-    ({"ends_at": "2020-01-01T00:00:00Z"}, "bad_window"),
-    ({"source": "daily"}, "no_daily_deal"),
-    ({"deal_count": 0}, "invalid"),
-])
+@pytest.mark.parametrize(
+    "fields, code",
+    [
+        ({"rules": "nonsense"}, "bad_rules"),
+        ({"format": "swiss"}, "invalid"),
+        ({"format": "arena", "scoring": "par"}, "bad_scoring"),
+        ({"ends_at": "2020-01-01T00:00:00Z"}, "bad_window"),
+        ({"source": "daily"}, "no_daily_deal"),
+        ({"deal_count": 0}, "invalid"),
+    ],
+)
 def test_create_errors(club, users, fields, code):
     now = timezone.now()
-    body = {"name": "Cup", "rules": "one-look", "format": "match", "starts_at": (now - HOUR).isoformat(),
-            "ends_at": (now + HOUR).isoformat()} | fields
+    body = {
+        "name": "Cup",
+        "rules": "one-look",
+        "format": "match",
+        "starts_at": (now - HOUR).isoformat(),
+        "ends_at": (now + HOUR).isoformat(),
+    } | fields
     response = client_for(users[0]).post(f"/api/clubs/{club.pk}/tournaments/", body, format="json")
     assert response.status_code == 400 and response.json()["code"] == code, response.json()
     assert not Tournament.objects.exists()
@@ -249,8 +270,13 @@ def test_create_errors(club, users, fields, code):
 
 def test_only_managers_create_change_and_delete(club, users):
     now = timezone.now()
-    body = {"name": "Cup", "rules": "one-look", "format": "match", "starts_at": (now + HOUR).isoformat(),
-            "ends_at": (now + 2 * HOUR).isoformat()}
+    body = {
+        "name": "Cup",
+        "rules": "one-look",
+        "format": "match",
+        "starts_at": (now + HOUR).isoformat(),
+        "ends_at": (now + 2 * HOUR).isoformat(),
+    }
     url = f"/api/clubs/{club.pk}/tournaments/"
     assert client_for(users[2]).post(url, body, format="json").json()["code"] == "not_club_manager"
     assert client_for(users[7]).post(url, body, format="json").status_code == 403
@@ -268,8 +294,7 @@ def test_only_managers_create_change_and_delete(club, users):
     assert client_for(users[2]).get(url).json()["results"] == []
 
 
-def test_preparation_picks_secret_numbers_and_proves_them_with_the_solver(club, users, settings,
-                                                                         tournament_candidates):
+def test_preparation_picks_secret_numbers_and_proves_them_with_the_solver(club, users, settings, tournament_candidates):
     """The real solver settles each candidate; the first winnable one in the fixed order is kept.
     The candidate numbers come from the tournaments' secret (checked first); the test then points
     attempts 0 and 1 at a quick loss and the deal known to be winnable, so the solver proves both in
@@ -277,11 +302,13 @@ def test_preparation_picks_secret_numbers_and_proves_them_with_the_solver(club, 
     settings.PYRAMID_DAILY_MAX_ATTEMPTS = 3
     cup = create(users[0], club, deal_count=1)
     first = services.tournament_deals_prepare(tournament_id=cup.pk)
-    assert first.number == candidate_number(secret=settings.PYRAMID_TOURNAMENT_SECRET, purpose="tournament",
-                                            key=f"{cup.pk}|0", attempt=0)
+    assert first.number == candidate_number(
+        secret=settings.PYRAMID_TOURNAMENT_SECRET, purpose="tournament", key=f"{cup.pk}|0", attempt=0
+    )
     # the tournaments' own secret, not the daily deals'
-    assert first.number != candidate_number(secret=settings.PYRAMID_DAILY_SECRET, purpose="tournament",
-                                            key=f"{cup.pk}|0", attempt=0)
+    assert first.number != candidate_number(
+        secret=settings.PYRAMID_DAILY_SECRET, purpose="tournament", key=f"{cup.pk}|0", attempt=0
+    )
     tournament_candidates([QUICK_LOSS, WINNABLE_ONE_LOOK])
     settings.PYRAMID_SOLVE_BUDGET_SECONDS = 60.0
     settle_sequence.delay("tournament", str(cup.pk))  # in-process: solve, look again, solve, look again
@@ -365,8 +392,11 @@ def test_a_started_tournament_keeps_its_start_and_its_end_moves_only_later(club,
     services.tournament_join(user=users[2], tournament_id=cup.pk)
     game = play(services.tournament_game_start(user=users[2], tournament_id=cup.pk), winning_line[:3], resign=False)
     first_start, first_end = cup.starts_at, cup.ends_at
-    for body in ({"starts_at": cup.starts_at - HOUR}, {"starts_at": timezone.now() + HOUR},
-                 {"ends_at": first_end - 30 * dt.timedelta(minutes=1)}):
+    for body in (
+        {"starts_at": cup.starts_at - HOUR},
+        {"starts_at": timezone.now() + HOUR},
+        {"ends_at": first_end - 30 * dt.timedelta(minutes=1)},
+    ):
         refused = patch(users[1], cup, **body)
         assert refused.status_code == 409 and refused.json()["code"] == "tournament_started", body
     cup.refresh_from_db()
@@ -383,8 +413,9 @@ def test_a_started_tournament_keeps_its_start_and_its_end_moves_only_later(club,
     ends = change["ends_at"]
     assert (dt.datetime.fromisoformat(ends["from"]), dt.datetime.fromisoformat(ends["to"])) == (first_end, later)
     with clock_at(first_end + SECOND):  # past the first end, before the new one: still on
-        move = client_for(users[2]).post(f"/api/games/{game.pk}/moves/", {"ply": 4, "move": winning_line[3]},
-                                         format="json")
+        move = client_for(users[2]).post(
+            f"/api/games/{game.pk}/moves/", {"ply": 4, "move": winning_line[3]}, format="json"
+        )
         hidden = client_for(users[3]).get(f"/api/deals/{WINNABLE_ONE_LOOK}?rules=relaxed")
     assert move.status_code == 201 and hidden.status_code == 404
 
@@ -396,8 +427,10 @@ def test_a_tournament_not_started_yet_may_move_both_ways_and_each_move_is_kept(c
     assert patch(users[0], cup, name="Renamed").status_code == 200  # no window change
     assert patch(users[0], cup, ends_at=now + 4 * HOUR).status_code == 200
     changes = list(cup.window_changes.values_list("starts_from", "starts_to", "ends_from", "ends_to"))
-    assert changes == [(now + HOUR, now + 2 * HOUR, now + 3 * HOUR, now + 2.5 * HOUR),
-                       (now + 2 * HOUR, now + 2 * HOUR, now + 2.5 * HOUR, now + 4 * HOUR)]
+    assert changes == [
+        (now + HOUR, now + 2 * HOUR, now + 3 * HOUR, now + 2.5 * HOUR),
+        (now + 2 * HOUR, now + 2 * HOUR, now + 2.5 * HOUR, now + 4 * HOUR),
+    ]
 
 
 def test_a_tournament_on_the_daily_deal_ends_within_its_day(club, users):
@@ -420,17 +453,24 @@ def test_windows_too_long_too_far_ahead_or_without_a_time_zone_are_refused(club,
         return body | {"starts_at": starts_at, "ends_at": ends_at}
 
     answers = {
-        "a year and a day": client_for(users[0]).post(url, window(now.isoformat(), (now + dt.timedelta(days=367))
-                                                                  .isoformat()), format="json"),
-        "three years ahead": client_for(users[0]).post(url, window((now + dt.timedelta(days=3 * 365)).isoformat(),
-                                                                   (now + dt.timedelta(days=3 * 365 + 1)).isoformat()),
-                                                       format="json"),
-        "no time zone": client_for(users[0]).post(url, window((now + HOUR).strftime("%Y-%m-%dT%H:%M:%S"),
-                                                              (now + 2 * HOUR).isoformat()), format="json"),
+        "a year and a day": client_for(users[0]).post(
+            url, window(now.isoformat(), (now + dt.timedelta(days=367)).isoformat()), format="json"
+        ),
+        "three years ahead": client_for(users[0]).post(
+            url,
+            window((now + dt.timedelta(days=3 * 365)).isoformat(), (now + dt.timedelta(days=3 * 365 + 1)).isoformat()),
+            format="json",
+        ),
+        "no time zone": client_for(users[0]).post(
+            url, window((now + HOUR).strftime("%Y-%m-%dT%H:%M:%S"), (now + 2 * HOUR).isoformat()), format="json"
+        ),
     }
     codes = {name: (a.status_code, a.json()["code"]) for name, a in answers.items()}
-    assert codes == {"a year and a day": (400, "bad_window"), "three years ahead": (400, "bad_window"),
-                     "no time zone": (400, "invalid")}
+    assert codes == {
+        "a year and a day": (400, "bad_window"),
+        "three years ahead": (400, "bad_window"),
+        "no time zone": (400, "invalid"),
+    }
     assert "starts_at" in answers["no time zone"].json()["fields"]
     assert not Tournament.objects.exists()
     cup = create(users[0], club, starts_at=now + HOUR, ends_at=now + 2 * HOUR)
@@ -443,8 +483,13 @@ def test_windows_too_long_too_far_ahead_or_without_a_time_zone_are_refused(club,
 @pytest.mark.parametrize("name", ["Cup\u200b", "Cup\u202e", "Cup\nFinal", "\x1b[2JCup"])
 def test_a_tournament_name_with_control_or_invisible_characters_is_refused(club, users, name):
     now = timezone.now()
-    body = {"name": name, "rules": "one-look", "format": "match", "starts_at": (now + HOUR).isoformat(),
-            "ends_at": (now + 2 * HOUR).isoformat()}
+    body = {
+        "name": name,
+        "rules": "one-look",
+        "format": "match",
+        "starts_at": (now + HOUR).isoformat(),
+        "ends_at": (now + 2 * HOUR).isoformat(),
+    }
     refused = client_for(users[0]).post(f"/api/clubs/{club.pk}/tournaments/", body, format="json")
     assert refused.status_code == 400 and refused.json()["code"] == "bad_tournament_name"
     cup = create(users[0], club, name="  Spring   Cup ")
@@ -461,16 +506,25 @@ def test_plain_standings_show_no_score_and_scored_ones_do(club, users, winning_l
         services.tournament_join(user=users[2], tournament_id=cup.pk)
     # the three share the deal: the one win counts in each
     play(services.tournament_game_start(user=users[2], tournament_id=plain.pk), winning_line)
-    scores = {cup.format + "/" + cup.scoring: client_for(users[2]).get(f"/api/tournaments/{cup.pk}/standings/")
-              .json()["results"][0]["score"] for cup in (plain, par, arena)}
+    scores = {
+        cup.format + "/" + cup.scoring: client_for(users[2])
+        .get(f"/api/tournaments/{cup.pk}/standings/")
+        .json()["results"][0]["score"]
+        for cup in (plain, par, arena)
+    }
     assert scores == {"match/plain": None, "match/par": entry(par, users[2]).score, "arena/plain": 2}
     assert entry(par, users[2]).score > 0 and entry(plain, users[2]).cleared == 1
 
 
 def test_a_tournament_and_its_games_say_where_they_are(club, users):
     now = timezone.now()
-    body = {"name": "Cup", "rules": "one-look", "format": "match", "starts_at": (now - HOUR).isoformat(),
-            "ends_at": (now + HOUR).isoformat()}
+    body = {
+        "name": "Cup",
+        "rules": "one-look",
+        "format": "match",
+        "starts_at": (now - HOUR).isoformat(),
+        "ends_at": (now + HOUR).isoformat(),
+    }
     created = client_for(users[0]).post(f"/api/clubs/{club.pk}/tournaments/", body, format="json")
     assert created.status_code == 201 and created["Location"] == f"/api/tournaments/{created.json()['id']}/"
     cup = ready(Tournament.objects.get(pk=created.json()["id"]), [WINNABLE_ONE_LOOK])
@@ -482,8 +536,9 @@ def test_a_tournament_and_its_games_say_where_they_are(club, users):
 
 
 def test_a_player_may_withdraw_until_the_tournament_starts_and_not_after(club, users):
-    later = ready(create(users[0], club, starts_at=timezone.now() + HOUR, ends_at=timezone.now() + 2 * HOUR),
-                  [WINNABLE_ONE_LOOK])
+    later = ready(
+        create(users[0], club, starts_at=timezone.now() + HOUR, ends_at=timezone.now() + 2 * HOUR), [WINNABLE_ONE_LOOK]
+    )
     api = client_for(users[2])
     assert api.post(f"/api/tournaments/{later.pk}/join/").status_code == 201
     assert api.post(f"/api/tournaments/{later.pk}/leave/").status_code == 204
@@ -511,8 +566,10 @@ def test_a_whole_tournament_rebuilt_in_one_pass_is_each_entry_refreshed_alone(cl
     tournament_game(users[3], cup, 10, winning_line)
     tournament_game(users[4], cup)
     figures = ["games", "cleared", "cards_left", "moves", "duration_ms", "score", "streak"]
-    one_by_one = {e.pk: [getattr(services.entry_refresh(entry_id=e.pk), f) for f in figures]
-                  for e in Entry.objects.filter(tournament=cup)}
+    one_by_one = {
+        e.pk: [getattr(services.entry_refresh(entry_id=e.pk), f) for f in figures]
+        for e in Entry.objects.filter(tournament=cup)
+    }
     Entry.objects.filter(tournament=cup).update(games=0, cleared=0, cards_left=0, moves=0, duration_ms=0, score=7)
     assert services.standings_rebuild(tournament_id=cup.pk) == 4
     assert {e.pk: [getattr(e, f) for f in figures] for e in Entry.objects.filter(tournament=cup)} == one_by_one

@@ -9,10 +9,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from benchmarks.common import clock_at
-from leaderboards.clubs import services
-from leaderboards.tournaments import services as tournament_services
-from leaderboards.models import Tournament, TournamentDeal
 from games.models import Game
+from leaderboards.clubs import services
+from leaderboards.models import Tournament, TournamentDeal
+from leaderboards.tournaments import services as tournament_services
 from tests.support import UserFactory, client_for, daily_game, make_daily, winnable_deal
 
 pytestmark = pytest.mark.django_db
@@ -30,9 +30,15 @@ def world(users):
     now = timezone.now()
     cups = {}
     for name, club, actor in (("cup", public, owner), ("secret_cup", private, hidden_owner)):
-        cup = tournament_services.tournament_create(actor=actor, club_id=club.pk, name=name,
-                                                    rules="one-look", format="match",
-                                                    starts_at=now - HOUR, ends_at=now + HOUR)
+        cup = tournament_services.tournament_create(
+            actor=actor,
+            club_id=club.pk,
+            name=name,
+            rules="one-look",
+            format="match",
+            starts_at=now - HOUR,
+            ends_at=now + HOUR,
+        )
         TournamentDeal.objects.create(tournament=cup, index=0, deal=winnable_deal())
         Tournament.objects.filter(pk=cup.pk).update(status=Tournament.Status.READY, deal_count=1)
         tournament_services.tournament_join(user=member, tournament_id=cup.pk)
@@ -40,19 +46,37 @@ def world(users):
     daily = make_daily()
     daily_game(owner, daily, 5)
     daily_game(member, daily, 3)
-    return {"public": public, "private": private, "daily": daily, "outsider": outsider, "member": member,
-            "hidden_owner": hidden_owner, **cups}
+    return {
+        "public": public,
+        "private": private,
+        "daily": daily,
+        "outsider": outsider,
+        "member": member,
+        "hidden_owner": hidden_owner,
+        **cups,
+    }
 
 
 def reads(w) -> list[str]:
     date, owner = w["daily"].date, w["public"].memberships.get(role="owner").user.username
     public, cup = w["public"].pk, w["cup"].pk
-    return [f"/api/boards/daily/{date}/one-look/", f"/api/boards/daily/{date}/one-look/?club={public}",
-            "/api/boards/weekly/?preset=one-look", "/api/boards/all-time/?preset=one-look",
-            f"/api/players/{owner}/", f"/api/players/{owner}/stats/", f"/api/players/{owner}/calendar/",
-            f"/api/players/{w['hidden_owner'].username}/", "/api/clubs/", "/api/clubs/?mine=1",
-            f"/api/clubs/{public}/", f"/api/clubs/{public}/members/", f"/api/clubs/{public}/tournaments/",
-            f"/api/tournaments/{cup}/", f"/api/tournaments/{cup}/standings/"]
+    return [
+        f"/api/boards/daily/{date}/one-look/",
+        f"/api/boards/daily/{date}/one-look/?club={public}",
+        "/api/boards/weekly/?preset=one-look",
+        "/api/boards/all-time/?preset=one-look",
+        f"/api/players/{owner}/",
+        f"/api/players/{owner}/stats/",
+        f"/api/players/{owner}/calendar/",
+        f"/api/players/{w['hidden_owner'].username}/",
+        "/api/clubs/",
+        "/api/clubs/?mine=1",
+        f"/api/clubs/{public}/",
+        f"/api/clubs/{public}/members/",
+        f"/api/clubs/{public}/tournaments/",
+        f"/api/tournaments/{cup}/",
+        f"/api/tournaments/{cup}/standings/",
+    ]
 
 
 def test_a_visitor_reads_what_a_signed_in_outsider_reads(world):
@@ -85,12 +109,14 @@ def test_a_visitor_reads_what_a_signed_in_outsider_reads(world):
 def test_private_clubs_and_their_tournaments_stay_hidden_from_visitors(world):
     visitor = APIClient()
     private, secret = world["private"].pk, world["secret_cup"].pk
-    for path, code in ((f"/api/clubs/{private}/", "club_not_found"),
-                       (f"/api/clubs/{private}/members/", "club_not_found"),
-                       (f"/api/clubs/{private}/tournaments/", "club_not_found"),
-                       (f"/api/boards/daily/{world['daily'].date}/one-look/?club={private}", "club_not_found"),
-                       (f"/api/tournaments/{secret}/", "tournament_not_found"),
-                       (f"/api/tournaments/{secret}/standings/", "tournament_not_found")):
+    for path, code in (
+        (f"/api/clubs/{private}/", "club_not_found"),
+        (f"/api/clubs/{private}/members/", "club_not_found"),
+        (f"/api/clubs/{private}/tournaments/", "club_not_found"),
+        (f"/api/boards/daily/{world['daily'].date}/one-look/?club={private}", "club_not_found"),
+        (f"/api/tournaments/{secret}/", "tournament_not_found"),
+        (f"/api/tournaments/{secret}/standings/", "tournament_not_found"),
+    ):
         answer = visitor.get(path)
         assert answer.status_code == 404 and answer.json()["code"] == code and answer.json()["message"], path
         assert client_for(world["outsider"]).get(path).json() == answer.json(), path
@@ -102,15 +128,22 @@ def test_a_visitor_writes_nothing(world):
     visitor = APIClient()
     public, cup = world["public"].pk, world["cup"].pk
     game = Game.objects.get(player=world["member"], daily=world["daily"])
-    writes = [("post", "/api/clubs/", {"name": "Mine"}), ("post", "/api/clubs/join/", {"invite_code": "x" * 10}),
-              ("patch", f"/api/clubs/{public}/", {"name": "Taken"}), ("post", f"/api/clubs/{public}/leave/", None),
-              ("post", f"/api/clubs/{public}/tournaments/", {"name": "Cup 2"}),
-              ("patch", f"/api/tournaments/{cup}/", {"name": "Renamed"}), ("delete", f"/api/tournaments/{cup}/", None),
-              ("post", f"/api/tournaments/{cup}/join/", None), ("post", f"/api/tournaments/{cup}/leave/", None),
-              ("post", f"/api/tournaments/{cup}/games/", {}),
-              # and what is a player's own stays theirs
-              ("get", f"/api/games/{game.pk}/share/", None), ("get", "/api/games/", None),
-              ("get", f"/api/clubs/{public}/changes/", None)]
+    writes = [
+        ("post", "/api/clubs/", {"name": "Mine"}),
+        ("post", "/api/clubs/join/", {"invite_code": "x" * 10}),
+        ("patch", f"/api/clubs/{public}/", {"name": "Taken"}),
+        ("post", f"/api/clubs/{public}/leave/", None),
+        ("post", f"/api/clubs/{public}/tournaments/", {"name": "Cup 2"}),
+        ("patch", f"/api/tournaments/{cup}/", {"name": "Renamed"}),
+        ("delete", f"/api/tournaments/{cup}/", None),
+        ("post", f"/api/tournaments/{cup}/join/", None),
+        ("post", f"/api/tournaments/{cup}/leave/", None),
+        ("post", f"/api/tournaments/{cup}/games/", {}),
+        # and what is a player's own stays theirs
+        ("get", f"/api/games/{game.pk}/share/", None),
+        ("get", "/api/games/", None),
+        ("get", f"/api/clubs/{public}/changes/", None),
+    ]
     for method, path, body in writes:
         send = getattr(visitor, method)
         answer = send(path, body, format="json") if body is not None else send(path)

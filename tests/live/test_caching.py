@@ -58,6 +58,7 @@ def test_the_daily_list_and_errors(player):
 def test_a_write_is_never_answered_304(player):
     game = game_services.game_start(player=player, number=5, rules="classic")
     etag = client_for(player).get(f"/api/games/{game.pk}/")["ETag"]
-    answer = client_for(player).post(f"/api/games/{game.pk}/moves/", {"ply": 1, "move": "draw"}, format="json",
-                                     HTTP_IF_NONE_MATCH=etag)
+    answer = client_for(player).post(
+        f"/api/games/{game.pk}/moves/", {"ply": 1, "move": "draw"}, format="json", HTTP_IF_NONE_MATCH=etag
+    )
     assert answer.status_code == 201 and not answer.has_header("ETag")

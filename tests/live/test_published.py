@@ -13,11 +13,11 @@ from django.utils import timezone
 from games import services as game_services
 from games.live import game_channel
 from leaderboards import services
-from leaderboards.fair_play.models import Void
 from leaderboards.boards.live import board_channel
-from leaderboards.tournaments.live import tournament_channel
+from leaderboards.fair_play.models import Void
 from leaderboards.models import Tournament, TournamentDeal
 from leaderboards.services import tournaments
+from leaderboards.tournaments.live import tournament_channel
 from pyramid_site.errors import DomainError
 from pyramid_site.live.bus import bus
 from tests.support import UserFactory, client_for, daily_game, make_daily, winnable_deal
@@ -42,8 +42,7 @@ def test_a_games_moves_undo_and_end_are_published_and_a_refused_move_is_not(play
     game_services.game_undo(game_id=game.pk, player=player)
     game_services.game_resign(game_id=game.pk, player=player)
     got = events(game_channel(game.pk))
-    assert [(e["type"], e["moves"], e["game_version"]) for e in got] == [("move", 1, 1), ("undo", 0, 2),
-                                                                         ("over", 0, 3)]
+    assert [(e["type"], e["moves"], e["game_version"]) for e in got] == [("move", 1, 1), ("undo", 0, 2), ("over", 0, 3)]
     assert got[0]["move"] == "draw" and got[0]["ply"] == 1 and got[0]["cards_left"] == position.cards_left
     assert got[-1]["status"] == "resigned"
 
@@ -56,8 +55,15 @@ def cup(users, monkeypatch):
     for user in users[1:4]:
         services.club_join(user=user, invite_code=club.invite_code)
     now = timezone.now()
-    cup = services.tournament_create(actor=users[0], club_id=club.pk, name="Live Cup", rules="one-look",
-                                     format="match", starts_at=now - HOUR, ends_at=now + HOUR)
+    cup = services.tournament_create(
+        actor=users[0],
+        club_id=club.pk,
+        name="Live Cup",
+        rules="one-look",
+        format="match",
+        starts_at=now - HOUR,
+        ends_at=now + HOUR,
+    )
     TournamentDeal.objects.create(tournament=cup, index=0, deal=winnable_deal())
     Tournament.objects.filter(pk=cup.pk).update(status=Tournament.Status.READY, deal_count=1)
     return cup
@@ -71,13 +77,28 @@ def test_joins_and_standings_are_published_with_counts_and_names_only(cup, users
         game_services.move_submit(game_id=game.pk, player=users[1], ply=ply, move=move)
     got = events(tournament_channel(cup.pk))
     assert [(e["type"], e["player"]["username"]) for e in got] == [
-        ("joined", users[1].username), ("standing", users[1].username), ("joined", users[2].username),
-        ("standing", users[2].username), ("standing", users[1].username)]
+        ("joined", users[1].username),
+        ("standing", users[1].username),
+        ("joined", users[2].username),
+        ("standing", users[2].username),
+        ("standing", users[1].username),
+    ]
     last = got[-1]
     assert (last["games"], last["cleared"], last["cards_left"], last["moves"]) == (1, 1, 0, len(winning_line))
     # what the standings show, nothing of the deal: the keys are the standing's
-    assert set(last) == {"type", "version", "tournament", "player", "score", "games", "cleared", "cards_left",
-                         "moves", "seconds", "streak"}
+    assert set(last) == {
+        "type",
+        "version",
+        "tournament",
+        "player",
+        "score",
+        "games",
+        "cleared",
+        "cards_left",
+        "moves",
+        "seconds",
+        "streak",
+    }
     assert standing_row(users[3], cup, users[1])["cards_left"] == last["cards_left"]
 
 
@@ -93,8 +114,7 @@ def test_results_land_on_the_board_stream_and_one_held_off_the_board_does_not(us
     daily_game(users[1], daily)
     daily_game(users[2], daily, moves=3)
     got = events(board_channel(daily.date, "one-look"))
-    assert [(e["player"]["username"], e["won"]) for e in got] == [(users[0].username, True),
-                                                                  (users[2].username, False)]
+    assert [(e["player"]["username"], e["won"]) for e in got] == [(users[0].username, True), (users[2].username, False)]
     assert set(got[0]) == {"type", "version", "date", "preset", "player", "cards_left", "moves", "seconds", "won"}
 
 

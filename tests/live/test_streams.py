@@ -40,8 +40,10 @@ def _pg_answers() -> bool:
         return False
 
 
-pytestmark = [pytest.mark.skipif(not (_pg_answers() and redis_answers()), reason="needs PostgreSQL and Redis"),
-              pytest.mark.real_clock]  # the servers read their own clock
+pytestmark = [
+    pytest.mark.skipif(not (_pg_answers() and redis_answers()), reason="needs PostgreSQL and Redis"),
+    pytest.mark.real_clock,
+]  # the servers read their own clock
 
 
 def _free_port() -> int:
@@ -55,8 +57,21 @@ class Server:
         self.env, self.port = env, _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "pyramid_site.asgi:application", "--port", str(self.port),
-             "--log-level", "warning", "--timeout-graceful-shutdown", "30"], cwd=ROOT, env=env)
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "pyramid_site.asgi:application",
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+                "--timeout-graceful-shutdown",
+                "30",
+            ],
+            cwd=ROOT,
+            env=env,
+        )
 
     def wait_healthy(self):
         deadline = time.monotonic() + 60
@@ -84,15 +99,27 @@ def servers():
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
     base = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYRAMID_", "CELERY_", "REDIS_"))} | {
-        "DATABASE_URL": f"{PG}/{name}", "DJANGO_DEBUG": "false", "DJANGO_SECRET_KEY": "live-streams",
-        "PYRAMID_DAILY_SECRET": "live-streams", "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_SETTINGS_MODULE": "pyramid_site.settings", "PYRAMID_THROTTLE_SIGNUP": "1000/hour",
-        "PYRAMID_THROTTLE_GUEST": "1000/hour", "PYRAMID_LIVE_KEEPALIVE_SECONDS": "0.5",
+        "DATABASE_URL": f"{PG}/{name}",
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "live-streams",
+        "PYRAMID_DAILY_SECRET": "live-streams",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SETTINGS_MODULE": "pyramid_site.settings",
+        "PYRAMID_THROTTLE_SIGNUP": "1000/hour",
+        "PYRAMID_THROTTLE_GUEST": "1000/hour",
+        "PYRAMID_LIVE_KEEPALIVE_SECONDS": "0.5",
         # the play throttles count per address in the shared Redis, where other processes on this machine count too
-        "PYRAMID_THROTTLE_GAME_START_ADDRESS": "100000/min", "PYRAMID_THROTTLE_MOVE_ADDRESS": "100000/min",
-        "PYRAMID_LIVE_RETRY_MS": "1234"}
-    shared = base | {"REDIS_URL": REDIS_URL, "PYRAMID_LIVE_KEY_PREFIX": prefix, "CELERY_QUEUE": f"{prefix}jobs",
-                     "PYRAMID_LIVE_STREAMS_PER_ACCOUNT": "2", "PYRAMID_LIVE_STREAMS_PER_ADDRESS": "1000"}
+        "PYRAMID_THROTTLE_GAME_START_ADDRESS": "100000/min",
+        "PYRAMID_THROTTLE_MOVE_ADDRESS": "100000/min",
+        "PYRAMID_LIVE_RETRY_MS": "1234",
+    }
+    shared = base | {
+        "REDIS_URL": REDIS_URL,
+        "PYRAMID_LIVE_KEY_PREFIX": prefix,
+        "CELERY_QUEUE": f"{prefix}jobs",
+        "PYRAMID_LIVE_STREAMS_PER_ACCOUNT": "2",
+        "PYRAMID_LIVE_STREAMS_PER_ADDRESS": "1000",
+    }
     alone = base | {"PYRAMID_LIVE_STREAMS_PER_ACCOUNT": "1000", "PYRAMID_LIVE_STREAMS_PER_ADDRESS": "3"}
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=alone, check=True)
     started = {"a": Server(shared), "b": Server(shared), "memory": Server(alone)}
@@ -186,16 +213,24 @@ def line_of(number: int, length: int) -> list[str]:
 
 
 def start_game(server: Server, token: str, number: int = 5) -> int:
-    answer = httpx.post(f"{server.url}/api/games/", json={"number": number, "rules": "classic"},
-                        headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    answer = httpx.post(
+        f"{server.url}/api/games/",
+        json={"number": number, "rules": "classic"},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=30,
+    )
     assert answer.status_code == 201, answer.text
     return answer.json()["id"]
 
 
 def play(server: Server, token: str, game_id: int, line: list[str], first_ply: int = 1) -> None:
     for ply, move in enumerate(line, start=first_ply):
-        answer = httpx.post(f"{server.url}/api/games/{game_id}/moves/", json={"ply": ply, "move": move},
-                            headers={"Authorization": f"Bearer {token}"}, timeout=30)
+        answer = httpx.post(
+            f"{server.url}/api/games/{game_id}/moves/",
+            json={"ply": ply, "move": move},
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=30,
+        )
         assert answer.status_code == 201, answer.text
 
 
@@ -210,10 +245,14 @@ def test_a_second_device_on_another_process_follows_every_move(servers):
     play(a, token, game_id, line)  # every move through the other process
     events = [follower.event() for _ in line]
     assert [(e["type"], e["ply"], e["move"], e["game_version"]) for e in events] == [
-        ("move", ply, move, ply) for ply, move in enumerate(line, start=1)]
+        ("move", ply, move, ply) for ply, move in enumerate(line, start=1)
+    ]
     game = httpx.get(f"{a.url}/api/games/{game_id}/", headers={"Authorization": f"Bearer {token}"}).json()
     assert (events[-1]["moves"], events[-1]["cards_left"], events[-1]["status"]) == (
-        game["moves"], game["cards_left"], game["status"])
+        game["moves"],
+        game["cards_left"],
+        game["status"],
+    )
     assert follower.next(kind="comment")["comment"] == "keep-alive"  # nothing more: kept alive
     follower.close()
 
@@ -282,8 +321,10 @@ def test_streams_per_address_are_capped(servers):
         server.wait_healthy()
         tokens = [guest(server) for _ in range(4)]
         followers = [Follower(server, f"/api/games/{start_game(server, t)}/events/", t) for t in tokens[:3]]
-        refused = httpx.get(f"{server.url}/api/games/{start_game(server, tokens[3])}/events/",
-                            headers={"Authorization": f"Bearer {tokens[3]}"})
+        refused = httpx.get(
+            f"{server.url}/api/games/{start_game(server, tokens[3])}/events/",
+            headers={"Authorization": f"Bearer {tokens[3]}"},
+        )
         assert refused.status_code == 429 and refused.json()["code"] == "too_many_streams"
         for follower in followers:
             follower.close()

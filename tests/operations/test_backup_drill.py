@@ -20,9 +20,27 @@ pytestmark = [pytest.mark.slow, pytest.mark.real_clock]  # the drill's processes
 
 def run_drill(*args: str, source: str, restored: str) -> tuple[int, str, dict]:
     finished = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "backup_drill.py"), "--pg", PG, "--days", "2", "--players", "4",
-         "--source", source, "--restored", restored, *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "backup_drill.py"),
+            "--pg",
+            PG,
+            "--days",
+            "2",
+            "--players",
+            "4",
+            "--source",
+            source,
+            "--restored",
+            restored,
+            *args,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     lines = [line for line in finished.stdout.splitlines() if line.startswith("FIGURES ")]
     assert lines, f"the drill printed no figures:\n{finished.stdout[-3000:]}\n{finished.stderr[-3000:]}"
     return finished.returncode, finished.stdout, json.loads(lines[-1].removeprefix("FIGURES "))
@@ -30,8 +48,9 @@ def run_drill(*args: str, source: str, restored: str) -> tuple[int, str, dict]:
 
 def databases_left(*names: str) -> set[str]:
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
-        return {name for (name,) in conn.execute("SELECT datname FROM pg_database WHERE datname = ANY(%s)",
-                                                 [list(names)])}
+        return {
+            name for (name,) in conn.execute("SELECT datname FROM pg_database WHERE datname = ANY(%s)", [list(names)])
+        }
 
 
 def test_a_restore_holds_the_same_history_and_passes_the_checks():

@@ -34,9 +34,18 @@ def run_in_process(task, *args, **kwargs):
 
 
 def failure(**fields) -> TaskFailure:
-    values = {"task_name": "games.tasks.solve_deal", "task_id": "id-1", "kind": "error", "args": "(1,)",
-              "kwargs": "{}", "exception_type": "ValueError", "exception_message": "no", "traceback": "Traceback",
-              "retries": 0, "worker": "celery@here"}
+    values = {
+        "task_name": "games.tasks.solve_deal",
+        "task_id": "id-1",
+        "kind": "error",
+        "args": "(1,)",
+        "kwargs": "{}",
+        "exception_type": "ValueError",
+        "exception_message": "no",
+        "traceback": "Traceback",
+        "retries": 0,
+        "worker": "celery@here",
+    }
     return services.task_failure_record(**(values | fields))
 
 
@@ -59,8 +68,11 @@ def test_long_arguments_messages_and_tracebacks_are_cut_to_size():
     recorded = TaskFailure.objects.get()
     assert len(recorded.exception_message) == MESSAGE_MAX and recorded.exception_message.endswith("…")
     assert len(recorded.kwargs) <= ARGS_MAX
-    long = failure(args=repr(tuple(range(5000))), traceback="frame\n" * 5000 + "ValueError: at the end",
-                   exception_message="nul \x00 inside")
+    long = failure(
+        args=repr(tuple(range(5000))),
+        traceback="frame\n" * 5000 + "ValueError: at the end",
+        exception_message="nul \x00 inside",
+    )
     assert len(long.args) == ARGS_MAX and len(long.traceback) <= TRACEBACK_MAX
     assert long.traceback.startswith("… (") and long.traceback.endswith("ValueError: at the end")
     assert TaskFailure.objects.get(pk=long.pk).exception_message == "nul \\x00 inside"
@@ -137,18 +149,34 @@ def test_staff_list_the_failures_newest_first_with_how_often_each_happened(staff
     now = timezone.now()
     first = failure(task_id="a", failed_at=now - dt.timedelta(hours=3))
     failure(task_id="b", failed_at=now - dt.timedelta(hours=2))
-    other = failure(task_id="c", task_name="games.tasks.settle_sequence", exception_type="KeyError",
-                    kind="retries_exhausted", retries=3, failed_at=now - dt.timedelta(hours=1))
+    other = failure(
+        task_id="c",
+        task_name="games.tasks.settle_sequence",
+        exception_type="KeyError",
+        kind="retries_exhausted",
+        retries=3,
+        failed_at=now - dt.timedelta(hours=1),
+    )
     api = client_for(staff)
     body = api.get(LIST).json()
     assert body["count"] == 3 and body["next"] is None and body["previous"] is None
     assert [row["task_id"] for row in body["results"]] == ["c", "b", "a"]
     assert [row["same_failures"] for row in body["results"]] == [1, 2, 2]
     row = body["results"][0]
-    assert row == {"id": other.pk, "task_name": "games.tasks.settle_sequence", "task_id": "c",
-                   "kind": "retries_exhausted", "args": "(1,)", "kwargs": "{}", "exception_type": "KeyError",
-                   "exception_message": "no", "retries": 3, "worker": "celery@here",
-                   "failed_at": row["failed_at"], "same_failures": 1}
+    assert row == {
+        "id": other.pk,
+        "task_name": "games.tasks.settle_sequence",
+        "task_id": "c",
+        "kind": "retries_exhausted",
+        "args": "(1,)",
+        "kwargs": "{}",
+        "exception_type": "KeyError",
+        "exception_message": "no",
+        "retries": 3,
+        "worker": "celery@here",
+        "failed_at": row["failed_at"],
+        "same_failures": 1,
+    }
     assert "traceback" not in row
     assert [r["task_id"] for r in api.get(LIST, {"task": "games.tasks.solve_deal"}).json()["results"]] == ["b", "a"]
     assert [r["task_id"] for r in api.get(LIST, {"exception": "KeyError"}).json()["results"]] == ["c"]
@@ -179,8 +207,12 @@ def test_the_failures_are_for_staff_only(player):
 def test_the_admin_lists_filters_and_searches_them():
     now = timezone.now()
     failure(task_id="a", failed_at=now - dt.timedelta(hours=1))
-    failure(task_id="b", task_name="games.tasks.settle_sequence", exception_type="KeyError",
-            exception_message="no candidate left")
+    failure(
+        task_id="b",
+        task_name="games.tasks.settle_sequence",
+        exception_type="KeyError",
+        exception_message="no candidate left",
+    )
     admin_user = UserFactory(is_staff=True, is_superuser=True)
     admin_user.save()  # the factory leaves the password set in memory alone; the session checks its hash
     browser = Client()

@@ -26,8 +26,9 @@ from . import worker_tasks
 pytestmark = [
     pytest.mark.real_clock,  # a real worker reads its own clock
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(not settings.REDIS_URL or connection.vendor != "postgresql",
-                       reason="needs REDIS_URL and PostgreSQL"),
+    pytest.mark.skipif(
+        not settings.REDIS_URL or connection.vendor != "postgresql", reason="needs REDIS_URL and PostgreSQL"
+    ),
 ]
 
 
@@ -44,10 +45,33 @@ def worker_queue(django_db_setup):
         "CELERY_TASK_ALWAYS_EAGER": "false",
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "pyramid_site", "worker", "--pool", "prefork", "--concurrency", "1",
-         "--max-tasks-per-child", "1", "-Q", queue, "--include", "tests.operations.worker_tasks",
-         "--loglevel", "WARNING", "--without-heartbeat", "--without-gossip", "--without-mingle"],
-        env=env, cwd=settings.BASE_DIR, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "pyramid_site",
+            "worker",
+            "--pool",
+            "prefork",
+            "--concurrency",
+            "1",
+            "--max-tasks-per-child",
+            "1",
+            "-Q",
+            queue,
+            "--include",
+            "tests.operations.worker_tasks",
+            "--loglevel",
+            "WARNING",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+        ],
+        env=env,
+        cwd=settings.BASE_DIR,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         yield queue
@@ -85,8 +109,14 @@ def failures_written(queue):
             CREATE TRIGGER test_notify_task_failure AFTER INSERT ON {table}
                 FOR EACH ROW EXECUTE FUNCTION test_notify_task_failure();""")
     db = connection.settings_dict
-    listener = psycopg.connect(host=db["HOST"], port=db["PORT"], user=db["USER"], password=db["PASSWORD"] or None,
-                               dbname=db["NAME"], autocommit=True)
+    listener = psycopg.connect(
+        host=db["HOST"],
+        port=db["PORT"],
+        user=db["USER"],
+        password=db["PASSWORD"] or None,
+        dbname=db["NAME"],
+        autocommit=True,
+    )
     listener.execute("LISTEN task_failure")
     yield listener
     listener.close()

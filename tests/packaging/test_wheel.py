@@ -20,7 +20,6 @@ import time
 import zipfile
 from pathlib import Path
 
-
 ROOT = Path(__file__).resolve().parents[2]
 
 RUN_THERE = """
@@ -63,8 +62,12 @@ def installed_dependencies(into: Path) -> Path:
     into.mkdir()
     site_packages = Path(sysconfig.get_paths()["purelib"])
     for entry in site_packages.iterdir():
-        if entry.name.startswith(("pyramid-", "__editable__", "__pycache__")) or "pyramid" in entry.name.lower() \
-                and entry.suffix == ".pth" or entry.name in ("engine", "games", "leaderboards", "pyramid_site"):
+        if (
+            entry.name.startswith(("pyramid-", "__editable__", "__pycache__"))
+            or "pyramid" in entry.name.lower()
+            and entry.suffix == ".pth"
+            or entry.name in ("engine", "games", "leaderboards", "pyramid_site")
+        ):
             continue
         (into / entry.name).symlink_to(entry)
     return into
@@ -72,24 +75,60 @@ def installed_dependencies(into: Path) -> Path:
 
 def test_the_wheel_installs_and_runs_outside_the_source_tree(tmp_path):
     started = time.perf_counter()
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-index", "--no-build-isolation",
-                            "--quiet", "--wheel-dir", tmp_path / "wheelhouse", str(ROOT)],
-                           capture_output=True, text=True)
+    build = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-index",
+            "--no-build-isolation",
+            "--quiet",
+            "--wheel-dir",
+            tmp_path / "wheelhouse",
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert build.returncode == 0, build.stderr[-3000:]
     wheel = next((tmp_path / "wheelhouse").glob("pyramid-*.whl"))
     with zipfile.ZipFile(wheel) as archive:
         catalogues = {name for name in archive.namelist() if name.endswith(".mo")}
-    assert {"games/locale/sv/LC_MESSAGES/django.mo", "games/locale/de/LC_MESSAGES/django.mo",
-            "pyramid_site/web/locale/sv/LC_MESSAGES/djangojs.mo"} <= catalogues
+    assert {
+        "games/locale/sv/LC_MESSAGES/django.mo",
+        "games/locale/de/LC_MESSAGES/django.mo",
+        "pyramid_site/web/locale/sv/LC_MESSAGES/djangojs.mo",
+    } <= catalogues
     built = time.perf_counter() - started
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", tmp_path / "venv"], check=True)  # this pip serves
     python = tmp_path / "venv" / "bin" / "python"
-    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     Path(purelib, "test-environment-dependencies.pth").write_text(f"{installed_dependencies(tmp_path / 'deps')}\n")
     started = time.perf_counter()
-    install = subprocess.run([sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-index",
-                              "--find-links", tmp_path / "wheelhouse", "pyramid"], capture_output=True, text=True)
+    install = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            python,
+            "install",
+            "--quiet",
+            "--no-index",
+            "--find-links",
+            tmp_path / "wheelhouse",
+            "pyramid",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert install.returncode == 0, install.stderr[-3000:]
     installed = time.perf_counter() - started
     check = subprocess.run([sys.executable, "-m", "pip", "--python", python, "check"], capture_output=True, text=True)
@@ -97,8 +136,13 @@ def test_the_wheel_installs_and_runs_outside_the_source_tree(tmp_path):
     work = tmp_path / "work"
     work.mkdir()
     env = {key: value for key, value in os.environ.items() if not key.startswith(("DATABASE_", "REDIS", "DJANGO_"))}
-    env |= {"DJANGO_SETTINGS_MODULE": "pyramid_site.settings", "SQLITE_PATH": str(work / "db.sqlite3"),
-            "STATIC_ROOT": str(work / "static"), "SOURCE": str(ROOT), "PYTHONPATH": ""}
+    env |= {
+        "DJANGO_SETTINGS_MODULE": "pyramid_site.settings",
+        "SQLITE_PATH": str(work / "db.sqlite3"),
+        "STATIC_ROOT": str(work / "static"),
+        "SOURCE": str(ROOT),
+        "PYTHONPATH": "",
+    }
     answer = subprocess.run([python, "-c", RUN_THERE], cwd=work, env=env, capture_output=True, text=True)
     assert answer.returncode == 0, answer.stderr[-3000:]
     figures = json.loads(answer.stdout.strip().splitlines()[-1])
@@ -109,5 +153,7 @@ def test_the_wheel_installs_and_runs_outside_the_source_tree(tmp_path):
     assert {"app.js", "style.css", "table.js", "shell.js", "vendor", "icons"} <= set(figures["static"])
     assert figures["migrated_tables"] > 15
     assert figures["translated"] == ["talongen är tom", "der Talon ist leer"]
-    print(f"\nwheel {wheel.name}: {wheel.stat().st_size / 1024:.0f} KiB, built in {built:.1f} s, installed from its "
-          f"wheelhouse in {installed:.1f} s, first request {figures['first_request_seconds']} s")
+    print(
+        f"\nwheel {wheel.name}: {wheel.stat().st_size / 1024:.0f} KiB, built in {built:.1f} s, installed from its "
+        f"wheelhouse in {installed:.1f} s, first request {figures['first_request_seconds']} s"
+    )

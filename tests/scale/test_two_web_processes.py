@@ -28,15 +28,19 @@ PASSWORD = "a-long-pass-phrase"
 
 def _answers(url: str) -> bool:
     try:
-        return bool(redis.Redis.from_url(url, socket_connect_timeout=0.5).ping()) if url.startswith("redis") else \
-            psycopg.connect(f"{url}/postgres", connect_timeout=1).close() is None
+        return (
+            bool(redis.Redis.from_url(url, socket_connect_timeout=0.5).ping())
+            if url.startswith("redis")
+            else psycopg.connect(f"{url}/postgres", connect_timeout=1).close() is None
+        )
     except Exception:  # noqa: BLE001 - not there: skipped
         return False
 
 
-pytestmark = [pytest.mark.skipif(not (_answers(PG) and _answers(REDIS)),
-                                 reason="needs PostgreSQL and Redis on loopback"),
-              pytest.mark.real_clock]  # its servers read their own clock
+pytestmark = [
+    pytest.mark.skipif(not (_answers(PG) and _answers(REDIS)), reason="needs PostgreSQL and Redis on loopback"),
+    pytest.mark.real_clock,
+]  # its servers read their own clock
 
 
 def _free_port() -> int:
@@ -55,17 +59,40 @@ def two_processes():
         connection.execute(f'CREATE DATABASE "{name}"')
     redis.Redis.from_url(REDIS).flushdb()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYRAMID_", "CELERY_"))} | {
-        "DATABASE_URL": f"{PG}/{name}", "REDIS_URL": REDIS, "DJANGO_DEBUG": "false",
-        "DJANGO_SECRET_KEY": "two-processes", "PYRAMID_DAILY_SECRET": "two-processes",
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "DJANGO_SETTINGS_MODULE": "pyramid_site.settings",
+        "DATABASE_URL": f"{PG}/{name}",
+        "REDIS_URL": REDIS,
+        "DJANGO_DEBUG": "false",
+        "DJANGO_SECRET_KEY": "two-processes",
+        "PYRAMID_DAILY_SECRET": "two-processes",
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+        "DJANGO_SETTINGS_MODULE": "pyramid_site.settings",
         # no beat here: the first request of the day prepares today's daily deals, in the web process
-        "PYRAMID_DAILY_AUTO_PREPARE": "true", "PYRAMID_DAILY_PRESETS": "classic",
-        "PYRAMID_THROTTLE_SIGNUP": "1000/hour", "PYRAMID_THROTTLE_LOGIN": "10/min"}
+        "PYRAMID_DAILY_AUTO_PREPARE": "true",
+        "PYRAMID_DAILY_PRESETS": "classic",
+        "PYRAMID_THROTTLE_SIGNUP": "1000/hour",
+        "PYRAMID_THROTTLE_LOGIN": "10/min",
+    }
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     ports = [_free_port(), _free_port()]
-    servers = [subprocess.Popen([sys.executable, "-m", "gunicorn", "pyramid_site.wsgi", "--bind",
-                                 f"127.0.0.1:{port}", "--workers", "1", "--log-level", "warning"],
-                                cwd=ROOT, env=env) for port in ports]
+    servers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "pyramid_site.wsgi",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--workers",
+                "1",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+        )
+        for port in ports
+    ]
     urls = [f"http://127.0.0.1:{port}" for port in ports]
     try:
         for url in urls:
@@ -138,9 +165,14 @@ def test_one_move_sent_to_both_processes_at_once_is_played_once(two_processes):
     game = client("POST", "/api/games/", {"number": str(number), "rules": "one-look"}).json()
     for ply, move in enumerate(line[:10], start=1):
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
-            answers = list(pool.map(lambda to, ply=ply, move=move: client("POST", f"/api/games/{game['id']}/moves/",
-                                                                          {"ply": ply, "move": move}, to=to),
-                                    (0, 1)))
+            answers = list(
+                pool.map(
+                    lambda to, ply=ply, move=move: client(
+                        "POST", f"/api/games/{game['id']}/moves/", {"ply": ply, "move": move}, to=to
+                    ),
+                    (0, 1),
+                )
+            )
         assert sorted(a.status_code for a in answers) in ([200, 201], [201, 201], [201, 409]), [a.text for a in answers]
         assert sum(a.status_code == 201 and a.json().get("applied", True) for a in answers) == 1
     log = client("GET", f"/api/games/{game['id']}/log/").json()
@@ -175,12 +207,14 @@ def test_the_daily_board_is_the_same_from_both_processes(two_processes):
             current = client("GET", f"/api/games/{game['id']}/").json()
             if current["status"] != "playing":
                 break
-            client("POST", f"/api/games/{game['id']}/moves/",
-                   {"ply": ply, "move": current["position"]["legal_moves"][0]})
+            client(
+                "POST", f"/api/games/{game['id']}/moves/", {"ply": ply, "move": current["position"]["legal_moves"][0]}
+            )
         client("POST", f"/api/games/{game['id']}/resign/")
     path = f"/api/boards/daily/{daily['date']}/{daily['preset']}/"
     boards = [players[0]("GET", path, to=i).json() for i in (0, 1)]
-    assert [(b["total"], b["top"], b["me"]) for b in boards] == [(boards[0]["total"], boards[0]["top"],
-                                                                  boards[0]["me"])] * 2
+    assert [(b["total"], b["top"], b["me"]) for b in boards] == [
+        (boards[0]["total"], boards[0]["top"], boards[0]["me"])
+    ] * 2
     assert boards[0]["total"] == 3
     assert {row["player"]["username"] for row in boards[0]["top"]} == {"daily0", "daily1", "daily2"}

@@ -6,17 +6,17 @@ import hashlib
 import json
 import subprocess
 
-import engine
 import pytest
 from django.utils import timezone
 
+import engine
 from games import services
 from games.daily import commitment
 from games.models import Deal, Game
 from games.services.sequences import candidate_number
 from leaderboards.clubs import services as leaderboard_services
-from leaderboards.tournaments import services as tournament_services
 from leaderboards.models import Result, TournamentDeal
+from leaderboards.tournaments import services as tournament_services
 from pyramid_site.clock import day_end, utc_today
 from tests.support import WINNABLE_ONE_LOOK, client_for, clock_at, daily_game, logged, make_daily, winnable_deal
 
@@ -58,9 +58,13 @@ def test_no_answer_shows_the_face_down_stock(users, winning_line):
         # no card the player could not see at the table: only what the engine's player view shows
         assert quoted_cards(body) <= quoted_cards(engine.player_view(position))
         assert body["deal"]["number"] is None
-    for answer in (api.get(f"/api/games/{started['id']}/"), api.get("/api/daily/"),
-                   api.get(f"/api/daily/{daily.date}/"), api.get(f"/api/daily/{daily.date}/one-look/verify/"),
-                   api.get(f"/api/games/{started['id']}/log/")):
+    for answer in (
+        api.get(f"/api/games/{started['id']}/"),
+        api.get("/api/daily/"),
+        api.get(f"/api/daily/{daily.date}/"),
+        api.get(f"/api/daily/{daily.date}/one-look/verify/"),
+        api.get(f"/api/games/{started['id']}/log/"),
+    ):
         assert answer.status_code == 200
         assert daily.deal.text not in answer.content.decode() and str(daily.deal.number) not in answer.content.decode()
 
@@ -71,8 +75,9 @@ def test_future_days_show_only_their_commitment(users, today):
         daily = make_daily(date=today + offset * DAY)
         listed = api.get(f"/api/daily/{daily.date}/").json()
         assert listed["count"] == 1
-        assert listed["results"] == [{"form": "commitment", "date": daily.date.isoformat(), "preset": "one-look",
-                                      "commitment": daily.commitment}]
+        assert listed["results"] == [
+            {"form": "commitment", "date": daily.date.isoformat(), "preset": "one-look", "commitment": daily.commitment}
+        ]
         verify = api.get(f"/api/daily/{daily.date}/one-look/verify/").json()
         assert verify["revealed"] is False and verify["commitment"] == daily.commitment
         assert not {"salt", "number", "deal_text"} & verify.keys()
@@ -94,8 +99,11 @@ def test_a_ranked_game_cannot_pick_its_deal_or_its_clock(users):
     assert game.status_code == 400
     game = api.post("/api/games/", {"daily": daily.pk, "started_at": "2000-01-01T00:00:00Z"}, format="json").json()
     assert Game.objects.get(pk=game["id"]).started_at.date() == daily.date
-    moved = api.post(f"/api/games/{game['id']}/moves/",
-                     {"ply": 1, "move": "draw", "created_at": "2000-01-01T00:00:00Z", "duration_ms": 1}, format="json")
+    moved = api.post(
+        f"/api/games/{game['id']}/moves/",
+        {"ply": 1, "move": "draw", "created_at": "2000-01-01T00:00:00Z", "duration_ms": 1},
+        format="json",
+    )
     assert moved.status_code == 201 and logged(Game.objects.get())[0].created_at.date() == daily.date
     api.post(f"/api/games/{game['id']}/resign/", {"finished_at": "2000-01-01T00:00:00Z"}, format="json")
     result = Result.objects.get()
@@ -107,11 +115,20 @@ def test_the_number_of_a_day_cannot_be_guessed_without_the_secret(settings, toda
     """The derivation is public; the secret is not. Guesses with a wrong secret, the public Django key,
     the tournaments' secret, a nearby day or attempt, or no secret at all, all miss the real number."""
     real = daily_number(settings.PYRAMID_DAILY_SECRET, today + DAY, "one-look", 0)
-    guesses = {daily_number(secret, today + DAY, "one-look", 0)
-               for secret in ("", "pyramid", "pyramid-test-secre", settings.SECRET_KEY, "PYRAMID-TEST-SECRET",
-                              settings.PYRAMID_TOURNAMENT_SECRET)}
-    guesses |= {daily_number(settings.PYRAMID_DAILY_SECRET, today + DAY * k, "one-look", a)
-                for k in (0, 2) for a in (0, 1)}
+    guesses = {
+        daily_number(secret, today + DAY, "one-look", 0)
+        for secret in (
+            "",
+            "pyramid",
+            "pyramid-test-secre",
+            settings.SECRET_KEY,
+            "PYRAMID-TEST-SECRET",
+            settings.PYRAMID_TOURNAMENT_SECRET,
+        )
+    }
+    guesses |= {
+        daily_number(settings.PYRAMID_DAILY_SECRET, today + DAY * k, "one-look", a) for k in (0, 2) for a in (0, 1)
+    }
     guesses |= {daily_number(settings.PYRAMID_DAILY_SECRET, today + DAY, "classic", 0)}
     assert real not in guesses and len(guesses) == 11
 
@@ -121,8 +138,11 @@ def test_the_commitment_gives_nothing_away(users, today):
     test candidate deals against it; each day's salt is fresh, 128 random bits."""
     tomorrow, after = make_daily(date=today + DAY), make_daily(date=today + 2 * DAY)
     text = tomorrow.deal.text
-    assert tomorrow.commitment not in {hashlib.sha256(text.encode()).hexdigest(), commitment(text, ""),
-                                       commitment(str(tomorrow.deal.number), "")}
+    assert tomorrow.commitment not in {
+        hashlib.sha256(text.encode()).hexdigest(),
+        commitment(text, ""),
+        commitment(str(tomorrow.deal.number), ""),
+    }
     # the same deal on two days: two unrelated commitments
     assert tomorrow.deal == after.deal and tomorrow.commitment != after.commitment
     assert len(tomorrow.salt) == 32 and int(tomorrow.salt, 16) >= 0 and tomorrow.salt != after.salt
@@ -151,8 +171,7 @@ def test_verify_refusals(today):
     assert api.get(f"/api/daily/{today}/no-such/verify/").json()["code"] == "daily_not_found"
 
 
-RULE_SETS = ["one-look", "classic", "relaxed", "strict", "classic;passes=unlimited",
-             "one-look;draw=3;stock_top=hidden"]
+RULE_SETS = ["one-look", "classic", "relaxed", "strict", "classic;passes=unlimited", "one-look;draw=3;stock_top=hidden"]
 
 
 def test_tomorrows_deal_number_is_secret_under_every_rule_set(users, today):
@@ -181,17 +200,26 @@ def test_a_tournament_deal_is_secret_until_the_tournament_ends(users):
     own rules): secret under every rule set until the tournament's end."""
     club = leaderboard_services.club_create(user=users[0], name="Secret Club")
     now = timezone.now()
-    cup = tournament_services.tournament_create(actor=users[0], club_id=club.pk, name="Cup", rules="one-look",
-                                                 format="match", starts_at=now - HOUR, ends_at=now + HOUR,
-                                                 deal_count=1)
+    cup = tournament_services.tournament_create(
+        actor=users[0],
+        club_id=club.pk,
+        name="Cup",
+        rules="one-look",
+        format="match",
+        starts_at=now - HOUR,
+        ends_at=now + HOUR,
+        deal_count=1,
+    )
     deal = winnable_deal()
     TournamentDeal.objects.create(tournament=cup, index=0, deal=deal)
     services.deal_keep_secret(deal_id=deal.pk, until=cup.ends_at)  # as the preparation job does
     api = client_for(users[1])
     for rules in RULE_SETS:
         assert api.get(f"/api/deals/{deal.number}?rules={rules}").json()["code"] == "deal_not_found", rules
-        assert api.post("/api/games/", {"number": deal.number, "rules": rules},
-                        format="json").json()["code"] == "deal_not_found", rules
+        assert (
+            api.post("/api/games/", {"number": deal.number, "rules": rules}, format="json").json()["code"]
+            == "deal_not_found"
+        ), rules
     with clock_at(cup.ends_at + dt.timedelta(seconds=1)):
         assert api.get(f"/api/deals/{deal.number}?rules=classic").status_code == 200
 

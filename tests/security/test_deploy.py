@@ -20,24 +20,35 @@ def _clean_env(**env) -> dict:
 
 
 def _check_deploy(**env) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT,
-                          env=_clean_env(**env), capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=_clean_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _settings_of(**env) -> subprocess.CompletedProcess:
     """Load the settings in a fresh process under ``env``; print the two secrets' names' values."""
-    code = ("from django.conf import settings; "
-            "print(settings.PYRAMID_DAILY_SECRET); print(settings.PYRAMID_TOURNAMENT_SECRET)")
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_clean_env(**env), capture_output=True,
-                          text=True, timeout=120)
+    code = (
+        "from django.conf import settings; "
+        "print(settings.PYRAMID_DAILY_SECRET); print(settings.PYRAMID_TOURNAMENT_SECRET)"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=_clean_env(**env), capture_output=True, text=True, timeout=120
+    )
 
 
 PRODUCTION = {"DJANGO_DEBUG": "false", "DJANGO_HTTPS": "true", "DJANGO_ALLOWED_HOSTS": "pyramid.example.org"}
 
 
 def test_check_deploy_is_clean_with_production_settings():
-    production = PRODUCTION | {"DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-                               "PYRAMID_DAILY_SECRET": secrets.token_urlsafe(32)}
+    production = PRODUCTION | {
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "PYRAMID_DAILY_SECRET": secrets.token_urlsafe(32),
+    }
     checked = _check_deploy(**production)
     assert checked.returncode == 0, checked.stderr
     assert "System check identified no issues" in checked.stdout
@@ -65,13 +76,16 @@ def test_the_tournament_secret_is_its_own_or_falls_back_to_the_daily_one():
     assert daily_only.stdout.split() == ["daily-one", "daily-one"]
 
 
-@pytest.mark.parametrize("name, value", [
-    ("DJANGO_DEBUG", "perhaps"),
-    ("PYRAMID_DAILY_DAYS_AHEAD", "seven"),
-    ("PYRAMID_DAILY_DAYS_AHEAD", "0"),
-    ("PYRAMID_SOLVE_BUDGET_SECONDS", "nan"),
-    ("PYRAMID_FIRST_DAILY_DATE", "2025-13-01"),
-])
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("DJANGO_DEBUG", "perhaps"),
+        ("PYRAMID_DAILY_DAYS_AHEAD", "seven"),
+        ("PYRAMID_DAILY_DAYS_AHEAD", "0"),
+        ("PYRAMID_SOLVE_BUDGET_SECONDS", "nan"),
+        ("PYRAMID_FIRST_DAILY_DATE", "2025-13-01"),
+    ],
+)
 def test_an_environment_value_that_does_not_read_is_refused_by_name(name, value):
     loaded = _settings_of(**{name: value})
     assert loaded.returncode != 0

@@ -29,8 +29,9 @@ def test_sixty_wrong_admin_passwords_then_the_right_one_meet_the_throttle():
     """Old hole: /admin/login/ took 60 wrong passwords and then logged the right one in."""
     User.objects.create_superuser("root", "root@example.org", PASSWORD)
     browser = Client()
-    codes = [browser.post("/admin/login/", {"username": "root", "password": f"guess{i}"}).status_code
-             for i in range(60)]
+    codes = [
+        browser.post("/admin/login/", {"username": "root", "password": f"guess{i}"}).status_code for i in range(60)
+    ]
     assert codes[:30] == [200] * 30 and set(codes[30:]) == {429}  # the form again, then PYRAMID_THROTTLE_LOGIN
     right = browser.post("/admin/login/", {"username": "root", "password": PASSWORD})
     assert right.status_code == 429 and right.json()["code"] == "throttled" and right.json()["retry_after_seconds"] > 0
@@ -41,8 +42,10 @@ def test_admin_guesses_spread_over_addresses_and_spellings_meet_the_per_account_
     rates(login="3/min")
     User.objects.create_superuser("root", "root@example.org", PASSWORD)
     spellings = ["root", "ROOT", "r\u043eot", "r0ot"]  # Cyrillic о, digit zero: the same canonical name
-    codes = [Client(REMOTE_ADDR=f"192.0.2.{i}").post("/admin/login/", {"username": name, "password": "x"}).status_code
-             for i, name in enumerate(spellings)]
+    codes = [
+        Client(REMOTE_ADDR=f"192.0.2.{i}").post("/admin/login/", {"username": name, "password": "x"}).status_code
+        for i, name in enumerate(spellings)
+    ]
     assert codes == [200, 200, 200, 429]
     assert Client().get("/admin/login/").status_code == 200  # the page itself still shows
 
@@ -60,9 +63,12 @@ def test_a_look_alike_spelling_is_no_fresh_allowance(rates, path):
     rates(login="3/min")
     UserFactory(username="alice")
     spellings = ["alice", "al\u0131ce", "\u0430lice", "ALICE"]
-    codes = [APIClient(REMOTE_ADDR=f"198.51.100.{i}").post(path, {"username": name, "password": "x"},
-                                                            format="json").status_code
-             for i, name in enumerate(spellings)]
+    codes = [
+        APIClient(REMOTE_ADDR=f"198.51.100.{i}")
+        .post(path, {"username": name, "password": "x"}, format="json")
+        .status_code
+        for i, name in enumerate(spellings)
+    ]
     assert codes == [401, 401, 401, 429]
 
 
@@ -82,13 +88,22 @@ def test_a_username_that_is_not_text_is_refused_and_counted_by_address(rates):
 @pytest.mark.parametrize("path", ["/api/accounts/login/", "/api/accounts/session/", "/api/accounts/signup/"])
 def test_a_lone_surrogate_in_a_username_is_a_400(path):
     """Old hole: ``"\\ud800"`` in the log-in's username was a 500 (the throttle's hash could not encode it)."""
-    answer = Client().post(path, '{"username": "a\\ud800b", "password": "a-long-pass-phrase"}',
-                           content_type="application/json")
+    answer = Client().post(
+        path, '{"username": "a\\ud800b", "password": "a-long-pass-phrase"}', content_type="application/json"
+    )
     assert answer.status_code == 400 and answer.json()["code"] == "invalid"
 
 
-@pytest.mark.parametrize("query, accept", [("?format=api", None), ("?format=zzz", None), ("?format=json", None),
-                                           ("", "text/html"), ("?format=api", "text/html,*/*;q=0.8")])
+@pytest.mark.parametrize(
+    "query, accept",
+    [
+        ("?format=api", None),
+        ("?format=zzz", None),
+        ("?format=json", None),
+        ("", "text/html"),
+        ("?format=api", "text/html,*/*;q=0.8"),
+    ],
+)
 @pytest.mark.parametrize("logged_in", [False, True])
 def test_no_format_or_accept_header_gets_html_or_a_500(query, accept, logged_in):
     """Old holes: ``?format=zzz`` was a 500 on every route (anonymous too); ``?format=api`` and
@@ -103,18 +118,34 @@ def test_no_format_or_accept_header_gets_html_or_a_500(query, accept, logged_in)
             assert answer.status_code == 406 and answer.json()["code"] == "not_acceptable"
 
 
-@pytest.mark.parametrize("path", ["/api/players/a%00b/", "/api/players/a%00b/stats/", "/api/daily/?x=a%00b",
-                                  "/api/boards/weekly/?preset=cl%00assic", "/api/boards/all-time/?preset=%00",
-                                  "/api/clubs/?%00=1", "/api/dai%00ly/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/players/a%00b/",
+        "/api/players/a%00b/stats/",
+        "/api/daily/?x=a%00b",
+        "/api/boards/weekly/?preset=cl%00assic",
+        "/api/boards/all-time/?preset=%00",
+        "/api/clubs/?%00=1",
+        "/api/dai%00ly/",
+    ],
+)
 def test_a_nul_byte_in_the_address_is_a_400(path):
     """Old hole: a NUL reached PostgreSQL, which refuses it in text: a 500."""
     answer = client_for(UserFactory()).get(path)
     assert answer.status_code == 400 and answer.json()["code"] == "bad_request", path
 
 
-@pytest.mark.parametrize("path", ["/api/boards/weekly/?week=9999-12-27", "/api/boards/weekly/?week=9999-12-31",
-                                  "/api/daily/9999-12-31/", "/api/boards/daily/9999-12-31/classic/",
-                                  "/api/boards/weekly/?week=0001-01-01"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/boards/weekly/?week=9999-12-27",
+        "/api/boards/weekly/?week=9999-12-31",
+        "/api/daily/9999-12-31/",
+        "/api/boards/daily/9999-12-31/classic/",
+        "/api/boards/weekly/?week=0001-01-01",
+    ],
+)
 def test_a_date_at_the_calendars_end_is_a_400(path):
     """Old hole: the week of 9999-12-27 ends past the last date Python has: a 500."""
     answer = client_for(UserFactory()).get(path)
@@ -127,8 +158,12 @@ def test_metrics_answer_their_bearer_token_alone(settings):
     refused = APIClient().get("/metrics")  # no token set in production: nobody reads them
     assert refused.status_code == 403 and refused.json()["code"] == "forbidden"
     settings.PYRAMID_METRICS_TOKEN = "s3cret-scraper-token"
-    for header in ({}, {"HTTP_AUTHORIZATION": "Bearer wrong"}, {"HTTP_AUTHORIZATION": "s3cret-scraper-token"},
-                   {"HTTP_AUTHORIZATION": f"Token {client_token()}"}):
+    for header in (
+        {},
+        {"HTTP_AUTHORIZATION": "Bearer wrong"},
+        {"HTTP_AUTHORIZATION": "s3cret-scraper-token"},
+        {"HTTP_AUTHORIZATION": f"Token {client_token()}"},
+    ):
         answer = APIClient().get("/metrics", **header)
         assert answer.status_code == 401 and answer.json()["code"] == "not_authenticated", header
         assert answer["WWW-Authenticate"].startswith("Bearer")

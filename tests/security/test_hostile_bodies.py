@@ -32,8 +32,11 @@ def test_json_nested_past_the_limit_is_refused_before_it_is_parsed():
     huge = client.post("/api/accounts/login/", "[" * 100_000, content_type="application/json")
     assert code_of(huge) == (413, "body_too_large") and huge["Content-Type"] == "application/json"
     depth = django_settings.PYRAMID_API_MAX_JSON_DEPTH
-    for body in ("[" * 60_000, "[" * (depth + 1) + "]" * (depth + 1),
-                 '{"username": ' + '{"a": ' * depth + "1" + "}" * (depth + 1)):
+    for body in (
+        "[" * 60_000,
+        "[" * (depth + 1) + "]" * (depth + 1),
+        '{"username": ' + '{"a": ' * depth + "1" + "}" * (depth + 1),
+    ):
         refused = client.post("/api/accounts/login/", body, content_type="application/json")
         assert code_of(refused) == (400, "malformed_body") and "deeper" in refused.json()["message"]
 
@@ -68,8 +71,9 @@ def test_a_body_over_the_size_limit_is_413_and_one_at_the_limit_is_read(player):
 def test_form_and_multipart_bodies_are_415(path, player):
     """Old: every DRF parser was on, so HTML forms (form-encoded, multipart) reached the views."""
     api = client_for(player)
-    form = api.post(path, f"username=eve&password={PASSWORD}&number=7",
-                    content_type="application/x-www-form-urlencoded")
+    form = api.post(
+        path, f"username=eve&password={PASSWORD}&number=7", content_type="application/x-www-form-urlencoded"
+    )
     multipart = api.post(path, {"username": "eve", "password": PASSWORD, "number": 7}, format="multipart")
     for answer in (form, multipart):
         assert code_of(answer) == (415, "unsupported_media_type")
@@ -81,8 +85,12 @@ def test_a_form_log_in_from_a_foreign_origin_logs_nobody_in():
     Origin) and log the browser in to an account of the attacker's choosing (login CSRF)."""
     signed_up()
     browser = APIClient(enforce_csrf_checks=True)
-    answer = browser.post("/api/accounts/session/", f"username=victim&password={PASSWORD}",
-                          content_type="application/x-www-form-urlencoded", HTTP_ORIGIN="https://evil.example")
+    answer = browser.post(
+        "/api/accounts/session/",
+        f"username=victim&password={PASSWORD}",
+        content_type="application/x-www-form-urlencoded",
+        HTTP_ORIGIN="https://evil.example",
+    )
     assert code_of(answer) == (415, "unsupported_media_type")
     assert "sessionid" not in browser.cookies and browser.get("/api/accounts/me/").status_code == 401
 
@@ -97,8 +105,9 @@ def test_the_session_log_in_checks_csrf():
     assert browser.get("/").status_code == 200  # the web page hands out the csrftoken cookie
     token = browser.cookies["csrftoken"].value
     # the right token, sent from another site's page: refused by its Origin
-    foreign = browser.post("/api/accounts/session/", body, format="json", HTTP_X_CSRFTOKEN=token,
-                           HTTP_ORIGIN="https://evil.example")
+    foreign = browser.post(
+        "/api/accounts/session/", body, format="json", HTTP_X_CSRFTOKEN=token, HTTP_ORIGIN="https://evil.example"
+    )
     assert foreign.status_code == 403 and "sessionid" not in browser.cookies
     logged_in = browser.post("/api/accounts/session/", body, format="json", HTTP_X_CSRFTOKEN=token)
     assert logged_in.status_code == 200 and browser.get("/api/accounts/me/").json()["username"] == "victim"
@@ -106,6 +115,7 @@ def test_the_session_log_in_checks_csrf():
 
 def test_djangos_own_csrf_refusal_is_json():
     """A CSRF failure outside DRF (the admin's log-in form) answers in the API's error shape."""
-    answer = APIClient(enforce_csrf_checks=True).post("/admin/login/", "username=x&password=y",
-                                                      content_type="application/x-www-form-urlencoded")
+    answer = APIClient(enforce_csrf_checks=True).post(
+        "/admin/login/", "username=x&password=y", content_type="application/x-www-form-urlencoded"
+    )
     assert code_of(answer) == (403, "csrf_failed") and "X-CSRFToken" in answer.json()["message"]

@@ -10,8 +10,8 @@ from django.utils import timezone
 from games import services as game_services
 from games.models import Game
 from leaderboards.clubs import services
-from leaderboards.tournaments import services as tournament_services
 from leaderboards.models import Membership, Tournament, TournamentDeal, Void
+from leaderboards.tournaments import services as tournament_services
 from pyramid_site.clock import day_end, utc_today
 from tests.support import client_for, clock_at, daily_game, logged, make_daily, winnable_deal
 
@@ -67,9 +67,15 @@ def private_club(users):
         services.club_join(user=user, invite_code=club.invite_code)
     services.member_role_set(actor=users[0], club_id=club.pk, user_id=users[1].pk, role="admin")
     now = timezone.now()
-    cup = tournament_services.tournament_create(actor=users[0], club_id=club.pk, name="Cup",
-                                                rules="one-look", format="match",
-                                                starts_at=now - HOUR, ends_at=now + HOUR)
+    cup = tournament_services.tournament_create(
+        actor=users[0],
+        club_id=club.pk,
+        name="Cup",
+        rules="one-look",
+        format="match",
+        starts_at=now - HOUR,
+        ends_at=now + HOUR,
+    )
     TournamentDeal.objects.get_or_create(tournament=cup, index=0, defaults={"deal": winnable_deal()})
     Tournament.objects.filter(pk=cup.pk).update(status=Tournament.Status.READY, deal_count=1)
     club.cup = cup
@@ -113,8 +119,13 @@ def test_only_the_owner_and_admins_run_the_club_and_its_tournaments(users, priva
     club, cup = private_club.pk, private_club.cup.pk
     assert "invite_code" not in member.get(f"/api/clubs/{club}/").json()
     now = timezone.now()
-    body = {"name": "Open", "rules": "one-look", "format": "match", "starts_at": (now + HOUR).isoformat(),
-            "ends_at": (now + 2 * HOUR).isoformat()}
+    body = {
+        "name": "Open",
+        "rules": "one-look",
+        "format": "match",
+        "starts_at": (now + HOUR).isoformat(),
+        "ends_at": (now + 2 * HOUR).isoformat(),
+    }
     refused = {
         "rename": member.patch(f"/api/clubs/{club}/", {"name": "Ours"}, format="json"),
         "invite": member.post(f"/api/clubs/{club}/invite/"),
@@ -140,9 +151,15 @@ def test_an_entrant_removed_from_a_private_club_keeps_its_tournament_and_nothing
     its other tournaments and its administration close to them as to any outsider."""
     club, cup = private_club.pk, private_club.cup.pk
     tournament_services.tournament_join(user=users[2], tournament_id=cup)
-    other = tournament_services.tournament_create(actor=users[0], club_id=club, name="Other",
-                                                  rules="one-look", format="match",
-                                                  starts_at=timezone.now() - HOUR, ends_at=timezone.now() + HOUR)
+    other = tournament_services.tournament_create(
+        actor=users[0],
+        club_id=club,
+        name="Other",
+        rules="one-look",
+        format="match",
+        starts_at=timezone.now() - HOUR,
+        ends_at=timezone.now() + HOUR,
+    )
     services.member_remove(actor=users[1], club_id=club, user_id=users[2].pk)
     removed = client_for(users[2])
     kept = {
@@ -164,27 +181,34 @@ def test_an_entrant_removed_from_a_private_club_keeps_its_tournament_and_nothing
         "delete": removed.delete(f"/api/tournaments/{cup}/"),
         "join again": removed.post(f"/api/tournaments/{cup}/join/"),
     }
-    assert {n: code_of(a) for n, a in refused.items()} == {"change": (403, "not_club_manager"),
-                                                           "delete": (403, "not_club_manager"),
-                                                           "join again": (403, "not_member")}
+    assert {n: code_of(a) for n, a in refused.items()} == {
+        "change": (403, "not_club_manager"),
+        "delete": (403, "not_club_manager"),
+        "join again": (403, "not_member"),
+    }
     assert Tournament.objects.get(pk=cup).name == "Cup"
 
 
 def test_fair_play_records_are_for_staff_only(users, winning_line):
     game = daily_game(users[0], make_daily(), 5)
     player = client_for(users[1])
-    answers = [player.get("/api/fair-play/voids/"),
-               player.post("/api/fair-play/voids/", {"game": game.pk, "reason": "mine"}, format="json"),
-               player.post("/api/fair-play/voids/1/lift/", {"reason": "x"}, format="json"),
-               player.get("/api/fair-play/flags/"),
-               player.post("/api/fair-play/flags/1/review/", {"note": "x"}, format="json")]
+    answers = [
+        player.get("/api/fair-play/voids/"),
+        player.post("/api/fair-play/voids/", {"game": game.pk, "reason": "mine"}, format="json"),
+        player.post("/api/fair-play/voids/1/lift/", {"reason": "x"}, format="json"),
+        player.get("/api/fair-play/flags/"),
+        player.post("/api/fair-play/flags/1/review/", {"note": "x"}, format="json"),
+    ]
     assert {code_of(a) for a in answers} == {(403, "forbidden")} and not Void.objects.exists()
 
 
 def test_the_record_of_failed_tasks_is_for_staff_only(users, staff):
     """Failed tasks' arguments and tracebacks are the operators' (tests/operations has the rest)."""
-    answers = [client.get(url) for client in (client_for(users[0]), client_for(None))
-               for url in ("/api/operations/task-failures/", "/api/operations/task-failures/1/")]
+    answers = [
+        client.get(url)
+        for client in (client_for(users[0]), client_for(None))
+        for url in ("/api/operations/task-failures/", "/api/operations/task-failures/1/")
+    ]
     assert [code_of(a) for a in answers] == [(403, "forbidden")] * 2 + [(401, "not_authenticated")] * 2
     assert client_for(staff).get("/api/operations/task-failures/").status_code == 200
 
@@ -198,8 +222,11 @@ def test_nobody_walks_the_game_ids_to_read_others_practice_games(users):
         game_services.move_submit(game_id=game.pk, player=users[0], ply=1, move="draw")
     stranger = client_for(users[1])
     last = max(g.pk for g in games)
-    answers = {(path, game_id): code_of(stranger.get(f"/api/games/{game_id}/{path}"))
-               for game_id in range(last - 5, last + 3) for path in ("", "log/")}
+    answers = {
+        (path, game_id): code_of(stranger.get(f"/api/games/{game_id}/{path}"))
+        for game_id in range(last - 5, last + 3)
+        for path in ("", "log/")
+    }
     assert set(answers.values()) == {(404, "game_not_found")}
     assert client_for(users[0]).get(f"/api/games/{games[0].pk}/log/").json()["log"] == "draw"
 

@@ -79,16 +79,21 @@ def test_moves_are_counted_and_the_count_fades_with_the_window(rates, wall, play
 def test_moves_of_many_guests_from_one_address_share_its_count(rates, winning_line):
     rates(move="100/min", move_address="6/min")
     games = [(client, start(client).json()["id"]) for client in (guest_from(HOME), guest_from(HOME), guest_from(HOME))]
-    codes = [client.post(f"/api/games/{game_id}/moves/", {"ply": ply, "move": winning_line[ply - 1]},
-                         format="json").status_code
-             for ply in (1, 2, 3) for client, game_id in games[:2]]
+    codes = [
+        client.post(
+            f"/api/games/{game_id}/moves/", {"ply": ply, "move": winning_line[ply - 1]}, format="json"
+        ).status_code
+        for ply in (1, 2, 3)
+        for client, game_id in games[:2]
+    ]
     assert codes == [201] * 6
     client, game_id = games[2]
     assert_throttled(client.post(f"/api/games/{game_id}/moves/", {"ply": 1, "move": winning_line[0]}, format="json"))
     other = guest_from(ELSEWHERE)
     theirs = start(other).json()["id"]
-    assert other.post(f"/api/games/{theirs}/moves/", {"ply": 1, "move": winning_line[0]},
-                      format="json").status_code == 201
+    assert (
+        other.post(f"/api/games/{theirs}/moves/", {"ply": 1, "move": winning_line[0]}, format="json").status_code == 201
+    )
 
 
 def test_a_scope_without_a_rate_is_not_throttled(rates, player):
@@ -101,6 +106,8 @@ def test_the_default_rates_leave_a_fast_player_alone(player, winning_line):
     """A whole game at once, far quicker than any person plays it, meets no limit."""
     api = client_for(player)
     game_id = start(api).json()["id"]
-    codes = {api.post(f"/api/games/{game_id}/moves/", {"ply": ply, "move": move}, format="json").status_code
-             for ply, move in enumerate(winning_line, start=1)}
+    codes = {
+        api.post(f"/api/games/{game_id}/moves/", {"ply": ply, "move": move}, format="json").status_code
+        for ply, move in enumerate(winning_line, start=1)
+    }
     assert codes == {201}

@@ -99,16 +99,20 @@ def test_the_play_throttles_announce_both_policies_as_their_windows_count(rates,
         frozen.shift(moved)
         answer = api.post("/api/games/", {"number": 7, "rules": "one-look"}, format="json")
         now = _now()
-        (by_address, address_left, address_reset), (by_account, account_left, account_reset) = \
-            address.send(now), account.send(now)
+        (by_address, address_left, address_reset), (by_account, account_left, account_reset) = (
+            address.send(now),
+            account.send(now),
+        )
         statuses.append(answer.status_code)
         assert answer.status_code == (201 if by_address and by_account else 429), (now, answer.json())
         assert answer["RateLimit-Policy"] == '"game_start_address";q=6;w=60, "game_start";q=4;w=60'
-        assert answer["RateLimit"] == (f'"game_start_address";r={address_left};t={address_reset}, '
-                                       f'"game_start";r={account_left};t={account_reset}')
+        assert answer["RateLimit"] == (
+            f'"game_start_address";r={address_left};t={address_reset}, "game_start";r={account_left};t={account_reset}'
+        )
         if answer.status_code == 429:
             assert int(answer["Retry-After"]) == max(
-                reset for allowed, reset in ((by_address, address_reset), (by_account, account_reset)) if not allowed)
+                reset for allowed, reset in ((by_address, address_reset), (by_account, account_reset)) if not allowed
+            )
     assert 201 in statuses and 429 in statuses  # both sides of the limit were met
 
 
@@ -127,8 +131,10 @@ def test_a_visitors_reads_are_announced_and_a_signed_in_read_is_not(rates, playe
 def test_a_log_in_lists_its_address_and_name_policies(rates, frozen):
     rates(login="3/min")
     client = APIClient()
-    answers = [client.post("/api/accounts/login/", {"username": "nobody", "password": "wrong"}, format="json")
-               for _ in range(4)]
+    answers = [
+        client.post("/api/accounts/login/", {"username": "nobody", "password": "wrong"}, format="json")
+        for _ in range(4)
+    ]
     assert [a.status_code for a in answers] == [401, 401, 401, 429]
     assert {a["RateLimit-Policy"] for a in answers} == {'"login";q=3;w=60, "login_name";q=3;w=60'}
     assert answers[0]["RateLimit"] == '"login";r=2;t=60, "login_name";r=2;t=60'
@@ -141,10 +147,12 @@ def test_a_log_in_lists_its_address_and_name_policies(rates, frozen):
 def test_the_schema_declares_the_headers_on_the_throttled_operations_answers():
     schema = APIClient().get("/api/schema/?format=json").json()
 
-    for path, method, policies in [("/api/games/", "post", "`game_start`, `game_start_address`"),
-                                   ("/api/games/{game_id}/hint/", "get", "`hint`"),
-                                   ("/api/accounts/login/", "post", "`login`, `login_name`"),
-                                   ("/api/boards/all-time/", "get", "`visitor_read`")]:
+    for path, method, policies in [
+        ("/api/games/", "post", "`game_start`, `game_start_address`"),
+        ("/api/games/{game_id}/hint/", "get", "`hint`"),
+        ("/api/accounts/login/", "post", "`login`, `login_name`"),
+        ("/api/boards/all-time/", "get", "`visitor_read`"),
+    ]:
         operation = schema["paths"][path][method]
         assert f"Rate limits: {policies} " in operation["description"], path
         for answer in operation["responses"].values():

@@ -5,10 +5,10 @@ declares for its status. The same requests again asking for other shapes (`?form
 500."""
 
 import pytest
+import schemathesis
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
-import schemathesis
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from rest_framework.authtoken.models import Token
@@ -45,28 +45,41 @@ def token(db, settings):
 
 
 @schema.parametrize()
-@hypothesis_settings(max_examples=15, deadline=None, derandomize=True,
-                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                            HealthCheck.filter_too_much])
+@hypothesis_settings(
+    max_examples=15,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 def test_no_request_is_a_server_error(case, token):
     # a revoked token would leave the rest of the run unauthenticated: revoking is tested on its own
     if case.operation.path == "/api/accounts/token/":
         return
     # a handler built with the test's settings, so the suite's strict conformance check (tests/conformance.py:
     # each operation's own codes, closed objects, declared headers) sees every answer too
-    case.call_and_validate(headers={"Authorization": f"Bearer {token}"}, app=WSGIHandler(),
-                           checks=[not_a_server_error, response_schema_conformance])
+    case.call_and_validate(
+        headers={"Authorization": f"Bearer {token}"},
+        app=WSGIHandler(),
+        checks=[not_a_server_error, response_schema_conformance],
+    )
 
 
 # what asked the browsable API for its HTML, or any other shape, before it was turned off
-OTHER_SHAPES = [({"format": "api"}, None), ({"format": "zzz"}, None), ({}, "text/html"),
-                ({"format": "api"}, "text/html,application/xhtml+xml")]
+OTHER_SHAPES = [
+    ({"format": "api"}, None),
+    ({"format": "zzz"}, None),
+    ({}, "text/html"),
+    ({"format": "api"}, "text/html,application/xhtml+xml"),
+]
 
 
 @schema.parametrize()
-@hypothesis_settings(max_examples=3, deadline=None, derandomize=True,
-                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                            HealthCheck.filter_too_much])
+@hypothesis_settings(
+    max_examples=3,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 def test_no_format_or_accept_header_gets_anything_but_json(case, token):
     if case.operation.path == "/api/accounts/token/":
         return

@@ -34,8 +34,9 @@ def error_is_registered_json(ctx, response, case):
         return None
     body = response.json()
     assert isinstance(body, dict) and isinstance(body.get("message"), str), body
-    assert body.get("code") in CODE_NAMES, (f"{case.method} {case.formatted_path}: "
-                                            f"unregistered code {body.get('code')!r}")
+    assert body.get("code") in CODE_NAMES, (
+        f"{case.method} {case.formatted_path}: unregistered code {body.get('code')!r}"
+    )
     return None
 
 
@@ -43,8 +44,16 @@ def error_is_registered_json(ctx, response, case):
 def staff_token(db, settings):
     settings.PYRAMID_SOLVE_BUDGET_SECONDS = 0.05
     settings.PYRAMID_HINT_BUDGET_SECONDS = 0.05
-    settings.REST_FRAMEWORK = settings.REST_FRAMEWORK | {"DEFAULT_THROTTLE_RATES": {
-        "signup": None, "guest": None, "login": None, "hint": None, "verdict": None, "solve": None}}
+    settings.REST_FRAMEWORK = settings.REST_FRAMEWORK | {
+        "DEFAULT_THROTTLE_RATES": {
+            "signup": None,
+            "guest": None,
+            "login": None,
+            "hint": None,
+            "verdict": None,
+            "solve": None,
+        }
+    }
     # nor a solver budget: what a run spends would change the answers between hypothesis' runs of one case
     settings.PYRAMID_SOLVER_SECONDS_PER_ACCOUNT = settings.PYRAMID_SOLVER_SECONDS_PER_ADDRESS = 0
     settings.PYRAMID_SOLVER_AT_ONCE_PER_ACCOUNT = settings.PYRAMID_SOLVER_AT_ONCE_PER_ADDRESS = 0
@@ -59,9 +68,13 @@ def staff_token(db, settings):
 
 
 def test_linked_sequences_never_fail_the_server(staff_token):
-    links = sum(len(response.get("links", {})) for path in schema.raw_schema["paths"].values()
-                for operation in path.values() if isinstance(operation, dict)
-                for response in operation.get("responses", {}).values())
+    links = sum(
+        len(response.get("links", {}))
+        for path in schema.raw_schema["paths"].values()
+        for operation in path.values()
+        if isinstance(operation, dict)
+        for response in operation.get("responses", {}).values()
+    )
     assert links >= 30  # the schema's links are what this test follows
 
     answered, problems = Counter(), []
@@ -83,17 +96,27 @@ def test_linked_sequences_never_fail_the_server(staff_token):
             # against a database the earlier ones changed, which it reports as flaky data generation
             answered[(case.operation.label, response.status_code // 100)] += 1
             try:
-                case.validate_response(response, checks=[not_a_server_error, error_is_registered_json,
-                                                         response_schema_conformance])
+                case.validate_response(
+                    response, checks=[not_a_server_error, error_is_registered_json, response_schema_conformance]
+                )
             except Exception as exc:  # noqa: BLE001 - every kind of finding is reported below
                 problems.append(f"{case.method} {case.formatted_path} -> {response.status_code}: {exc}"[:500])
 
     # the typed schema gives schemathesis more transitions to choose from (it infers links from the answers'
     # components too): 100 sequences of 8 steps follow the links in every run (60 of 6 missed them in 1 of 4)
-    Workflow.run(settings=hypothesis_settings(
-        max_examples=100, stateful_step_count=8, deadline=None, database=None,
-        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                               HealthCheck.filter_too_much]))
+    Workflow.run(
+        settings=hypothesis_settings(
+            max_examples=100,
+            stateful_step_count=8,
+            deadline=None,
+            database=None,
+            suppress_health_check=[
+                HealthCheck.function_scoped_fixture,
+                HealthCheck.too_slow,
+                HealthCheck.filter_too_much,
+            ],
+        )
+    )
     assert problems == []
     # the sequences went through links: a game's, club's or tournament's own addresses answered 2xx, which
     # random ids never do

@@ -13,16 +13,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-import engine
 import pytest
+from django.conf import settings as django_settings
 from django.core.cache import cache
 from django.db import transaction
-from django.utils import timezone
-from django.conf import settings as django_settings
 from django.test import override_settings
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import engine
 from games import services as game_services
 from games.models import DailyDeal, Deal, Game
 from games.services import sequences
@@ -71,43 +71,67 @@ class Readers:
     def reads(self) -> list[tuple[str, object, bool]]:
         """(what, answer, whether the request named a candidate's number itself) for every read there is."""
         answers = []
-        other, anonymous, practiser, member = (client_for(user) for user in (self.other, None, self.practiser,
-                                                                            self.member))
+        other, anonymous, practiser, member = (
+            client_for(user) for user in (self.other, None, self.practiser, self.member)
+        )
         entrant = client_for(self.entrant)
         if self.ranked:
             game = f"/api/games/{self.ranked}/"
-            answers += [(f"{who} GET {game}{path}", api.get(f"{game}{path}"), False)
-                        for who, api in (("other", other), ("member", member))
-                        for path in ("", "log/", "analysis/", "replay/?best_from=0")]
-            answers += [(f"practiser GET {game}{path}", practiser.get(f"{game}{path}"), False)
-                        for path in ("", "hint/", "verdict/", "share/")]
+            answers += [
+                (f"{who} GET {game}{path}", api.get(f"{game}{path}"), False)
+                for who, api in (("other", other), ("member", member))
+                for path in ("", "log/", "analysis/", "replay/?best_from=0")
+            ]
+            answers += [
+                (f"practiser GET {game}{path}", practiser.get(f"{game}{path}"), False)
+                for path in ("", "hint/", "verdict/", "share/")
+            ]
             answers.append((f"anonymous GET {game}", anonymous.get(game), False))
-            answers += [(f"entrant GET own game {path}", entrant.get(f"{game}{path}"), False)
-                        for path in ("", "log/", "analysis/", "replay/?best_from=0", "share/")]
+            answers += [
+                (f"entrant GET own game {path}", entrant.get(f"{game}{path}"), False)
+                for path in ("", "log/", "analysis/", "replay/?best_from=0", "share/")
+            ]
         if self.practice:
-            answers += [(f"practiser GET own practice game {path}",
-                         practiser.get(f"/api/games/{self.practice}/{path}"), False)
-                        for path in ("", "log/", "hint/", "verdict/", "analysis/", "replay/?best_from=0")]
+            answers += [
+                (f"practiser GET own practice game {path}", practiser.get(f"/api/games/{self.practice}/{path}"), False)
+                for path in ("", "log/", "hint/", "verdict/", "analysis/", "replay/?best_from=0")
+            ]
         answers.append(("practiser GET my games", practiser.get("/api/games/"), False))
-        answers += [(f"practiser POST game {body}", practiser.post("/api/games/", body, format="json"), False)
-                    for body in ({"winnable": True, "rules": "one-look"}, {"difficulty": 1, "rules": "one-look"})]
+        answers += [
+            (f"practiser POST game {body}", practiser.post("/api/games/", body, format="json"), False)
+            for body in ({"winnable": True, "rules": "one-look"}, {"difficulty": 1, "rules": "one-look"})
+        ]
         for number in self.candidates:
             for rules in RULE_SETS[::2]:
                 answers += [
                     (f"GET deal #{number} {rules}", practiser.get(f"/api/deals/{number}?rules={rules}"), True),
-                    (f"POST game #{number} {rules}",
-                     practiser.post("/api/games/", {"number": str(number), "rules": rules}, format="json"), True)]
-            answers.append((f"POST solve #{number}", practiser.post(f"/api/deals/{number}/solve/?rules=one-look"),
-                            True))
+                    (
+                        f"POST game #{number} {rules}",
+                        practiser.post("/api/games/", {"number": str(number), "rules": rules}, format="json"),
+                        True,
+                    ),
+                ]
+            answers.append(
+                (f"POST solve #{number}", practiser.post(f"/api/deals/{number}/solve/?rules=one-look"), True)
+            )
         today, name = utc_today(), self.entrant.username
-        answers += [(f"anonymous GET {path}", anonymous.get(path), False)
-                    for path in ("/api/daily/", f"/api/daily/{today}/one-look/verify/")]
-        answers += [(f"other GET {path}", other.get(path), False)
-                    for path in (f"/api/boards/daily/{today}/one-look/", f"/api/players/{name}/",
-                                 f"/api/players/{name}/calendar/?months=1")]
+        answers += [
+            (f"anonymous GET {path}", anonymous.get(path), False)
+            for path in ("/api/daily/", f"/api/daily/{today}/one-look/verify/")
+        ]
+        answers += [
+            (f"other GET {path}", other.get(path), False)
+            for path in (
+                f"/api/boards/daily/{today}/one-look/",
+                f"/api/players/{name}/",
+                f"/api/players/{name}/calendar/?months=1",
+            )
+        ]
         if self.cup is not None:
-            answers += [(f"member GET tournament {path}", member.get(f"/api/tournaments/{self.cup.pk}/{path}"), False)
-                        for path in ("", "standings/")]
+            answers += [
+                (f"member GET tournament {path}", member.get(f"/api/tournaments/{self.cup.pk}/{path}"), False)
+                for path in ("", "standings/")
+            ]
         return answers
 
     def check(self, step: str) -> None:
@@ -133,9 +157,16 @@ def sequence_of(purpose: str, owner, members) -> tuple[str, object, dt.datetime]
     for member in members:
         services.club_join(user=member, invite_code=club.invite_code)
     now = timezone.now()
-    cup = tournament_services.tournament_create(actor=owner, club_id=club.pk, name="Cup",
-                                                rules="one-look", format="match",
-                                                starts_at=now - HOUR, ends_at=now + HOUR, deal_count=1)
+    cup = tournament_services.tournament_create(
+        actor=owner,
+        club_id=club.pk,
+        name="Cup",
+        rules="one-look",
+        format="match",
+        starts_at=now - HOUR,
+        ends_at=now + HOUR,
+        deal_count=1,
+    )
     return str(cup.pk), cup, cup.ends_at
 
 
@@ -146,8 +177,9 @@ def candidates_at(monkeypatch):
     real = sequences.candidate_number
 
     def candidate(*, secret: str, purpose: str, key: str, attempt: int) -> int:
-        return wanted[attempt] if attempt < len(wanted) else real(secret=secret, purpose=purpose, key=key,
-                                                                  attempt=attempt)
+        return (
+            wanted[attempt] if attempt < len(wanted) else real(secret=secret, purpose=purpose, key=key, attempt=attempt)
+        )
 
     monkeypatch.setattr(sequences, "candidate_number", candidate)
     monkeypatch.setattr("games.services.play.practice_pool_fill", lambda **kwargs: 0)  # draws from the pool alone
@@ -156,18 +188,31 @@ def candidates_at(monkeypatch):
 
 # Each step starts games by number under several rule sets, for every candidate: a long sequence goes past the
 # per-player start throttle (60 a minute), which is not what this test is about.
-UNTHROTTLED_STARTS = {**django_settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
-    **django_settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "game_start": None, "game_start_address": None}}
+UNTHROTTLED_STARTS = {
+    **django_settings.REST_FRAMEWORK,
+    "DEFAULT_THROTTLE_RATES": {
+        **django_settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+        "game_start": None,
+        "game_start_address": None,
+    },
+}
 
 
 @override_settings(REST_FRAMEWORK=UNTHROTTLED_STARTS)
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                 HealthCheck.too_slow])
-@given(purpose=st.sampled_from(["daily", "tournament"]), losses=st.integers(0, 1),
-       practised=st.sampled_from([None, *RULE_SETS]), moves=st.integers(0, len(WINNING_LINE)),
-       resign=st.booleans(), extend=st.booleans())
-def test_no_answer_reveals_a_deal_before_its_windows_end(db, candidates_at, purpose, losses, practised, moves, resign,
-                                                         extend):
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
+@given(
+    purpose=st.sampled_from(["daily", "tournament"]),
+    losses=st.integers(0, 1),
+    practised=st.sampled_from([None, *RULE_SETS]),
+    moves=st.integers(0, len(WINNING_LINE)),
+    resign=st.booleans(),
+    extend=st.booleans(),
+)
+def test_no_answer_reveals_a_deal_before_its_windows_end(
+    db, candidates_at, purpose, losses, practised, moves, resign, extend
+):
     cache.clear()  # throttles and queued-solve marks, per example
     candidates_at[:] = [QUICK_LOSS] * losses + [WINNABLE_ONE_LOOK]
     try:
@@ -183,14 +228,18 @@ def drive(purpose, candidates, practised, moves, resign, extend):
     readers = Readers()
     key, readers.cup, window_end = sequence_of(purpose, owner, [readers.member, readers.entrant])
     if practised:  # a practice game of the number, started while it was nobody's secret
-        started = client_for(readers.practiser).post("/api/games/", {"number": str(WINNABLE_ONE_LOOK),
-                                                                     "rules": practised}, format="json")
+        started = client_for(readers.practiser).post(
+            "/api/games/", {"number": str(WINNABLE_ONE_LOOK), "rules": practised}, format="json"
+        )
         assert started.status_code == 201
         readers.practice = started.json()["id"]
     # a practice game's deal is solved as it starts: under the sequence's own rules that candidate is settled then,
     # with no step of the chain of its own
-    solved = set(Deal.objects.filter(rules=engine.preset("one-look").to_text()).exclude(
-        status=Deal.Status.PENDING).values_list("number", flat=True))
+    solved = set(
+        Deal.objects.filter(rules=engine.preset("one-look").to_text())
+        .exclude(status=Deal.Status.PENDING)
+        .values_list("number", flat=True)
+    )
     # the chain, step by step: a candidate made, solved, looked at again ... settled
     step = 0
     while (candidate := sequence_step(purpose=purpose, key=key)) is not None:
@@ -215,16 +264,21 @@ def drive(purpose, candidates, practised, moves, resign, extend):
     readers.ranked = started.json()["id"]
     readers.check("ranked game started")
     for ply, notation in enumerate(WINNING_LINE[:moves], start=1):
-        assert entrant.post(f"/api/games/{readers.ranked}/moves/", {"ply": ply, "move": notation},
-                            format="json").status_code == 201
+        assert (
+            entrant.post(
+                f"/api/games/{readers.ranked}/moves/", {"ply": ply, "move": notation}, format="json"
+            ).status_code
+            == 201
+        )
     readers.check(f"{moves} moves played")
     if resign and moves < len(WINNING_LINE):
         assert entrant.post(f"/api/games/{readers.ranked}/resign/").status_code == 200
         readers.check("resigned")
     if extend and readers.cup is not None:
         first_end, window_end = window_end, window_end + 2 * HOUR
-        moved = client_for(owner).patch(f"/api/tournaments/{readers.cup.pk}/", {"ends_at": window_end.isoformat()},
-                                        format="json")
+        moved = client_for(owner).patch(
+            f"/api/tournaments/{readers.cup.pk}/", {"ends_at": window_end.isoformat()}, format="json"
+        )
         assert moved.status_code == 200
         readers.check("end moved later")
         with clock_at(first_end + SECOND):
@@ -235,8 +289,10 @@ def drive(purpose, candidates, practised, moves, resign, extend):
         shown = client_for(readers.other).get(f"/api/games/{readers.ranked}/")
         assert shown.status_code == 200 and shown.json()["deal"]["number"] == WINNABLE_ONE_LOOK
         deal = client_for(readers.other).get(f"/api/deals/{WINNABLE_ONE_LOOK}?rules=one-look")
-        assert deal.status_code == 200 and deal.json()["text"] == Deal.objects.filter(
-            number=WINNABLE_ONE_LOOK).first().text
+        assert (
+            deal.status_code == 200
+            and deal.json()["text"] == Deal.objects.filter(number=WINNABLE_ONE_LOOK).first().text
+        )
         if readers.practice:
             assert client_for(readers.practiser).get(f"/api/games/{readers.practice}/").status_code == 200
     assert readers.checked > 50 and Game.objects.filter(pk=readers.ranked).exists()

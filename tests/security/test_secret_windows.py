@@ -5,18 +5,18 @@ public practice deal, whose practice game kept showing it once it turned secret.
 import datetime as dt
 import threading
 
-import engine
 import pytest
 from django.db import connection
 from django.utils import timezone
 
+import engine
 from games import services as game_services
 from games.models import Deal, Game
 from games.services import sequences
 from games.services.sequences import sequence_step
 from leaderboards.clubs import services as club_services
-from leaderboards.tournaments import services
 from leaderboards.models import TournamentDeal
+from leaderboards.tournaments import services
 from pyramid_site.clock import day_end, utc_today
 from tests.support import WINNABLE_ONE_LOOK, UserFactory, client_for, clock_at, make_daily, play, winnable_deal
 
@@ -53,14 +53,20 @@ def secret_shown(answer, deal: Deal, *, number_asked: bool = False) -> bool:
     """Whether an answer carries the deal's number (unless the request named it: a refusal may say which number it
     refuses), its text or its line."""
     body = answer.content.decode()
-    return ((not number_asked and str(deal.number) in body) or deal.text in body
-            or bool(deal.solution and deal.solution in body))
+    return (
+        (not number_asked and str(deal.number) in body)
+        or deal.text in body
+        or bool(deal.solution and deal.solution in body)
+    )
 
 
 def reads_of(api, game_id: int) -> dict:
-    return {"game": api.get(f"/api/games/{game_id}/"), "log": api.get(f"/api/games/{game_id}/log/"),
-            "analysis": api.get(f"/api/games/{game_id}/analysis/"),
-            "best line": api.get(f"/api/games/{game_id}/replay/?best_from=0")}
+    return {
+        "game": api.get(f"/api/games/{game_id}/"),
+        "log": api.get(f"/api/games/{game_id}/log/"),
+        "analysis": api.get(f"/api/games/{game_id}/analysis/"),
+        "best line": api.get(f"/api/games/{game_id}/replay/?best_from=0"),
+    }
 
 
 def test_a_running_tournament_extended_keeps_its_finished_games_closed_until_the_new_end(users, winning_line):
@@ -71,8 +77,16 @@ def test_a_running_tournament_extended_keeps_its_finished_games_closed_until_the
     club = club_services.club_create(user=owner, name="Window Club")
     club_services.club_join(user=entrant, invite_code=club.invite_code)
     now = timezone.now()
-    cup = services.tournament_create(actor=owner, club_id=club.pk, name="Cup", rules="one-look", format="match",
-                                     starts_at=now - HOUR, ends_at=now + HOUR, deal_count=1)
+    cup = services.tournament_create(
+        actor=owner,
+        club_id=club.pk,
+        name="Cup",
+        rules="one-look",
+        format="match",
+        starts_at=now - HOUR,
+        ends_at=now + HOUR,
+        deal_count=1,
+    )
     deal = winnable_deal()
     TournamentDeal.objects.create(tournament=cup, index=0, deal=deal)
     game_services.deal_keep_secret(deal_id=deal.pk, until=cup.ends_at)
@@ -105,8 +119,16 @@ def test_a_preparing_tournament_extended_keeps_its_candidates_secret_until_the_n
     owner = users[0]
     club = club_services.club_create(user=owner, name="Slow Club")
     now = timezone.now()
-    cup = services.tournament_create(actor=owner, club_id=club.pk, name="Cup", rules="one-look", format="match",
-                                     starts_at=now + HOUR, ends_at=now + 2 * HOUR, deal_count=2)
+    cup = services.tournament_create(
+        actor=owner,
+        club_id=club.pk,
+        name="Cup",
+        rules="one-look",
+        format="match",
+        starts_at=now + HOUR,
+        ends_at=now + 2 * HOUR,
+        deal_count=2,
+    )
     candidate = sequence_step(purpose="tournament", key=str(cup.pk))
     assert candidate.secret_until == cup.ends_at
     later = now + 5 * HOUR
@@ -120,8 +142,16 @@ def settle_sequence_of(purpose: str, owner) -> tuple[str, object]:
         return f"{utc_today().isoformat()}|one-look", day_end(utc_today())
     club = club_services.club_create(user=owner, name="Custom Club")
     now = timezone.now()
-    cup = services.tournament_create(actor=owner, club_id=club.pk, name="Custom Cup", rules=CUSTOM, format="match",
-                                     starts_at=now - HOUR, ends_at=now + HOUR, deal_count=1)
+    cup = services.tournament_create(
+        actor=owner,
+        club_id=club.pk,
+        name="Custom Cup",
+        rules=CUSTOM,
+        format="match",
+        starts_at=now - HOUR,
+        ends_at=now + HOUR,
+        deal_count=1,
+    )
     return str(cup.pk), cup.ends_at
 
 
@@ -138,13 +168,17 @@ def test_a_proved_candidate_waiting_to_be_settled_is_no_practice_deal(users, pur
     proved = game_services.deal_solve(deal_id=candidate.pk)
     assert proved.status == "winnable"  # proved, not settled yet: the hole's moment
     practice = client_for(users[3])
-    for answer in (practice.post("/api/games/", {"winnable": True, "rules": rules}, format="json"),
-                   practice.post("/api/games/", {"difficulty": proved.difficulty, "rules": rules}, format="json")):
+    for answer in (
+        practice.post("/api/games/", {"winnable": True, "rules": rules}, format="json"),
+        practice.post("/api/games/", {"difficulty": proved.difficulty, "rules": rules}, format="json"),
+    ):
         assert (answer.status_code, answer.json().get("code")) == (409, "no_deal_ready"), answer.json()
         assert not secret_shown(answer, proved)
-    for answer in (practice.post("/api/games/", {"number": str(WINNABLE_ONE_LOOK), "rules": rules}, format="json"),
-                   practice.get(f"/api/deals/{WINNABLE_ONE_LOOK}?rules={rules}"),
-                   practice.post(f"/api/deals/{WINNABLE_ONE_LOOK}/solve/?rules={rules}")):
+    for answer in (
+        practice.post("/api/games/", {"number": str(WINNABLE_ONE_LOOK), "rules": rules}, format="json"),
+        practice.get(f"/api/deals/{WINNABLE_ONE_LOOK}?rules={rules}"),
+        practice.post(f"/api/deals/{WINNABLE_ONE_LOOK}/solve/?rules={rules}"),
+    ):
         assert (answer.status_code, answer.json().get("code")) == (404, "deal_not_found"), answer.json()
         assert not secret_shown(answer, proved, number_asked=True)
     assert not Game.objects.filter(deal__number=WINNABLE_ONE_LOOK).exists()
@@ -156,8 +190,9 @@ def test_a_proved_candidate_waiting_to_be_settled_is_no_practice_deal(users, pur
 
 
 @pytest.mark.parametrize("purpose", ["tournament", "daily"])
-def test_a_practice_game_of_a_number_turned_secret_is_nobodys_until_its_windows_end(users, purpose, winning_line,
-                                                                                   candidates_at):
+def test_a_practice_game_of_a_number_turned_secret_is_nobodys_until_its_windows_end(
+    users, purpose, winning_line, candidates_at
+):
     """Old hole: a practice game of a deal that then became a sequence's kept its number, hints and analysis
     (and undo, which walks the whole stock) while the deal was live. Now it answers 404, to its player too, and
     leaves their list, until every window of the number has ended; then it is back as it was."""
@@ -167,8 +202,10 @@ def test_a_practice_game_of_a_number_turned_secret_is_nobodys_until_its_windows_
     api = client_for(player)
     started = api.post("/api/games/", {"number": str(WINNABLE_ONE_LOOK), "rules": rules}, format="json").json()
     for ply, notation in enumerate(winning_line[:4], start=1):
-        assert api.post(f"/api/games/{started['id']}/moves/", {"ply": ply, "move": notation},
-                        format="json").status_code == 201
+        assert (
+            api.post(f"/api/games/{started['id']}/moves/", {"ply": ply, "move": notation}, format="json").status_code
+            == 201
+        )
     assert api.get(f"/api/games/{started['id']}/hint/").status_code == 200
     candidates_at(purpose, [WINNABLE_ONE_LOOK])
     key, window_end = settle_sequence_of(purpose, users[0])
@@ -177,12 +214,17 @@ def test_a_practice_game_of_a_number_turned_secret_is_nobodys_until_its_windows_
     assert sequence_step(purpose=purpose, key=key) is None
     secret = Deal.objects.get(number=WINNABLE_ONE_LOOK, rules=engine.Rules.parse(rules).to_text())
     gid = started["id"]
-    answers = {"game": api.get(f"/api/games/{gid}/"), "log": api.get(f"/api/games/{gid}/log/"),
-               "hint": api.get(f"/api/games/{gid}/hint/"), "verdict": api.get(f"/api/games/{gid}/verdict/"),
-               "analysis": api.get(f"/api/games/{gid}/analysis/"),
-               "replay": api.get(f"/api/games/{gid}/replay/?best_from=0"),
-               "move": api.post(f"/api/games/{gid}/moves/", {"ply": 5, "move": winning_line[4]}, format="json"),
-               "undo": api.post(f"/api/games/{gid}/undo/"), "resign": api.post(f"/api/games/{gid}/resign/")}
+    answers = {
+        "game": api.get(f"/api/games/{gid}/"),
+        "log": api.get(f"/api/games/{gid}/log/"),
+        "hint": api.get(f"/api/games/{gid}/hint/"),
+        "verdict": api.get(f"/api/games/{gid}/verdict/"),
+        "analysis": api.get(f"/api/games/{gid}/analysis/"),
+        "replay": api.get(f"/api/games/{gid}/replay/?best_from=0"),
+        "move": api.post(f"/api/games/{gid}/moves/", {"ply": 5, "move": winning_line[4]}, format="json"),
+        "undo": api.post(f"/api/games/{gid}/undo/"),
+        "resign": api.post(f"/api/games/{gid}/resign/"),
+    }
     for name, answer in answers.items():
         assert (answer.status_code, answer.json().get("code")) == (404, "game_not_found"), name
         assert not secret_shown(answer, secret), name
@@ -201,8 +243,9 @@ def test_a_number_gets_its_secrecy_on_every_rule_set_it_is_stored_under(users):
     daily_rules = engine.preset("one-look")
     until = timezone.now() + HOUR
     candidate = game_services.deal_get_or_create(number=424242, rules=daily_rules, secret_until=until)
-    after = Deal.objects.create(number=424242, rules=engine.preset("strict").to_text(), preset="strict",
-                                text=candidate.text)  # as a row made behind the services would be: then caught up
+    after = Deal.objects.create(
+        number=424242, rules=engine.preset("strict").to_text(), preset="strict", text=candidate.text
+    )  # as a row made behind the services would be: then caught up
     assert Deal.objects.get(pk=before.pk).secret_until == until
     game_services.deal_keep_secret(deal_id=candidate.pk, until=until + HOUR)
     assert set(Deal.objects.filter(number=424242).values_list("secret_until", flat=True)) == {until + HOUR}
@@ -217,9 +260,11 @@ def test_a_past_day_shows_its_deal_only_once_no_window_uses_it_any_more(users):
     yesterday = make_daily(date=utc_today() - dt.timedelta(days=1))
     today = make_daily()  # the same deal
     api = client_for(users[1])
-    answers = {"verify": api.get(f"/api/daily/{yesterday.date}/one-look/verify/"),
-               "day": api.get(f"/api/daily/{yesterday.date}/"),
-               "start": api.post("/api/games/", {"daily": yesterday.pk}, format="json")}
+    answers = {
+        "verify": api.get(f"/api/daily/{yesterday.date}/one-look/verify/"),
+        "day": api.get(f"/api/daily/{yesterday.date}/"),
+        "start": api.post("/api/games/", {"daily": yesterday.pk}, format="json"),
+    }
     for name, answer in answers.items():
         assert not secret_shown(answer, yesterday.deal) and yesterday.salt not in answer.content.decode(), name
     assert answers["verify"].json()["revealed"] is False
@@ -242,8 +287,16 @@ def test_an_end_moved_while_games_start_and_finish_moves_every_one_of_them(setti
     club = club_services.club_create(user=owner, name="Race Club")
     players = [UserFactory() for _ in range(6)]
     now = timezone.now()
-    cup = services.tournament_create(actor=owner, club_id=club.pk, name="Race", rules="one-look", format="match",
-                                     starts_at=now - HOUR, ends_at=now + HOUR, deal_count=1)
+    cup = services.tournament_create(
+        actor=owner,
+        club_id=club.pk,
+        name="Race",
+        rules="one-look",
+        format="match",
+        starts_at=now - HOUR,
+        ends_at=now + HOUR,
+        deal_count=1,
+    )
     deal = winnable_deal()
     TournamentDeal.objects.create(tournament=cup, index=0, deal=deal)
     game_services.deal_keep_secret(deal_id=deal.pk, until=cup.ends_at)
@@ -254,8 +307,9 @@ def test_an_end_moved_while_games_start_and_finish_moves_every_one_of_them(setti
         club_services.club_join(user=user, invite_code=club.invite_code)
         services.tournament_join(user=user, tournament_id=cup.pk)
     for user in players[:3]:
-        playing.append(play(services.tournament_game_start(user=user, tournament_id=cup.pk), winning_line[:3],
-                            resign=False))
+        playing.append(
+            play(services.tournament_game_start(user=user, tournament_id=cup.pk), winning_line[:3], resign=False)
+        )
     new_end = cup.ends_at + 2 * HOUR
     barrier = threading.Barrier(1 + len(players))
     errors = []
@@ -271,8 +325,7 @@ def test_an_end_moved_while_games_start_and_finish_moves_every_one_of_them(setti
 
     works = [lambda: services.tournament_update(actor=owner, tournament_id=cup.pk, ends_at=new_end)]
     works += [lambda game=game: game_services.game_resign(game_id=game.pk, player=game.player) for game in playing]
-    works += [lambda user=user: services.tournament_game_start(user=user, tournament_id=cup.pk)
-              for user in players[3:]]
+    works += [lambda user=user: services.tournament_game_start(user=user, tournament_id=cup.pk) for user in players[3:]]
     threads = [threading.Thread(target=run, args=(work,)) for work in works]
     for thread in threads:
         thread.start()

@@ -16,10 +16,9 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
-
-import engine
 from rest_framework.test import APIClient
 
+import engine
 from games import services as game_services
 from games.models import Deal, Game, GameAnalysis
 from games.tasks import analyse_game, solve_deal
@@ -60,6 +59,7 @@ def clocks(monkeypatch):
 @pytest.fixture
 def budgets(settings, clocks):
     """Set the account's and the address's budgets (seconds; 0 is off) for the test."""
+
     def set_budgets(*, account: float, address: float) -> Clocks:
         settings.PYRAMID_SOLVER_SECONDS_PER_ACCOUNT = account
         settings.PYRAMID_SOLVER_SECONDS_PER_ADDRESS = address
@@ -131,8 +131,7 @@ def test_a_verdict_loop_is_refused_once_the_account_has_spent_its_budget(budgets
 
 def test_a_logged_in_request_is_charged_to_its_account_and_its_address(budgets, player, other_player):
     budgets(account=5, address=7)
-    mine, theirs = (game_services.game_start(player=p, number=0, rules="one-look").pk
-                    for p in (player, other_player))
+    mine, theirs = (game_services.game_start(player=p, number=0, rules="one-look").pk for p in (player, other_player))
     api = client_for(player)
     assert [verdict(api, mine, REMOTE_ADDR=HOME).status_code for _ in range(3)] == [200, 200, 200]
     assert_throttled(verdict(api, mine, REMOTE_ADDR=ELSEWHERE))  # the account's budget, from any address
@@ -166,8 +165,14 @@ def test_an_empty_pool_draw_is_charged_and_refused_once_spent(budgets, monkeypat
     assert len(searches) == 2  # refused before searching
     # a deal the pool holds costs no search: it is drawn whatever the budget
     ready = game_services.deal_get_or_create(number=77, rules=ONE_LOOK)
-    Deal.objects.filter(pk=ready.pk).update(status=Deal.Status.WINNABLE, difficulty=5, par_moves=30, best_moves=30,
-                                            best_cards_left=0, solved_at=timezone.now())
+    Deal.objects.filter(pk=ready.pk).update(
+        status=Deal.Status.WINNABLE,
+        difficulty=5,
+        par_moves=30,
+        best_moves=30,
+        best_cards_left=0,
+        solved_at=timezone.now(),
+    )
     drawn = drawer.post("/api/games/", {"difficulty": 5, "rules": "one-look"}, format="json")
     assert drawn.status_code == 201 and Game.objects.get(pk=drawn.json()["id"]).deal_id == ready.pk
 
@@ -260,8 +265,12 @@ def test_a_burst_at_a_windows_edge_gets_no_second_allowance(budgets):
 def test_charges_from_many_threads_at_once_are_all_kept_in_redis(settings, clocks):
     """Two web processes see one budget: charges are atomic increments in the shared Redis, and charges made
     at once (here from eight threads) all count."""
-    settings.CACHES = {"default": {"BACKEND": "pyramid_site.cache.ForgivingRedisCache",
-                                   "LOCATION": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")}}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "pyramid_site.cache.ForgivingRedisCache",
+            "LOCATION": os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        }
+    }
     settings.PYRAMID_SOLVER_SECONDS_PER_ACCOUNT = 1000
     payer = SolverPayer(10**12 + uuid.uuid4().int % 10**9, f"test-{uuid.uuid4().hex}")
 
@@ -276,7 +285,9 @@ def test_charges_from_many_threads_at_once_are_all_kept_in_redis(settings, clock
         thread.join()
     counted = solver_budget._window().estimates([f"user:{payer.account_id}", f"ip:{payer.address}"])
     assert {ident: estimate.current for ident, estimate in counted.items()} == {
-        f"user:{payer.account_id}": 8 * 50 * 7, f"ip:{payer.address}": 8 * 50 * 7}
+        f"user:{payer.account_id}": 8 * 50 * 7,
+        f"ip:{payer.address}": 8 * 50 * 7,
+    }
     settings.PYRAMID_SOLVER_SECONDS_PER_ACCOUNT = 2.8
     assert solver_budget.seconds_until_room(payer) > 0
 
@@ -284,16 +295,26 @@ def test_charges_from_many_threads_at_once_are_all_kept_in_redis(settings, clock
 def test_with_the_shared_cache_down_solver_requests_are_still_served(budgets, settings, player):
     """The counts are what can be lost: Redis down is a budget nobody has spent, never a 500."""
     budgets(account=1, address=1)
-    settings.CACHES = {"default": {"BACKEND": "pyramid_site.cache.ForgivingRedisCache",
-                                   "LOCATION": "redis://127.0.0.1:1/0",
-                                   "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2}}}
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "pyramid_site.cache.ForgivingRedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
     game = game_services.game_start(player=player, number=0, rules="one-look")
     assert [verdict(client_for(player), game.pk).status_code for _ in range(3)] == [200, 200, 200]
 
 
-@pytest.mark.parametrize("address, counted", [
-    ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"), ("2001:db8:1:2:bbbb::9", "2001:db8:1:2::/64"),
-    ("::ffff:198.51.100.7", "198.51.100.7"), ("198.51.100.7", "198.51.100.7")])
+@pytest.mark.parametrize(
+    "address, counted",
+    [
+        ("2001:db8:1:2:aaaa::1", "2001:db8:1:2::/64"),
+        ("2001:db8:1:2:bbbb::9", "2001:db8:1:2::/64"),
+        ("::ffff:198.51.100.7", "198.51.100.7"),
+        ("198.51.100.7", "198.51.100.7"),
+    ],
+)
 def test_an_ipv6_client_is_counted_by_its_64_block(rf, address, counted):
     """One subscriber is given a whole /64: walking it must not give a fresh budget per address."""
     assert client_address(rf.get("/", REMOTE_ADDR=address)) == counted

@@ -18,15 +18,37 @@ from .positions import all_rules, random_position
 
 # Start positions whose solves between them reach every allocation site of _core.c (a few ms each);
 # inject_failures says which site none of them reaches when a change to the core needs another here.
-ALLOCATION_COVER = (("one-look", 8), ("tuts-tomb", 14), ("reserve", 14), ("classic", 7), ("reserve", 13),
-                    ("strict", 13))
+ALLOCATION_COVER = (
+    ("one-look", 8),
+    ("tuts-tomb", 14),
+    ("reserve", 14),
+    ("classic", 7),
+    ("reserve", 13),
+    ("strict", 13),
+)
 
 # tests/solver/test_cross_check.py's positions: the reference is quick on these
 CROSS_CHECK_REMOVALS = {"unlimited": 18, "relaxed": 15, "par": 15, "overlap": 15, "overlap-all": 15}
 
 # argument positions of _core.solve (see fast.core_args)
-(PYRAMID_VALUES, RESERVE_VALUES, PILE_VALUES, PASSES, DRAW, STOCK_LIVE, WASTE_LIVE, GOAL_ALL, COVERED,
- PYRAMID_MASK, RESERVE_MASK, PILE_MASK, POINTER, PASS_NO, MAX_NODES, BUDGET) = range(16)
+(
+    PYRAMID_VALUES,
+    RESERVE_VALUES,
+    PILE_VALUES,
+    PASSES,
+    DRAW,
+    STOCK_LIVE,
+    WASTE_LIVE,
+    GOAL_ALL,
+    COVERED,
+    PYRAMID_MASK,
+    RESERVE_MASK,
+    PILE_MASK,
+    POINTER,
+    PASS_NO,
+    MAX_NODES,
+    BUDGET,
+) = range(16)
 
 
 def check_line(position, solution) -> None:
@@ -68,8 +90,12 @@ def hostile_arguments() -> list[tuple[str, tuple, type, str]]:
     for value in (0, 2, 4, -1, 2**80):
         case(classic, {DRAW: value}, ValueError, "draw must be 1 or 3")
     case(classic, {DRAW: 3, STOCK_LIVE: 1}, ValueError, "draw 3 with a live stock top")
-    for index, name in ((STOCK_LIVE, "stock_live"), (WASTE_LIVE, "waste_live"), (GOAL_ALL, "goal_all"),
-                        (COVERED, "covered")):
+    for index, name in (
+        (STOCK_LIVE, "stock_live"),
+        (WASTE_LIVE, "waste_live"),
+        (GOAL_ALL, "goal_all"),
+        (COVERED, "covered"),
+    ):
         case(classic, {index: 2}, ValueError, f"{name} must be from 0 to 1; got 2")
         case(classic, {index: -1}, ValueError, f"{name} must be from 0 to 1; got -1")
     for value in (-1, 1 << 28, 2**64):
@@ -113,8 +139,9 @@ def hostile_arguments() -> list[tuple[str, tuple, type, str]]:
 def unlimited_late_position() -> Position:
     """A position under unlimited passes in pass 123,456,789,012: legal, and no C int holds it."""
     late = 123_456_789_012
-    return Position.loads(f"fffffff.0.ffffff.0.{late}.{late}.0", deal_from_number(5),
-                          Rules.parse("relaxed;passes=unlimited"))
+    return Position.loads(
+        f"fffffff.0.ffffff.0.{late}.{late}.0", deal_from_number(5), Rules.parse("relaxed;passes=unlimited")
+    )
 
 
 def check_hostile_arguments(core) -> int:
@@ -211,7 +238,11 @@ def inject_failures(core, solve=None) -> tuple[int, set[str]]:
                 reached.add(site)
         after = solve(position)
         assert (after.verdict, after.par_moves, after.best_cards_left, after.solution) == (
-            before.verdict, before.par_moves, before.best_cards_left, before.solution), (name, number)
+            before.verdict,
+            before.par_moves,
+            before.best_cards_left,
+            before.solution,
+        ), (name, number)
     missing = set(core._allocation_sites()) - reached
     assert not missing, f"no position of ALLOCATION_COVER reaches the allocation sites {sorted(missing)}"
     return injected, reached
@@ -227,10 +258,16 @@ def cross_check(solve=None) -> int:
             fast_answer = solve(position)
             reference = solve_reference(position, max_nodes=20_000)
             if reference.verdict != UNKNOWN:
-                assert (fast_answer.verdict, fast_answer.par_moves, fast_answer.best_cards_left,
-                        fast_answer.best_moves) == (reference.verdict, reference.par_moves,
-                                                    reference.best_cards_left, reference.best_moves), (
-                    name, number, position.dumps())
+                assert (
+                    fast_answer.verdict,
+                    fast_answer.par_moves,
+                    fast_answer.best_cards_left,
+                    fast_answer.best_moves,
+                ) == (reference.verdict, reference.par_moves, reference.best_cards_left, reference.best_moves), (
+                    name,
+                    number,
+                    position.dumps(),
+                )
                 compared += 1
             if fast_answer.verdict != UNKNOWN:
                 check_line(position, fast_answer)

@@ -57,7 +57,10 @@ def test_every_ply_agrees_with_the_reference_search(rules_name):
         assert len(analysis.plies) == len(moves) + 1
         for ply, (position, reference, answer) in enumerate(zip(positions, references, analysis.plies, strict=True)):
             assert (answer.verdict, answer.best_cards_left, answer.moves_to_win) == (
-                reference.verdict, reference.best_cards_left, reference.par_moves), f"ply {ply} of {position.dumps()}"
+                reference.verdict,
+                reference.best_cards_left,
+                reference.par_moves,
+            ), f"ply {ply} of {position.dumps()}"
             if answer.best_move is None:
                 # nothing improves on here: the position already holds its best result
                 assert position.cards_left == reference.best_cards_left
@@ -69,16 +72,24 @@ def test_every_ply_agrees_with_the_reference_search(rules_name):
             else:
                 assert after.best_moves == reference.best_moves - 1
         # where the win slipped, found from the reference's answers alone
-        expected_lost_at = next((k for k in range(1, len(references)) if references[k - 1].verdict == WINNABLE
-                                 and references[k].verdict == UNWINNABLE), None)
+        expected_lost_at = next(
+            (
+                k
+                for k in range(1, len(references))
+                if references[k - 1].verdict == WINNABLE and references[k].verdict == UNWINNABLE
+            ),
+            None,
+        )
         assert analysis.lost_at == expected_lost_at
         if expected_lost_at is not None:
             lost += 1
             kept = positions[expected_lost_at - 1].copy().apply(parse_move(analysis.keep_move))
             assert solve_reference(kept, max_nodes=30_000).verdict == WINNABLE
-        expected_costly = [(k, references[k].best_cards_left - references[k - 1].best_cards_left)
-                           for k in range(1, len(references))
-                           if references[k].best_cards_left > references[k - 1].best_cards_left]
+        expected_costly = [
+            (k, references[k].best_cards_left - references[k - 1].best_cards_left)
+            for k in range(1, len(references))
+            if references[k].best_cards_left > references[k - 1].best_cards_left
+        ]
         assert [(c.ply, c.cost) for c in analysis.costly] == expected_costly
         compared += 1
     assert compared >= 6
@@ -114,16 +125,23 @@ def test_stored_form_is_six_bytes_a_ply_and_reads_back_the_same():
         data = pack(plies)
         assert len(data) == 6 * len(plies)
         assert unpack(data) == plies
-    odd = [PlyAnswer(UNKNOWN, None, None, None), PlyAnswer(UNWINNABLE, 52, None, "R6+W"),
-           PlyAnswer(WINNABLE, 0, 65534, "redeal")]
+    odd = [
+        PlyAnswer(UNKNOWN, None, None, None),
+        PlyAnswer(UNWINNABLE, 52, None, "R6+W"),
+        PlyAnswer(WINNABLE, 0, 65534, "redeal"),
+    ]
     assert unpack(pack(odd)) == odd
     with pytest.raises(ValueError):
         unpack(b"\x00" * 7)
 
 
 def test_every_move_has_its_own_code():
-    everything = [DRAW_MOVE, REDEAL_MOVE, *(king_move(p) for p in range(28)),
-                  *(pair_move(a, b) for a in range(37) for b in range(a + 1, 37))]
+    everything = [
+        DRAW_MOVE,
+        REDEAL_MOVE,
+        *(king_move(p) for p in range(28)),
+        *(pair_move(a, b) for a in range(37) for b in range(a + 1, 37)),
+    ]
     codes = [move_code(m) for m in everything]
     assert len(set(codes)) == len(codes) and max(codes) < 0xFFFF
     assert [move_from_code(c) for c in codes] == everything

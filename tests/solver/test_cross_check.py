@@ -38,7 +38,10 @@ def test_fast_matches_reference(name, rules):
             continue
         fast = solve_fast(position)
         assert (fast.verdict, fast.par_moves, fast.best_cards_left, fast.best_moves) == (
-            reference.verdict, reference.par_moves, reference.best_cards_left, reference.best_moves
+            reference.verdict,
+            reference.par_moves,
+            reference.best_cards_left,
+            reference.best_moves,
         ), f"deal {number}, position {position.dumps()}"
         check_line(position, fast)
         compared[fast.verdict] += 1

@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import PRESETS, Position, card_pretty, card_text, parse_move, preset
 from engine.solver import hint
@@ -30,48 +31,101 @@ def freeing_position() -> Position:
 
 
 GOLDEN = [
-    ("a pair with the waste that frees a card", freeing_position, "21+W",
-     "Pair 9♥ with the waste's 4♣: it frees 6♠; take the 4♣ now, before the next draw covers it; "
-     "no other pair frees as much."),
-    ("a pair with the waste that frees nothing", freeing_position, "27+W",
-     "Pair 9♦ with the waste's 4♣: take the 4♣ now, before the next draw covers it."),
-    ("a pair inside the pyramid", lambda: Position.start(build_deal({**QUIET, 21: "9H", 23: "4D"}), CLASSIC), "21+23",
-     "Pair 9♥ with 4♦: a pair inside the pyramid clears more of it than one that uses the pile."),
-    ("a card that needs the pile's partner",
-     lambda: Position.start(build_deal({**QUIET, 21: "9H", 24: "3D"}, stock=["4C", "4D", "4H", "4S"]), RELAXED),
-     "21+S",
-     "Pair 9♥ with the stock's 4♣: 9♥ has no 4 left in the pyramid that it could ever reach, so it needs "
-     "the pile's 4; use the 4♣ while it is live, before it goes to the waste."),
-    ("a pyramid king", lambda: Position.start(build_deal({21: "KD", 22: "QC"}), CLASSIC), "21",
-     "Take the K♦ at once: a king never pairs with anything, so keeping it only blocks the cards under it."),
-    ("a pyramid king that frees a card", lambda: position_with(build_deal({15: "6S", 21: "KD"}), CLASSIC,
-                                                               EVERY_PYRAMID - {22}), "21",
-     "Take the K♦ at once: a king never pairs with anything, so keeping it only blocks the cards under it; "
-     "it frees 6♠."),
-    ("the waste's king", lambda: Position.start(build_deal({}, stock=["KC"]), CLASSIC).apply("draw"), "W",
-     "Take the waste's K♣ at once: a king never pairs with anything, so keeping it only blocks the pile under it."),
-    ("the stock's king", lambda: Position.start(build_deal({}, stock=["KC"]), RELAXED), "S",
-     "Take the stock's K♣ at once: a king never pairs with anything, so keeping it only blocks the pile under it."),
-    ("the reserve's king", lambda: Position.start(build_deal({}, reserve=["KC", "6D", "7S", "AC", "AD", "AH", "2C"]),
-                                                  preset("reserve")), "R0",
-     "Take the reserve's K♣ at once: a king never pairs with anything, so keeping it only takes up room in "
-     "the reserve."),
-    ("a covered pair",
-     lambda: Position.start(build_deal({15: "7H", 21: "6S", 22: "KS"}), preset("overlap")).apply("22"), "15+21",
-     "Pair 7♥ with 6♠: under these rules 6♠ may pair with the 7♥ it alone covers; a pair inside the "
-     "pyramid clears more of it than one that uses the pile."),
-    ("draw, nothing pairs", lambda: Position.start(build_deal(QUIET), CLASSIC), "draw",
-     "Draw: nothing pairs yet, so turn the next card."),
-    ("draw, the waste top has no partner",
-     lambda: Position.start(build_deal(QUIET, stock=["5H"]), CLASSIC).apply("draw"), "draw",
-     "Draw: the waste's 5♥ has no partner among the free cards, so the next card is worth more."),
-    ("draw, neither live top has a partner",
-     lambda: Position.start(build_deal(QUIET, stock=["5H", "6H"]), RELAXED).apply("draw"), "draw",
-     "Draw: the stock's 6♥ and the waste's 5♥ have no partner among the free cards, so the next card is worth more."),
-    ("draw, pairs that can wait", freeing_position, "draw",
-     "Draw: the pairs in view can wait, and taking them now would spend cards a later one needs more."),
-    ("redeal", lambda: position_with(build_deal({21: "6S", 22: "7D"}), CLASSIC, EVERY_PYRAMID, pointer=24), "redeal",
-     "Redeal: the stock is empty and nothing in view pairs usefully, so turn the waste over to start pass 2."),
+    (
+        "a pair with the waste that frees a card",
+        freeing_position,
+        "21+W",
+        "Pair 9♥ with the waste's 4♣: it frees 6♠; take the 4♣ now, before the next draw covers it; "
+        "no other pair frees as much.",
+    ),
+    (
+        "a pair with the waste that frees nothing",
+        freeing_position,
+        "27+W",
+        "Pair 9♦ with the waste's 4♣: take the 4♣ now, before the next draw covers it.",
+    ),
+    (
+        "a pair inside the pyramid",
+        lambda: Position.start(build_deal({**QUIET, 21: "9H", 23: "4D"}), CLASSIC),
+        "21+23",
+        "Pair 9♥ with 4♦: a pair inside the pyramid clears more of it than one that uses the pile.",
+    ),
+    (
+        "a card that needs the pile's partner",
+        lambda: Position.start(build_deal({**QUIET, 21: "9H", 24: "3D"}, stock=["4C", "4D", "4H", "4S"]), RELAXED),
+        "21+S",
+        "Pair 9♥ with the stock's 4♣: 9♥ has no 4 left in the pyramid that it could ever reach, so it needs "
+        "the pile's 4; use the 4♣ while it is live, before it goes to the waste.",
+    ),
+    (
+        "a pyramid king",
+        lambda: Position.start(build_deal({21: "KD", 22: "QC"}), CLASSIC),
+        "21",
+        "Take the K♦ at once: a king never pairs with anything, so keeping it only blocks the cards under it.",
+    ),
+    (
+        "a pyramid king that frees a card",
+        lambda: position_with(build_deal({15: "6S", 21: "KD"}), CLASSIC, EVERY_PYRAMID - {22}),
+        "21",
+        "Take the K♦ at once: a king never pairs with anything, so keeping it only blocks the cards under it; "
+        "it frees 6♠.",
+    ),
+    (
+        "the waste's king",
+        lambda: Position.start(build_deal({}, stock=["KC"]), CLASSIC).apply("draw"),
+        "W",
+        "Take the waste's K♣ at once: a king never pairs with anything, so keeping it only blocks the pile under it.",
+    ),
+    (
+        "the stock's king",
+        lambda: Position.start(build_deal({}, stock=["KC"]), RELAXED),
+        "S",
+        "Take the stock's K♣ at once: a king never pairs with anything, so keeping it only blocks the pile under it.",
+    ),
+    (
+        "the reserve's king",
+        lambda: Position.start(build_deal({}, reserve=["KC", "6D", "7S", "AC", "AD", "AH", "2C"]), preset("reserve")),
+        "R0",
+        "Take the reserve's K♣ at once: a king never pairs with anything, so keeping it only takes up room in "
+        "the reserve.",
+    ),
+    (
+        "a covered pair",
+        lambda: Position.start(build_deal({15: "7H", 21: "6S", 22: "KS"}), preset("overlap")).apply("22"),
+        "15+21",
+        "Pair 7♥ with 6♠: under these rules 6♠ may pair with the 7♥ it alone covers; a pair inside the "
+        "pyramid clears more of it than one that uses the pile.",
+    ),
+    (
+        "draw, nothing pairs",
+        lambda: Position.start(build_deal(QUIET), CLASSIC),
+        "draw",
+        "Draw: nothing pairs yet, so turn the next card.",
+    ),
+    (
+        "draw, the waste top has no partner",
+        lambda: Position.start(build_deal(QUIET, stock=["5H"]), CLASSIC).apply("draw"),
+        "draw",
+        "Draw: the waste's 5♥ has no partner among the free cards, so the next card is worth more.",
+    ),
+    (
+        "draw, neither live top has a partner",
+        lambda: Position.start(build_deal(QUIET, stock=["5H", "6H"]), RELAXED).apply("draw"),
+        "draw",
+        "Draw: the stock's 6♥ and the waste's 5♥ have no partner among the free cards, so the next card is worth more.",
+    ),
+    (
+        "draw, pairs that can wait",
+        freeing_position,
+        "draw",
+        "Draw: the pairs in view can wait, and taking them now would spend cards a later one needs more.",
+    ),
+    (
+        "redeal",
+        lambda: position_with(build_deal({21: "6S", 22: "7D"}), CLASSIC, EVERY_PYRAMID, pointer=24),
+        "redeal",
+        "Redeal: the stock is empty and nothing in view pairs usefully, so turn the waste over to start pass 2.",
+    ),
 ]
 
 
@@ -90,6 +144,7 @@ def test_a_hint_names_cards_and_keeps_the_notation_for_clients():
 
 
 # --- never a face-down stock card, never a location number -------------------------------------------
+
 
 def face_down(position: Position) -> list[int]:
     cards = position.stock_cards()
@@ -113,8 +168,10 @@ def check_hints(game, budget: float | None) -> None:
         advice = hint(last, budget_seconds=budget)
         assert_player_words(advice.explanation, last, f"hint {advice.move}")
         if advice.move is not None:
-            assert advice.locations == [str(part) for part in advice.move.split("+")] or advice.move in ("draw",
-                                                                                                         "redeal")
+            assert advice.locations == [str(part) for part in advice.move.split("+")] or advice.move in (
+                "draw",
+                "redeal",
+            )
 
 
 @pytest.mark.parametrize("rules_name", list(PRESETS))

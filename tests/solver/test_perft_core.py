@@ -58,12 +58,19 @@ def check(core, position: Position) -> list[str]:
             continue
         after = at.copy().apply(text)
         if list(fast.core_args(after)[MASKS]) != fields:
-            problems.append(f"{where}: {text} after {draws} draws: the core made {fields}, "
-                            f"the engine {list(fast.core_args(after)[MASKS])}")
+            problems.append(
+                f"{where}: {text} after {draws} draws: the core made {fields}, "
+                f"the engine {list(fast.core_args(after)[MASKS])}"
+            )
     at_once = sorted(same(fast.move_text(code)) for code, draws, *_ in kids if draws == 0)
     removals = sorted(same(move) for move in position.legal_moves() if move.is_removal)
-    king_first = len(kids) == 1 and at_once and at_once[0] in removals and position.available() and any(
-        str(move) == fast.move_text(kids[0][0]) and "+" not in str(move) for move in position.legal_moves())
+    king_first = (
+        len(kids) == 1
+        and at_once
+        and at_once[0] in removals
+        and position.available()
+        and any(str(move) == fast.move_text(kids[0][0]) and "+" not in str(move) for move in position.legal_moves())
+    )
     if at_once != removals and not king_first:
         problems.append(f"{where}: the core removes {at_once} at once, the engine {removals}")
     # after one draw or redeal: the removals that take a stock or waste card (the others it makes at once), but
@@ -71,8 +78,9 @@ def check(core, position: Position) -> list[str]:
     drawn = turned(position)
     stock_king = position.rules.stock_live and "S" in {str(move) for move in position.legal_moves()}
     if drawn is not None and not king_first and not stock_king:
-        with_pile = sorted(same(move) for move in drawn.legal_moves()
-                           if move.is_removal and ("S" in str(move) or "W" in str(move)))
+        with_pile = sorted(
+            same(move) for move in drawn.legal_moves() if move.is_removal and ("S" in str(move) or "W" in str(move))
+        )
         after_one = sorted(same(fast.move_text(code)) for code, draws, *_ in kids if draws == 1)
         if after_one != with_pile:
             problems.append(f"{where}: after one draw the core removes {after_one}, the engine {with_pile}")

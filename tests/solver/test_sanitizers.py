@@ -31,14 +31,41 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "engine" / "solver" / "_core.c"
-FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-g", "-O1", "-std=c11", "-shared", "-fPIC",
-         "-DPYRAMID_TEST_HOOKS"]  # the allocation-failure hook: test builds only (see conftest.py)
-REPORTS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:", "SUMMARY: UndefinedBehaviorSanitizer",
-           "SUMMARY: AddressSanitizer", "WARNING: AddressSanitizer")
-CPYTHON_ALLOCATORS = ("_PyObject_Malloc", "_PyObject_Calloc", "_PyObject_Realloc", "PyObject_Malloc",
-                      "PyObject_Calloc", "PyObject_Realloc", "_PyMem_RawMalloc", "_PyMem_RawCalloc",
-                      "_PyMem_RawRealloc", "PyMem_RawMalloc", "PyMem_RawCalloc", "PyMem_RawRealloc",
-                      "PyMem_Malloc", "PyMem_Calloc", "PyMem_Realloc")
+FLAGS = [
+    "-fsanitize=address,undefined",
+    "-fno-omit-frame-pointer",
+    "-g",
+    "-O1",
+    "-std=c11",
+    "-shared",
+    "-fPIC",
+    "-DPYRAMID_TEST_HOOKS",
+]  # the allocation-failure hook: test builds only (see conftest.py)
+REPORTS = (
+    "ERROR: AddressSanitizer",
+    "ERROR: LeakSanitizer",
+    "runtime error:",
+    "SUMMARY: UndefinedBehaviorSanitizer",
+    "SUMMARY: AddressSanitizer",
+    "WARNING: AddressSanitizer",
+)
+CPYTHON_ALLOCATORS = (
+    "_PyObject_Malloc",
+    "_PyObject_Calloc",
+    "_PyObject_Realloc",
+    "PyObject_Malloc",
+    "PyObject_Calloc",
+    "PyObject_Realloc",
+    "_PyMem_RawMalloc",
+    "_PyMem_RawCalloc",
+    "_PyMem_RawRealloc",
+    "PyMem_RawMalloc",
+    "PyMem_RawCalloc",
+    "PyMem_RawRealloc",
+    "PyMem_Malloc",
+    "PyMem_Calloc",
+    "PyMem_Realloc",
+)
 # 14 rule sets: 1,400 random positions under small budgets (it was 300 a set, 4,200, before the perft oracle's
 # positions ran here too: those now exercise the move generator itself, every successor checked, and the random
 # ones are left to reach the searches' ways out, budgets running out anywhere)
@@ -49,8 +76,9 @@ def toolchain() -> tuple[str, str]:
     gcc = shutil.which("gcc")
     if gcc is None:
         pytest.skip("gcc is not installed: the sanitizer build of the solver's core needs it")
-    found = subprocess.run([gcc, "-print-file-name=libasan.so"], capture_output=True, text=True,
-                           check=False).stdout.strip()
+    found = subprocess.run(
+        [gcc, "-print-file-name=libasan.so"], capture_output=True, text=True, check=False
+    ).stdout.strip()
     if not os.path.isabs(found) or not os.path.exists(found):
         pytest.skip("libasan is not installed: gcc -print-file-name=libasan.so finds no library")
     return gcc, os.path.realpath(found)
@@ -82,7 +110,12 @@ def test_the_core_runs_clean_under_address_and_undefined_behaviour_sanitizers(sa
     }
     run = subprocess.run(
         [sys.executable, "-m", "tests.solver.sanitizer_run", str(target), "--count", str(RANDOM_PER_RULE_SET)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     reports = [line for line in run.stderr.splitlines() if any(word in line for word in REPORTS)]
     assert not reports, run.stderr[-6000:]

@@ -22,10 +22,10 @@ import os
 import shutil
 from pathlib import Path
 
-import engine
 import pytest
 from django.core.cache import cache
 
+import engine
 from games.daily import commitment, new_salt
 from games.models import DailyDeal, Deal
 from games.services.deals import deal_get_or_create, deal_solve
@@ -99,8 +99,14 @@ def browser(django_db_setup, django_db_blocker):
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=CHROMIUM,
-                args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                      "--disable-component-update", "--disable-sync", "--no-first-run"],
+                args=[
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--no-first-run",
+                ],
             )
             yield PinnedBrowser(browser)
             browser.close()
@@ -144,6 +150,7 @@ def daily_line(db) -> list[str]:
     assert replayed.failed_at is None and replayed.position.status == engine.WON
     assert deal.status == Deal.Status.WINNABLE and len(line) == deal.par_moves
     salt = new_salt()
-    DailyDeal.objects.create(date=utc_today(), preset="classic", deal=deal, attempt=0, salt=salt,
-                             commitment=commitment(deal.text, salt))
+    DailyDeal.objects.create(
+        date=utc_today(), preset="classic", deal=deal, attempt=0, salt=salt, commitment=commitment(deal.text, salt)
+    )
     return line

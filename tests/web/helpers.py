@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 import sys
 
-import engine
 from playwright.sync_api import Page, expect
+
+import engine
 
 
 def find_winning_line(position: engine.Position, *, max_positions: int = 200_000) -> list[str] | None:

@@ -67,8 +67,9 @@ def test_club_and_tournament_created_and_joined_by_a_second_player(browser, site
     guest_context.close()
 
 
-def test_a_tournament_shows_preparing_until_its_deals_are_ready(page, site, transactional_db,
-                                                                 django_capture_on_commit_callbacks):
+def test_a_tournament_shows_preparing_until_its_deals_are_ready(
+    page, site, transactional_db, django_capture_on_commit_callbacks
+):
     """The solver proves a tournament's deals after it is made: its page says so, offers no game, and looks
     again until they are ready."""
     import datetime as dt
@@ -84,9 +85,16 @@ def test_a_tournament_shows_preparing_until_its_deals_are_ready(page, site, tran
     club = clubs.club_create(user=owner, name="Arena Club")
     now = timezone.now()
     with django_capture_on_commit_callbacks():  # its preparation is not queued: the test runs it below
-        arena = services.tournament_create(actor=owner, club_id=club.pk, name="Big arena", rules="classic",
-                                           format="arena", deal_count=2, starts_at=now - dt.timedelta(hours=1),
-                                           ends_at=now + dt.timedelta(hours=1))
+        arena = services.tournament_create(
+            actor=owner,
+            club_id=club.pk,
+            name="Big arena",
+            rules="classic",
+            format="arena",
+            deal_count=2,
+            starts_at=now - dt.timedelta(hours=1),
+            ends_at=now + dt.timedelta(hours=1),
+        )
     page.goto(f"/#/tournaments/{arena.pk}")
     expect(page.locator("#tournament-name")).to_have_text("Big arena")
     expect(page.locator("#tournament-status")).to_have_text("preparing")

@@ -89,7 +89,9 @@ def test_a_guest_plays_practice_and_the_daily_deal_then_signs_up_and_keeps_them(
     account = get_user_model().objects.get(username="nefertiti")
     assert Guest.objects.get(user=account).name == guest_name
     assert sorted(Game.objects.filter(player=account).values_list("mode", "status")) == [
-        ("practice", "won"), ("ranked", "won")]
+        ("practice", "won"),
+        ("ranked", "won"),
+    ]
     assert get_user_model().objects.count() == 1
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import engine
 import polib
 from playwright.sync_api import expect
 
+import engine
 from games.models import Game
 from pyramid_site.accounts.models import LanguageChoice
 
@@ -92,8 +92,12 @@ def test_a_move_and_a_hint_in_swedish_then_in_german(page):
 
     # a pair that does not make 13, refused by the server in Swedish, ranks as Swedish decks print them
     free = [loc for loc, _ in position.available() if loc < 28]
-    wrong = next(f"{a}+{b}" for i, a in enumerate(free) for b in free[i + 1:]
-                 if position.why_illegal(engine.parse_move(f"{a}+{b}")) is not None)
+    wrong = next(
+        f"{a}+{b}"
+        for i, a in enumerate(free)
+        for b in free[i + 1 :]
+        if position.why_illegal(engine.parse_move(f"{a}+{b}")) is not None
+    )
     play_move(page, wrong)
     expect(page.locator("#message")).to_have_text(re.compile(r" blir \d+, inte 13\.$"))
     expect(page.locator("#message")).not_to_contain_text("Q")

@@ -5,8 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-PAGES = ["#/", "#/practice", "#/boards/weekly/classic", "#/boards/all-time/classic", "#/clubs", "#/tournaments",
-         "#/rules"]
+PAGES = [
+    "#/",
+    "#/practice",
+    "#/boards/weekly/classic",
+    "#/boards/all-time/classic",
+    "#/clubs",
+    "#/tournaments",
+    "#/rules",
+]
 
 
 @pytest.mark.parametrize("width", [360, 390])
@@ -22,10 +29,13 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, site, width):
             return [r.status, await r.json()];
         }""")
         assert answer[0] == 201, answer
-        page.evaluate("""([user]) => {
+        page.evaluate(
+            """([user]) => {
             localStorage.setItem('pyramid.token', user.token);
             const {token, ...rest} = user; localStorage.setItem('pyramid.user', JSON.stringify(rest));
-        }""", [answer[1]])
+        }""",
+            [answer[1]],
+        )
         for route in PAGES:
             page.goto("/" + route)
             page.wait_for_load_state("networkidle")

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import re
 
-import engine
 import pytest
 from django.test import Client, override_settings
+
+import engine
 
 
 def test_the_page_is_served_at_the_root_with_every_preset(client):
@@ -24,8 +25,22 @@ def test_the_page_is_served_at_the_root_with_every_preset(client):
     assert presets["classic"]["describe"] == engine.preset("classic").describe()
 
 
-@pytest.mark.parametrize("name", ["app.js", "api.js", "table.js", "cards.js", "pages.js", "boards.js", "stats.js",
-                                  "replay.js", "analysis.js", "feel.js", "style.css"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "app.js",
+        "api.js",
+        "table.js",
+        "cards.js",
+        "pages.js",
+        "boards.js",
+        "stats.js",
+        "replay.js",
+        "analysis.js",
+        "feel.js",
+        "style.css",
+    ],
+)
 def test_scripts_and_styles_are_served_with_debug_off(name):
     with override_settings(DEBUG=False):
         response = Client().get(f"/static/web/{name}")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-import engine
 from playwright.sync_api import expect
 
+import engine
 from games.daily import commitment, new_salt
 from games.models import DailyDeal, Deal
 from games.services.deals import deal_get_or_create
@@ -56,8 +56,12 @@ def test_sign_up_and_win_the_daily_deal(page, daily_line):
     expect(result.locator("#result-time")).to_have_text(re.compile(r"^\d+:\d\d$"))
     expect(result.locator("#result-rank")).to_have_text("#1 of 1")
     share = result.locator("#share-line")
-    expect(share).to_have_value(re.compile(rf"^Pyramid #\d+ classic: cleared, {len(daily_line)} moves "
-                                           rf"\(par {len(daily_line)}\)$"))
+    expect(share).to_have_value(
+        re.compile(
+            rf"^Pyramid #\d+ classic: cleared, {len(daily_line)} moves "
+            rf"\(par {len(daily_line)}\)$"
+        )
+    )
     result.get_by_role("button", name="Copy").click()
     expect(page.locator("#message")).to_have_text("Share line copied.")
     assert page.evaluate("navigator.clipboard.readText()") == share.input_value()
@@ -84,7 +88,8 @@ def test_sign_up_and_win_the_daily_deal(page, daily_line):
     screenshot(page, "home-phone.jpg")
     page.set_viewport_size(DESKTOP)
     expect(page.locator(".daily .played")).to_have_text(
-        re.compile(rf"won\s+in {len(daily_line)} moves · par {len(daily_line)}"))
+        re.compile(rf"won\s+in {len(daily_line)} moves · par {len(daily_line)}")
+    )
 
 
 def test_practice_with_hint_undo_refusals_and_reload(page):
@@ -103,8 +108,12 @@ def test_practice_with_hint_undo_refusals_and_reload(page):
     card(page, "0").click()
     expect(page.locator("#message")).to_contain_text(position.why_illegal(engine.parse_move("0")))
     values = [engine.card_value(card) for card in position.board.pyramid_cards]
-    non_pair = next((a, b) for a in range(21, 28) for b in range(a + 1, 28)
-                    if values[a] + values[b] != 13 and 13 not in (values[a], values[b]))
+    non_pair = next(
+        (a, b)
+        for a in range(21, 28)
+        for b in range(a + 1, 28)
+        if values[a] + values[b] != 13 and 13 not in (values[a], values[b])
+    )
     play_move(page, f"{non_pair[0]}+{non_pair[1]}")
     reason = position.why_illegal(engine.parse_move(f"{non_pair[0]}+{non_pair[1]}"))
     expect(page.locator("#message")).to_contain_text(reason)
@@ -124,8 +133,11 @@ def test_practice_with_hint_undo_refusals_and_reload(page):
         position.apply(engine.parse_move(move))
     left, right = first_pair.split("+")
     card(page, left).click()
-    partners = {b if a == left else a for a, b in (str(m).split("+") for m in position.legal_moves() if "+" in str(m))
-                if left in (a, b)}
+    partners = {
+        b if a == left else a
+        for a, b in (str(m).split("+") for m in position.legal_moves() if "+" in str(m))
+        if left in (a, b)
+    }
     outlined = {el.get_attribute("data-loc") for el in page.locator(".board .card.partner").all()}
     assert outlined == partners and right in outlined
     screenshot(page, "table-desktop.jpg")
@@ -180,8 +192,7 @@ def test_practice_with_hint_undo_refusals_and_reload(page):
 
     # the solver says whether the position can still be won
     page.get_by_role("button", name="Can this still be won?").click()
-    expect(page.locator("#message")).to_have_text(re.compile(r"^Yes: this position can still be won"),
-                                                  timeout=30_000)
+    expect(page.locator("#message")).to_have_text(re.compile(r"^Yes: this position can still be won"), timeout=30_000)
 
     # a reload continues the same game where it was
     play_move(page, line[near_end])
@@ -191,7 +202,8 @@ def test_practice_with_hint_undo_refusals_and_reload(page):
     expect(page).to_have_url(url)
     wait_for_moves(page, near_end + 1)
     expect(page.locator(".pyramid .card")).to_have_count(
-        engine.replay(engine.deal_from_number(DEAL_NUMBER), CLASSIC, line[: near_end + 1]).position.pyramid_left)
+        engine.replay(engine.deal_from_number(DEAL_NUMBER), CLASSIC, line[: near_end + 1]).position.pyramid_left
+    )
     play_move(page, line[near_end + 1])
     wait_for_moves(page, near_end + 2)
 
@@ -215,7 +227,6 @@ def test_practice_with_hint_undo_refusals_and_reload(page):
     page.get_by_role("button", name="Deal").click()
     expect(page.locator(".title")).to_have_text(f"Deal #{big} · classic")
     expect(card(page, "21")).to_have_attribute("data-card", engine.deal_from_number(big).text.split()[21])
-
 
 
 def test_rules_page_has_pairs_table_and_quiz(page):
@@ -247,8 +258,9 @@ def test_the_fair_page_lists_the_commitments_of_the_coming_days(page, db):
     tomorrow = utc_today() + dt.timedelta(days=1)
     deal = deal_get_or_create(number=5, rules=CLASSIC)
     salt = new_salt()
-    DailyDeal.objects.create(date=tomorrow, preset="classic", deal=deal, attempt=0, salt=salt,
-                             commitment=commitment(deal.text, salt))
+    DailyDeal.objects.create(
+        date=tomorrow, preset="classic", deal=deal, attempt=0, salt=salt, commitment=commitment(deal.text, salt)
+    )
     page.goto("/#/")
     # nobody is logged in: the home page invites play, with no log-in forms and no hex; the commitments are on
     # the page that explains them

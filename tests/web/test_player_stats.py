@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-import engine
 import pytest
 from playwright.sync_api import expect
 from rest_framework.authtoken.models import Token
 
+import engine
 from games import services as game_services
 from pyramid_site.clock import utc_today
 from tests.support import PAR, UserFactory, daily_game, make_daily, play
@@ -53,8 +53,10 @@ def logged_in(browser, site, user, width):
 
 
 def cells(table) -> list[list[str]]:
-    return [[cell.strip() for cell in row] for row in table.locator("tr").evaluate_all(
-        "rows => rows.map(r => [...r.children].map(c => c.textContent))")]
+    return [
+        [cell.strip() for cell in row]
+        for row in table.locator("tr").evaluate_all("rows => rows.map(r => [...r.children].map(c => c.textContent))")
+    ]
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))
@@ -76,18 +78,22 @@ def test_the_statistics_page_at_phone_and_desktop_width(browser, site, season, w
         assert practice[2][:4] == ["relaxed", "1", "0 0%", "0"] and practice[3][:4] == ["All", "3", "1 33%", "1"]
 
         # each day of the calendar says what happened, to the eye (its class) and in words (its label)
-        expected = {day(3): ("won", f"one-look won in {PAR} moves"), day(2): ("lost", "classic lost, 28 cards left"),
-                    day(1): ("missed", "classic not played"), day(0): ("open", "classic not played yet"),
-                    day(4): ("none", "no daily deal")}
+        expected = {
+            day(3): ("won", f"one-look won in {PAR} moves"),
+            day(2): ("lost", "classic lost, 28 cards left"),
+            day(1): ("missed", "classic not played"),
+            day(0): ("open", "classic not played yet"),
+            day(4): ("none", "no daily deal"),
+        }
         for date, (kind, words) in expected.items():
             cell = page.locator(f'#calendar td[data-date="{date.isoformat()}"]')
             expect(cell).to_have_attribute("data-kind", kind)
-            expect(cell.locator(".sr-only")).to_have_text(
-                f"{date.day} {date.strftime('%B %Y')}: {words}")
+            expect(cell.locator(".sr-only")).to_have_text(f"{date.day} {date.strftime('%B %Y')}: {words}")
         days = page.locator("#calendar td[data-date]")
         assert days.count() >= 59  # three months, every day of them
-        unlabelled = days.evaluate_all("tds => tds.filter(td => !td.querySelector('.sr-only')?.textContent.trim())"
-                                       ".length")
+        unlabelled = days.evaluate_all(
+            "tds => tds.filter(td => !td.querySelector('.sr-only')?.textContent.trim()).length"
+        )
         assert unlabelled == 0
         assert page.locator("#calendar .month caption").count() == 3
 

@@ -10,7 +10,6 @@ import pytest
 from playwright.sync_api import expect
 
 from pyramid_site.celery import app as celery_app
-
 from tests.support import PAR, WINNABLE_ONE_LOOK, WINNING_LINE
 
 from .helpers import play_move, sign_up, wait_for_moves
@@ -112,7 +111,8 @@ def test_a_practice_player_may_hear_after_every_move_whether_the_deal_can_still_
         play_move(page, move, use_key=True)
         wait_for_moves(page, ply)
         expect(page.locator("#message")).to_have_text(
-            f"Yes: this position can still be won in {PAR - ply} more moves with best play.", timeout=30_000)
+            f"Yes: this position can still be won in {PAR - ply} more moves with best play.", timeout=30_000
+        )
     assert Game.objects.get().hint_count == 0  # not a hint
     page.reload()  # the choice is the browser's
     expect(page.get_by_role("button", name="After every move: on")).to_be_visible()

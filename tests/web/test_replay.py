@@ -9,12 +9,12 @@ import datetime as dt
 import re
 from pathlib import Path
 
-import engine
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from playwright.sync_api import expect
 
+import engine
 from engine.solver import UNWINNABLE, solve_reference
 from games.models import GameAnalysis
 from pyramid_site.celery import app as celery_app
@@ -61,9 +61,15 @@ def card_words(position: engine.Position, move: str) -> list[str]:
     view = engine.player_view(position)
     found = []
     for location in move.split("+"):
-        card = (view["stock"]["top"] if location == "S" else view["waste"][-1] if location == "W"
-                else view["reserve"][int(location[1:])] if location.startswith("R")
-                else view["pyramid"][int(location)]["card"])
+        card = (
+            view["stock"]["top"]
+            if location == "S"
+            else view["waste"][-1]
+            if location == "W"
+            else view["reserve"][int(location[1:])]
+            if location.startswith("R")
+            else view["pyramid"][int(location)]["card"]
+        )
         found.append(("10" if card[0] == "T" else card[0]) + SUITS[card[1]])
     return found
 
@@ -72,8 +78,9 @@ def thrown_away_game(username: str) -> tuple[int, list[str]]:
     """A practice game of the proved deal: PLAYED moves of its winning line, a move that loses the win,
     resigned. Its analysis is then forgotten, so the page finds it pending and asks again until it is in."""
     api = client_for(get_user_model().objects.get(username=username))
-    game_id = api.post("/api/games/", {"number": str(WINNABLE_ONE_LOOK), "rules": "one-look"},
-                       format="json").json()["id"]
+    game_id = api.post("/api/games/", {"number": str(WINNABLE_ONE_LOOK), "rules": "one-look"}, format="json").json()[
+        "id"
+    ]
     moves = [*WINNING_LINE[:PLAYED], losing_move()]
     for ply, move in enumerate(moves, start=1):
         assert api.post(f"/api/games/{game_id}/moves/", {"ply": ply, "move": move}, format="json").status_code == 201
@@ -106,7 +113,8 @@ def test_step_through_a_thrown_away_game_and_watch_the_best_line(page, browser, 
     page.goto(f"/#/game/{game_id}")
     expect(page.locator(".result-card h2")).to_have_text(re.compile(r"^Resigned"))
     expect(page.locator("#analysis-note")).to_have_text(
-        f"The win slipped away at move {lost_at} of {len(moves)}. See which move would have kept it.", timeout=30_000)
+        f"The win slipped away at move {lost_at} of {len(moves)}. See which move would have kept it.", timeout=30_000
+    )
     page.get_by_role("link", name="Analyse this game").click()
     expect(page).to_have_url(re.compile(rf"#/game/{game_id}/replay(/0)?$"))
     expect(page.locator("#replay-ply")).to_have_text("0")
@@ -191,15 +199,20 @@ def test_step_through_a_thrown_away_game_and_watch_the_best_line(page, browser, 
     phone.set_default_timeout(15_000)
     try:
         phone.goto("/")
-        phone.evaluate("([token, user]) => { localStorage.setItem('pyramid.token', token); "
-                       "localStorage.setItem('pyramid.user', user); }",
-                       [page.evaluate("localStorage.getItem('pyramid.token')"),
-                        page.evaluate("localStorage.getItem('pyramid.user')")])
+        phone.evaluate(
+            "([token, user]) => { localStorage.setItem('pyramid.token', token); "
+            "localStorage.setItem('pyramid.user', user); }",
+            [
+                page.evaluate("localStorage.getItem('pyramid.token')"),
+                page.evaluate("localStorage.getItem('pyramid.user')"),
+            ],
+        )
         phone.goto(f"/#/game/{game_id}/replay/{PLAYED}")
         phone.reload()  # the page starts again logged in
         expect(phone.locator("#me")).to_have_text("replayer")
-        expect(phone.locator("#replay-verdict")).to_have_text(f"Still winnable: {PAR - PLAYED} moves to win",
-                                                              timeout=30_000)
+        expect(phone.locator("#replay-verdict")).to_have_text(
+            f"Still winnable: {PAR - PLAYED} moves to win", timeout=30_000
+        )
         phone.wait_for_load_state("networkidle")
         assert phone.evaluate("document.documentElement.scrollWidth") <= phone.evaluate("innerWidth")
         small = phone.evaluate("""() => [...document.querySelectorAll('.replay button, .replay input, .replay a')]
@@ -237,9 +250,12 @@ def test_a_daily_games_analysis_waits_for_the_day_and_then_opens(page, tasks_in_
     # today's: when it opens, in players' words; the browser's clock is the test's (noon UTC, running on), so the
     # day ends in about twelve hours whatever the hour of the run
     page.goto(f"/#/game/{today}")
-    expect(page.locator("#analysis-note")).to_have_text(re.compile(
-        r"^The analysis opens when the day is over, so that it cannot give the deal away: in "
-        r"(11 hours( \d+ minutes?)?|12 hours) \((today|tomorrow) at [^,]+, your time\)\.$"))
+    expect(page.locator("#analysis-note")).to_have_text(
+        re.compile(
+            r"^The analysis opens when the day is over, so that it cannot give the deal away: in "
+            r"(11 hours( \d+ minutes?)?|12 hours) \((today|tomorrow) at [^,]+, your time\)\.$"
+        )
+    )
     expect(page.get_by_role("link", name="Analyse this game")).to_have_count(0)
     page.goto(f"/#/game/{today}/replay")
     expect(page.locator(".replay .page-message")).to_contain_text("The analysis opens when the day is over")

@@ -90,7 +90,8 @@ def test_the_manifest_names_the_app_and_its_icons(browser, site):
         metas = page.locator('meta[name="theme-color"]')
         assert metas.evaluate_all("(ms) => ms.map((m) => [m.media, m.content])") == [
             ["(prefers-color-scheme: dark)", manifest["theme_color"]],
-            ["(prefers-color-scheme: light)", light["theme_color"]]]
+            ["(prefers-color-scheme: light)", light["theme_color"]],
+        ]
 
         icons = {(icon["sizes"], icon["purpose"]): icon for icon in manifest["icons"]}
         assert set(icons) == {("any", "any"), ("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")}
@@ -118,7 +119,8 @@ def test_the_static_files_are_named_by_their_content_and_cached_for_good(browser
         paths = {re.sub(r"^https?://[^/]+", "", answer.url): answer for answer in answers}
         # the style sheet, the icon, every module the page imported (lit-html's too, where a page uses it)
         assert {"style", "app", "shell", "api", "i18n", "table"} <= {
-            path.rsplit("/", 1)[1].split(".")[0] for path in paths}
+            path.rsplit("/", 1)[1].split(".")[0] for path in paths
+        }
         for path, answer in paths.items():
             assert HASHED.match(path), f"{path} is not named by its content"
             assert answer.status == 200, path
@@ -170,7 +172,8 @@ def test_offline_after_one_visit_the_shell_shows_with_an_offline_banner(browser,
 
 def make_account(page, kind: str, name: str) -> None:
     """A guest or a signed-up player in this browser, as the page keeps them."""
-    answer = page.evaluate("""async ([kind, name]) => {
+    answer = page.evaluate(
+        """async ([kind, name]) => {
         const r = await fetch(kind === 'guest' ? '/api/accounts/guest/' : '/api/accounts/signup/', {
             method: 'POST', credentials: 'omit',
             headers: {'Content-Type': 'application/json'},
@@ -179,7 +182,9 @@ def make_account(page, kind: str, name: str) -> None:
         localStorage.setItem('pyramid.token', user.token);
         const {token, ...rest} = user; localStorage.setItem('pyramid.user', JSON.stringify(rest));
         return [r.status, user];
-    }""", [kind, name])
+    }""",
+        [kind, name],
+    )
     assert answer[0] == 201, answer
 
 
@@ -201,7 +206,8 @@ def test_the_header_is_one_line_in_swedish_and_german_on_a_phone_and_a_desktop(b
                     expect(page.locator("#menu a").first).not_to_have_text("Today")  # the catalogue is in
                     where = f"{who}, {language}, {width} px"
                     row = page.locator("header.bar > :visible").evaluate_all(
-                        "(items) => items.map((item) => item.getBoundingClientRect()).map((r) => [r.top, r.bottom])")
+                        "(items) => items.map((item) => item.getBoundingClientRect()).map((r) => [r.top, r.bottom])"
+                    )
                     tops = {round(top) for top, _ in row}
                     assert len(tops) == 1 or max(tops) - min(tops) < 12, f"{where}: the header wraps: {row}"
                     assert page.locator("header.bar").bounding_box()["height"] <= 56, where

@@ -8,9 +8,9 @@ sense, and the server's view must list exactly those moves."""
 
 from __future__ import annotations
 
-import engine
 from playwright.sync_api import expect
 
+import engine
 from games.models import Game
 from games.move_log import log_notations
 from games.services.play import move_submit
@@ -19,8 +19,33 @@ from .helpers import wait_for_moves
 
 DEAL = 25
 RULES = engine.preset("one-look")
-PREFIX = ["22+24", "draw", "draw", "draw", "draw", "S", "21+S", "draw", "15+S", "25+S", "S", "23+S", "draw", "draw",
-          "16+S", "draw", "17+S", "draw", "draw", "draw", "10+S", "draw", "draw", "draw", "26+S"]
+PREFIX = [
+    "22+24",
+    "draw",
+    "draw",
+    "draw",
+    "draw",
+    "S",
+    "21+S",
+    "draw",
+    "15+S",
+    "25+S",
+    "S",
+    "23+S",
+    "draw",
+    "draw",
+    "16+S",
+    "draw",
+    "17+S",
+    "draw",
+    "draw",
+    "draw",
+    "10+S",
+    "draw",
+    "draw",
+    "draw",
+    "26+S",
+]
 
 
 def forced_from(position: engine.Position) -> list[str] | None:
@@ -54,8 +79,11 @@ def game_at_the_forced_end(page) -> int:
 
 
 def server_forced(page, game_id: int) -> list[str] | None:
-    view = page.evaluate("""async (id) => (await fetch(`/api/games/${id}/`, {headers:
-        {Authorization: `Token ${localStorage.getItem("pyramid.token")}`}})).json()""", game_id)
+    view = page.evaluate(
+        """async (id) => (await fetch(`/api/games/${id}/`, {headers:
+        {Authorization: `Token ${localStorage.getItem("pyramid.token")}`}})).json()""",
+        game_id,
+    )
     return view["position"]["forced"]
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 import re
 
-import engine
 from playwright.sync_api import expect
 
+import engine
 from games.models import Game
 from games.move_log import log_notations
 from games.services.play import move_submit
@@ -31,8 +31,14 @@ def test_taps_through_a_failing_network_reach_the_server_once_each_in_order(page
     line = find_winning_line(engine.Position.start(engine.deal_from_number(DEAL_NUMBER), CLASSIC))
     assert line[:12] == ["24", "21+25", "draw", "18+W", "draw", "draw", "23+W", "draw", "17+W", "12", "draw", "draw"]
     sent: list[dict] = []
-    page.on("request", lambda request: sent.append(json.loads(request.post_data))
-            if request.method == "POST" and request.url.endswith("/moves/") else None)
+    page.on(
+        "request",
+        lambda request: (
+            sent.append(json.loads(request.post_data))
+            if request.method == "POST" and request.url.endswith("/moves/")
+            else None
+        ),
+    )
     page.goto("/#/practice")
     page.get_by_label("Deal number").fill(str(DEAL_NUMBER))
     page.get_by_label("Rules").select_option("classic")
@@ -64,14 +70,26 @@ def test_taps_through_a_failing_network_reach_the_server_once_each_in_order(page
     assert [body["ply"] for body in sent[before:]] == [7, 7], sent[before:]
 
     # 503 with Retry-After, then a 500: each is tried again after its wait, the table resumes by itself
-    page.route(MOVES, lambda route: route.fulfill(
-        status=503, headers={"Retry-After": "1"}, content_type="application/json",
-        body='{"code": "database_unavailable", "message": "not answering"}'), times=1)
+    page.route(
+        MOVES,
+        lambda route: route.fulfill(
+            status=503,
+            headers={"Retry-After": "1"},
+            content_type="application/json",
+            body='{"code": "database_unavailable", "message": "not answering"}',
+        ),
+        times=1,
+    )
     play_move(page, "draw")
     expect(connection).to_have_text(re.compile(r"^Reconnecting…"))
     wait_for_moves(page, 8)
-    page.route(MOVES, lambda route: route.fulfill(status=500, content_type="application/json",
-                                                  body='{"code": "server_error", "message": "oops"}'), times=1)
+    page.route(
+        MOVES,
+        lambda route: route.fulfill(
+            status=500, content_type="application/json", body='{"code": "server_error", "message": "oops"}'
+        ),
+        times=1,
+    )
     play_move(page, "17+W")
     wait_for_moves(page, 9)
     play_move(page, "12")
@@ -95,7 +113,8 @@ def test_taps_through_a_failing_network_reach_the_server_once_each_in_order(page
     held[0].continue_()
     expect(page.locator("#message")).to_have_text(
         "This table was behind the game: it now shows the game as the server has it. "
-        "1 move you asked for was not played.")
+        "1 move you asked for was not played."
+    )
     wait_for_moves(page, 10)
     play_move(page, "12")  # and the table goes on
     wait_for_moves(page, 11)

@@ -36,16 +36,18 @@ def moves_become(page, count: int) -> None:
 @pytest.mark.parametrize("pointer", ["mouse", "touch"])
 def test_two_quick_taps_on_the_stock_are_two_draws(browser, site, pointer):
     touch = pointer == "touch"
-    context = browser.new_context(base_url=site, viewport=SMALL_PHONE if touch else DESKTOP, has_touch=touch,
-                                  is_mobile=touch)
+    context = browser.new_context(
+        base_url=site, viewport=SMALL_PHONE if touch else DESKTOP, has_touch=touch, is_mobile=touch
+    )
     page = context.new_page()
     page.set_default_timeout(15_000)
     deal(page)
     box = card(page, "stock").bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     # the stock and the cards stay the same elements through the draws (marked here, found marked after)
-    page.evaluate("document.querySelectorAll('.board [data-loc]')"
-                  ".forEach((el) => { el.dataset.kept = el.dataset.loc; })")
+    page.evaluate(
+        "document.querySelectorAll('.board [data-loc]').forEach((el) => { el.dataset.kept = el.dataset.loc; })"
+    )
 
     def tap():
         if touch:
@@ -63,8 +65,10 @@ def test_two_quick_taps_on_the_stock_are_two_draws(browser, site, pointer):
     expect(page.locator("#waste-count")).to_have_text("5")
     expect(page.locator(".board .selected")).to_have_count(0)
     expect(page.locator("#message")).to_have_text("")
-    assert page.evaluate("[...document.querySelectorAll('.board .pyramid [data-loc], #stock-pile [data-loc]')]"
-                         ".every((el) => el.dataset.kept === el.dataset.loc)")
+    assert page.evaluate(
+        "[...document.querySelectorAll('.board .pyramid [data-loc], #stock-pile [data-loc]')]"
+        ".every((el) => el.dataset.kept === el.dataset.loc)"
+    )
     context.close()
 
 
@@ -72,8 +76,11 @@ def in_first_screen(page, selector: str, *, cards: bool = True) -> None:
     """`selector` lies whole inside the viewport of a page scrolled to its top, and so do the cards, if `cards`."""
     page.evaluate("window.scrollTo(0, 0)")
     for what in (selector, ".board .pyramid") if cards else (selector,):
-        box = page.evaluate("(s) => { const r = document.querySelector(s).getBoundingClientRect();"
-                            " return {top: r.top, bottom: r.bottom, height: r.height}; }", what)
+        box = page.evaluate(
+            "(s) => { const r = document.querySelector(s).getBoundingClientRect();"
+            " return {top: r.top, bottom: r.bottom, height: r.height}; }",
+            what,
+        )
         assert box["height"] > 0 and box["top"] >= 0 and box["bottom"] <= SMALL_PHONE["height"], (what, box)
     assert page.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
 
@@ -144,8 +151,9 @@ def test_key_caps_match_the_translated_labels_and_work(page):
         page.keyboard.press(draw.lower())
         wait_for_moves(page, moves + 1)
         # a key of a Swedish keyboard (Å) that the test's US keyboard lacks: its keydown, as the browser sends it
-        page.evaluate("(key) => document.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}))",
-                      undo.lower())
+        page.evaluate(
+            "(key) => document.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true}))", undo.lower()
+        )
         wait_for_moves(page, moves)
 
 

@@ -13,9 +13,14 @@ HERE = Path(__file__).resolve().parent
 TSC = HERE / "node_modules" / "typescript" / "bin" / "tsc"
 
 
-@pytest.mark.skipif(not TSC.exists(),
-                    reason="TypeScript is not installed: npm ci --prefix tests/web (.ci/services does)")
+@pytest.mark.skipif(
+    not TSC.exists(), reason="TypeScript is not installed: npm ci --prefix tests/web (.ci/services does)"
+)
 def test_the_page_script_type_checks():
-    checked = subprocess.run(["node", str(TSC), "-p", str(HERE / "tsconfig.json"), "--pretty", "false"],
-                             capture_output=True, text=True, timeout=300)
+    checked = subprocess.run(
+        ["node", str(TSC), "-p", str(HERE / "tsconfig.json"), "--pretty", "false"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr

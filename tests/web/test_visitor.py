@@ -17,8 +17,9 @@ def test_a_visitor_reads_boards_clubs_and_tournaments_and_logs_in_only_to_join(b
     page = context.new_page()
     page.set_default_timeout(15_000)
     writes = []
-    page.on("request",
-            lambda request: request.method != "GET" and "/api/" in request.url and writes.append(request.url))
+    page.on(
+        "request", lambda request: request.method != "GET" and "/api/" in request.url and writes.append(request.url)
+    )
     today = world["daily"].date.isoformat()
 
     # home: today's deal first, no log-in forms; how the deals are kept fair is a page of its own

@@ -26,9 +26,17 @@ def test_no_visitor_page_scrolls_sideways_at_360_px(browser, site, db, language)
     page = context.new_page()
     page.set_default_timeout(15_000)
     today = world["daily"].date.isoformat()
-    pages = ["/#/", f"/#/boards/daily/{today}/one-look", "/#/boards/weekly/one-look", "/#/boards/all-time/one-look",
-             "/#/players/open-member", "/#/clubs", f"/#/clubs/{world['public'].pk}", "/#/tournaments",
-             f"/#/tournaments/{world['Past Trophy'].pk}"]
+    pages = [
+        "/#/",
+        f"/#/boards/daily/{today}/one-look",
+        "/#/boards/weekly/one-look",
+        "/#/boards/all-time/one-look",
+        "/#/players/open-member",
+        "/#/clubs",
+        f"/#/clubs/{world['public'].pk}",
+        "/#/tournaments",
+        f"/#/tournaments/{world['Past Trophy'].pk}",
+    ]
     overflowing = 0
     english = english_of(language) if language != "en" else []
     for address in [*pages, "log in", "/#/players/open-member", "/#/", "/#/fair"]:

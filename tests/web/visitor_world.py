@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from games import services as game_services
 from leaderboards.clubs import services
-from leaderboards.tournaments import services as tournament_services
 from leaderboards.models import Tournament
+from leaderboards.tournaments import services as tournament_services
 from tests.support import UserFactory, daily_game, make_daily
 
 HOUR = dt.timedelta(hours=1)
@@ -33,11 +33,21 @@ def visitor_world() -> dict:
     now = timezone.now()
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
     cups = {}
-    for name, club, actor in (("Zebra Trophy", public, owner), ("Past Trophy", public, owner),
-                              ("Yak Trophy", private, hidden)):
-        cups[name] = tournament_services.tournament_create(actor=actor, club_id=club.pk, name=name, rules="one-look",
-                                                format="match", source="daily", starts_at=midnight,
-                                                ends_at=midnight + 24 * HOUR)
+    for name, club, actor in (
+        ("Zebra Trophy", public, owner),
+        ("Past Trophy", public, owner),
+        ("Yak Trophy", private, hidden),
+    ):
+        cups[name] = tournament_services.tournament_create(
+            actor=actor,
+            club_id=club.pk,
+            name=name,
+            rules="one-look",
+            format="match",
+            source="daily",
+            starts_at=midnight,
+            ends_at=midnight + 24 * HOUR,
+        )
         tournament_services.tournament_join(user=member if club == public else hidden, tournament_id=cups[name].pk)
     # the past cup is over: its standings are final, and everyone's to read
     Tournament.objects.filter(pk=cups["Past Trophy"].pk).update(ends_at=now - dt.timedelta(minutes=1))

@@ -17,8 +17,13 @@ class Command(BaseCommand):
 
     def handle(self, *args, game_ids, date, again, **options):
         if date is not None:
-            game_ids = [*game_ids, *Game.objects.filter(daily__date=date).exclude(status=Game.Status.PLAYING)
-                        .order_by("pk").values_list("pk", flat=True)]
+            game_ids = [
+                *game_ids,
+                *Game.objects.filter(daily__date=date)
+                .exclude(status=Game.Status.PLAYING)
+                .order_by("pk")
+                .values_list("pk", flat=True),
+            ]
         if not game_ids:
             raise CommandError("name games by id, or a day with --date")
         for game_id in game_ids:
@@ -27,5 +32,7 @@ class Command(BaseCommand):
                 self.stdout.write(f"game {game_id}: no such finished game")
                 continue
             found = Analysis([], unpack(bytes(stored.plies)))
-            self.stdout.write(f"game {game_id}: {len(found.plies)} plies, start {found.plies[0].verdict}, "
-                              f"lost at {found.lost_at}, {len(found.costly)} costly, {stored.seconds:.2f}s")
+            self.stdout.write(
+                f"game {game_id}: {len(found.plies)} plies, start {found.plies[0].verdict}, "
+                f"lost at {found.lost_at}, {len(found.costly)} costly, {stored.seconds:.2f}s"
+            )

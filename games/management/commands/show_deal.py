@@ -1,8 +1,8 @@
 import datetime as dt
 
-import engine
 from django.core.management.base import BaseCommand, CommandError
 
+import engine
 from games.models import DailyDeal, Deal
 
 
@@ -20,8 +20,9 @@ class Command(BaseCommand):
             daily = DailyDeal.objects.select_related("deal").filter(date=date, preset=preset).first()
             if daily is None:
                 raise CommandError(f"no daily deal for {date} {preset}")
-            self.stdout.write(f"daily {date} {preset}: attempt {daily.attempt}\ncommitment {daily.commitment}\n"
-                              f"salt {daily.salt}")
+            self.stdout.write(
+                f"daily {date} {preset}: attempt {daily.attempt}\ncommitment {daily.commitment}\nsalt {daily.salt}"
+            )
             deal = daily.deal
         elif number is not None:
             deal = Deal.objects.filter(number=number, rules=engine.Rules.parse(rules).to_text()).first()
@@ -29,7 +30,9 @@ class Command(BaseCommand):
                 raise CommandError(f"deal #{number} under {rules} is not in the database")
         else:
             raise CommandError("give a deal number or --date")
-        self.stdout.write(f"deal #{deal.number} {deal.preset} ({deal.rules})\n"
-                          f"{engine.parse_deal(deal.text).layout_text(engine.Rules.parse(deal.rules).reserve)}\n"
-                          f"status {deal.status}, par {deal.par_moves}, best cards left {deal.best_cards_left}, "
-                          f"difficulty {deal.difficulty}\nsolution {deal.solution or '-'}")
+        self.stdout.write(
+            f"deal #{deal.number} {deal.preset} ({deal.rules})\n"
+            f"{engine.parse_deal(deal.text).layout_text(engine.Rules.parse(deal.rules).reserve)}\n"
+            f"status {deal.status}, par {deal.par_moves}, best cards left {deal.best_cards_left}, "
+            f"difficulty {deal.difficulty}\nsolution {deal.solution or '-'}"
+        )

@@ -1,6 +1,6 @@
-import engine
 from django.core.management.base import BaseCommand, CommandError
 
+import engine
 from games import services
 
 
@@ -20,6 +20,8 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         deal = services.deal_get_or_create(number=number, rules=parsed)
         deal = services.deal_solve(deal_id=deal.pk, budget_seconds=budget, force=force)
-        self.stdout.write(f"deal #{deal.number} {deal.preset}: {deal.status}, par {deal.par_moves}, "
-                          f"best cards left {deal.best_cards_left}, "
-                          f"{deal.solve_nodes} nodes in {deal.solve_seconds:.2f}s")
+        self.stdout.write(
+            f"deal #{deal.number} {deal.preset}: {deal.status}, par {deal.par_moves}, "
+            f"best cards left {deal.best_cards_left}, "
+            f"{deal.solve_nodes} nodes in {deal.solve_seconds:.2f}s"
+        )

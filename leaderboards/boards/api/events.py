@@ -43,13 +43,23 @@ class DailyBoardEventsView(EventStreamView):
 
     def channel(self, request, date: str, preset: str) -> str:
         day = date_value(date)
-        boards.daily_board_for(date=day, preset=choice_value(preset, "preset", DAILY_PRESETS), viewer=request.user,
-                               limit=1, around=0, club_id=None)
+        boards.daily_board_for(
+            date=day,
+            preset=choice_value(preset, "preset", DAILY_PRESETS),
+            viewer=request.user,
+            limit=1,
+            around=0,
+            club_id=None,
+        )
         return board_channel(day, preset)
 
-    @extend_schema(parameters=[DATE, DAILY_PRESET, LAST_EVENT_ID],
-                   responses={**stream_response(BOARD_EVENT, "Results landing on the board."),
-                              **errors(Code.BAD_DATE, Code.BAD_PARAMETER, Code.DAILY_NOT_FOUND, *STREAM_CODES)},
-                   summary="Follow a daily board live: results as they land (Server-Sent Events)")
+    @extend_schema(
+        parameters=[DATE, DAILY_PRESET, LAST_EVENT_ID],
+        responses={
+            **stream_response(BOARD_EVENT, "Results landing on the board."),
+            **errors(Code.BAD_DATE, Code.BAD_PARAMETER, Code.DAILY_NOT_FOUND, *STREAM_CODES),
+        },
+        summary="Follow a daily board live: results as they land (Server-Sent Events)",
+    )
     async def get(self, request, date: str, preset: str):
         raise NotImplementedError  # served by EventStreamView.stream; this method carries the schema

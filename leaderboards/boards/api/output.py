@@ -19,7 +19,7 @@ DAY_OUTCOMES = ["won", "lost", "not_played"]
 
 
 def over_par_text(result: Result) -> str | None:
-    """"+3" over par, "par" at par, None when the game was not won."""
+    """ "+3" over par, "par" at par, None when the game was not won."""
     over = result.over_par
     if over is None:
         return None
@@ -47,8 +47,12 @@ def result_row(rank: int | None, result: Result) -> dict:
 def daily_board_output(board) -> dict:
     daily = board.daily
     return {
-        "daily": {"id": daily.pk, "date": daily.date.isoformat(), "preset": daily.preset,
-                  "par_moves": daily.deal.par_moves},
+        "daily": {
+            "id": daily.pk,
+            "date": daily.date.isoformat(),
+            "preset": daily.preset,
+            "par_moves": daily.deal.par_moves,
+        },
         "total": board.total,
         "top": [result_row(row.rank, row.result) for row in board.top],
         "me": result_row(board.me.rank, board.me.result) if board.me else None,
@@ -82,10 +86,15 @@ def player_page_output(page) -> dict:
     player, totals = page.player, page.stats
     return {
         "player": PlayerRefOutput(player).data,
-        "stats": {"played": totals["played"], "cleared": totals["cleared_count"], "won": totals["won_count"],
-                  "cards_left_total": totals["cards_total"] or 0,
-                  "cards_left_average": round(totals["cards_average"] or 0, 2), "at_par": totals["at_par"],
-                  "best": {"cards_left": totals["best_cards_left"], "moves_when_won": totals["best_moves_won"]}},
+        "stats": {
+            "played": totals["played"],
+            "cleared": totals["cleared_count"],
+            "won": totals["won_count"],
+            "cards_left_total": totals["cards_total"] or 0,
+            "cards_left_average": round(totals["cards_average"] or 0, 2),
+            "at_par": totals["at_par"],
+            "best": {"cards_left": totals["best_cards_left"], "moves_when_won": totals["best_moves_won"]},
+        },
         "streak": streak_output(page.streak),
         "cleared_streak": streak_output(page.cleared_streak),
         "history": [{"date": r.date.isoformat(), "preset": r.preset, **result_row(None, r)} for r in page.history],
@@ -100,25 +109,43 @@ def statistics_output(statistics) -> dict:
 def calendar_deal_output(deal) -> dict:
     result = deal.result
     if result is None:
-        return {"preset": deal.preset, "outcome": "not_played", "game": None, "cleared": None, "cards_left": None,
-                "moves": None, "seconds": None}
-    return {"preset": deal.preset, "outcome": "won" if result["won"] else "lost", "game": result["game_id"],
-            "cleared": result["cleared"], "cards_left": result["cards_left"], "moves": result["moves"],
-            "seconds": result["duration_ms"] / 1000}
+        return {
+            "preset": deal.preset,
+            "outcome": "not_played",
+            "game": None,
+            "cleared": None,
+            "cards_left": None,
+            "moves": None,
+            "seconds": None,
+        }
+    return {
+        "preset": deal.preset,
+        "outcome": "won" if result["won"] else "lost",
+        "game": result["game_id"],
+        "cleared": result["cleared"],
+        "cards_left": result["cards_left"],
+        "moves": result["moves"],
+        "seconds": result["duration_ms"] / 1000,
+    }
 
 
 def calendar_output(calendar, months: int) -> dict:
     player = calendar.player
     return {
         "player": PlayerRefOutput(player).data,
-        "months": months, "first": calendar.first.isoformat(), "last": calendar.last.isoformat(),
-        "days": [{"date": day.date.isoformat(), "deals": [calendar_deal_output(deal) for deal in day.deals]}
-                 for day in calendar.days],
+        "months": months,
+        "first": calendar.first.isoformat(),
+        "last": calendar.last.isoformat(),
+        "days": [
+            {"date": day.date.isoformat(), "deals": [calendar_deal_output(deal) for deal in day.deals]}
+            for day in calendar.days
+        ],
     }
 
 
 # --- the answers' serializers: named components of the OpenAPI schema, each producing (or, for a hand-built
 # list, describing) the answer of the function named in its docstring ---------------------------------------
+
 
 class StreakOutput(serializers.Serializer):
     current = serializers.IntegerField(help_text="days in a row up to today (or yesterday)")
@@ -246,10 +273,12 @@ class ModeTotalOutput(serializers.Serializer):
 
     played = serializers.IntegerField(help_text="finished games")
     won = serializers.IntegerField(help_text="games that reached the goal")
-    win_rate = serializers.FloatField(allow_null=True, help_text="won / played, 0 to 1 (4 decimals); null when "
-                                                                 "nothing was played")
-    cleared = serializers.IntegerField(help_text="games whose 28 pyramid cards are gone (under goal: all, also "
-                                                 "games that were not won)")
+    win_rate = serializers.FloatField(
+        allow_null=True, help_text="won / played, 0 to 1 (4 decimals); null when nothing was played"
+    )
+    cleared = serializers.IntegerField(
+        help_text="games whose 28 pyramid cards are gone (under goal: all, also games that were not won)"
+    )
 
     class Meta:
         ref_name = "ModeTotal"
@@ -259,10 +288,11 @@ class PresetStatisticsOutput(ModeTotalOutput):
     """One preset's figures in one mode (``statistics_output``)."""
 
     preset = PresetField()
-    best_moves = serializers.IntegerField(allow_null=True, help_text="the fewest moves of a won game; null "
-                                                                     "without one")
-    best_seconds = serializers.FloatField(allow_null=True, help_text="the shortest time from start to finish of "
-                                                                     "a won game (server time); null without one")
+    best_moves = serializers.IntegerField(allow_null=True, help_text="the fewest moves of a won game; null without one")
+    best_seconds = serializers.FloatField(
+        allow_null=True,
+        help_text="the shortest time from start to finish of a won game (server time); null without one",
+    )
 
     class Meta:
         ref_name = "PresetStatistics"
@@ -276,8 +306,9 @@ class ModeStatisticsOutput(serializers.Serializer):
     """A mode's statistics: the total and each preset played (``statistics_output``)."""
 
     total = ModeTotalOutput()
-    presets = PresetStatisticsOutput(many=True, help_text="the presets played, in the rule book's order "
-                                                          "(custom rule sets last, as one)")
+    presets = PresetStatisticsOutput(
+        many=True, help_text="the presets played, in the rule book's order (custom rule sets last, as one)"
+    )
 
     class Meta:
         ref_name = "ModeStatistics"
@@ -287,11 +318,16 @@ class PlayerStatisticsOutput(serializers.Serializer):
     """A player's statistics by mode and preset, and daily streaks (``statistics_output``)."""
 
     player = PlayerRefOutput()
-    ranked = ModeStatisticsOutput(help_text="ranked games (daily and tournament deals) as the boards count "
-                                            "them: finished (won, stuck, resigned or closed), none void")
-    practice = ModeStatisticsOutput(allow_null=True, help_text="finished practice games (won, stuck or "
-                                                               "resigned); to the player only: null to anyone "
-                                                               "else, practice being private")
+    ranked = ModeStatisticsOutput(
+        help_text="ranked games (daily and tournament deals) as the boards count "
+        "them: finished (won, stuck, resigned or closed), none void"
+    )
+    practice = ModeStatisticsOutput(
+        allow_null=True,
+        help_text="finished practice games (won, stuck or "
+        "resigned); to the player only: null to anyone "
+        "else, practice being private",
+    )
     streak = StreakOutput(help_text="UTC days in a row with a finished daily game (any preset)")
     cleared_streak = StreakOutput(help_text="UTC days in a row with a daily game's pyramid cleared")
 
@@ -304,9 +340,12 @@ class CalendarDealOutput(serializers.Serializer):
     when it was not played."""
 
     preset = DailyPresetField()
-    outcome = serializers.ChoiceField(choices=DAY_OUTCOMES, help_text="won; lost (finished without reaching "
-                                                                      "the goal); or not_played (also a game "
-                                                                      "still being played, or a void one)")
+    outcome = serializers.ChoiceField(
+        choices=DAY_OUTCOMES,
+        help_text="won; lost (finished without reaching "
+        "the goal); or not_played (also a game "
+        "still being played, or a void one)",
+    )
     game = serializers.IntegerField(allow_null=True, help_text="the player's game of it")
     cleared = serializers.BooleanField(allow_null=True, help_text="the 28 pyramid cards are gone")
     cards_left = serializers.IntegerField(allow_null=True, help_text="the cards the goal still asked for")
@@ -319,8 +358,7 @@ class CalendarDealOutput(serializers.Serializer):
 
 class CalendarDayOutput(serializers.Serializer):
     date = serializers.DateField(help_text="a UTC day")
-    deals = CalendarDealOutput(many=True, help_text="the day's daily deals by preset; empty on a day without "
-                                                    "one")
+    deals = CalendarDealOutput(many=True, help_text="the day's daily deals by preset; empty on a day without one")
 
     class Meta:
         ref_name = "CalendarDay"
@@ -341,10 +379,9 @@ class PlayerCalendarOutput(serializers.Serializer):
 
 class ShareOutput(serializers.Serializer):
     game = serializers.IntegerField()
-    share = serializers.CharField(help_text='a spoiler-free line, e.g. "Pyramid #12 classic: cleared, 31 moves '
-                                            '(par 29)"')
+    share = serializers.CharField(
+        help_text='a spoiler-free line, e.g. "Pyramid #12 classic: cleared, 31 moves (par 29)"'
+    )
 
     class Meta:
         ref_name = "ShareLine"  # not "Share": no component is named like one of its properties (share)
-
-

@@ -20,14 +20,25 @@ from games.selectors import daily_deal
 from pyramid_site.clock import utc_today
 from pyramid_site.errors import Code, DomainError
 
-from .. import cache
 from ...clubs.models import Membership
 from ...clubs.selectors import club_must_be_visible
+from .. import cache
 from ..models import BoardCount, Result
 
 TABLE = Result._meta.db_table
-SHOWN = ["game_id", "player_id", "daily_id", "cards_left", "pyramid_left", "moves", "duration_ms", "won", "cleared",
-         "par_moves", "finished_at"]
+SHOWN = [
+    "game_id",
+    "player_id",
+    "daily_id",
+    "cards_left",
+    "pyramid_left",
+    "moves",
+    "duration_ms",
+    "won",
+    "cleared",
+    "par_moves",
+    "finished_at",
+]
 FULL_KEY_COLUMNS = f"({TABLE}.cards_left, {TABLE}.moves, {TABLE}.duration_ms, {TABLE}.id)"  # the display order
 
 
@@ -56,8 +67,11 @@ def board_results(daily_id: int):
 
 
 def _in_order(results):
-    return (results.select_related("player").only(*SHOWN, "player__username")
-            .order_by("cards_left", "moves", "duration_ms", "id"))
+    return (
+        results.select_related("player")
+        .only(*SHOWN, "player__username")
+        .order_by("cards_left", "moves", "duration_ms", "id")
+    )
 
 
 def _ranked_slice(rows: list[Result], first_rank: int, first_position: int) -> list[BoardRow]:
@@ -75,34 +89,45 @@ def _ranked_slice(rows: list[Result], first_rank: int, first_position: int) -> l
 
 
 def _before(results, row: Result):
-    return results.extra(where=[f"{FULL_KEY_COLUMNS} < (%s, %s, %s, %s)"],
-                         params=[row.cards_left, row.moves, row.duration_ms, row.pk])
+    return results.extra(
+        where=[f"{FULL_KEY_COLUMNS} < (%s, %s, %s, %s)"], params=[row.cards_left, row.moves, row.duration_ms, row.pk]
+    )
 
 
 def _bucket_counts(daily_id: int, cards_left: int, moves: int) -> tuple[int, int]:
     """(results on the board, results in buckets ahead of (cards_left, moves)) from the counts."""
     sums = BoardCount.objects.filter(daily_id=daily_id).aggregate(
         total=Sum("results", default=0),
-        ahead=Sum("results", default=0, filter=Q(cards_left__lt=cards_left) | Q(cards_left=cards_left,
-                                                                                 moves__lt=moves)))
+        ahead=Sum(
+            "results", default=0, filter=Q(cards_left__lt=cards_left) | Q(cards_left=cards_left, moves__lt=moves)
+        ),
+    )
     return sums["total"], sums["ahead"]
 
 
-def daily_board_for(*, date: dt.date, preset: str, viewer, limit: int, around: int,
-                    club_id: int | None) -> DailyBoard:
+def daily_board_for(*, date: dt.date, preset: str, viewer, limit: int, around: int, club_id: int | None) -> DailyBoard:
     """The board of the daily deal of this day and preset as the viewer sees it: 404 for a day to come or a
     deal that does not exist, and for a club the viewer may not see."""
     if date > utc_today():
-        raise DomainError(Code.DAILY_NOT_FOUND, gettext("there is no %(preset)s daily deal on %(date)s")
-                          % {"preset": preset, "date": date.isoformat()})
+        raise DomainError(
+            Code.DAILY_NOT_FOUND,
+            gettext("there is no %(preset)s daily deal on %(date)s") % {"preset": preset, "date": date.isoformat()},
+        )
     daily = daily_deal(date=date, preset=preset)
     if club_id is not None:
         club_must_be_visible(club_id=club_id, viewer=viewer)
     return daily_board(daily=daily, player=viewer, limit=limit, around=around, club_id=club_id)
 
 
-def daily_board(*, daily: DailyDeal, player=None, limit: int = 50, around: int = 5,
-                club_id: int | None = None, use_cache: bool = True) -> DailyBoard:
+def daily_board(
+    *,
+    daily: DailyDeal,
+    player=None,
+    limit: int = 50,
+    around: int = 5,
+    club_id: int | None = None,
+    use_cache: bool = True,
+) -> DailyBoard:
     if use_cache and club_id is None:
         try:
             return _daily_board_cached(daily=daily, player=player, limit=limit, around=around)
@@ -117,8 +142,12 @@ def daily_board(*, daily: DailyDeal, player=None, limit: int = 50, around: int =
         board.total = _bucket_counts(daily.pk, 0, 0)[0] if club_id is None else results.count()
         return board
     above = list(_in_order(_before(results, mine)).reverse()[:around])[::-1]
-    below = list(_in_order(results).extra(where=[f"{FULL_KEY_COLUMNS} > (%s, %s, %s, %s)"],
-                                          params=[mine.cards_left, mine.moves, mine.duration_ms, mine.pk])[:around])
+    below = list(
+        _in_order(results).extra(
+            where=[f"{FULL_KEY_COLUMNS} > (%s, %s, %s, %s)"],
+            params=[mine.cards_left, mine.moves, mine.duration_ms, mine.pk],
+        )[:around]
+    )
     window = [*above, mine, *below]
     first = window[0]
     # the rank of the window's first row is 1 + the results ahead of it: whole (cards left, moves)
@@ -126,7 +155,8 @@ def daily_board(*, daily: DailyDeal, player=None, limit: int = 50, around: int =
     # the equal results shown before it (by id)
     in_bucket = results.filter(cards_left=first.cards_left, moves=first.moves).aggregate(
         quicker=Count("id", filter=Q(duration_ms__lt=first.duration_ms)),
-        tied_before=Count("id", filter=Q(duration_ms=first.duration_ms, id__lt=first.pk)))
+        tied_before=Count("id", filter=Q(duration_ms=first.duration_ms, id__lt=first.pk)),
+    )
     ahead_in_bucket, tied_before = in_bucket["quicker"], in_bucket["tied_before"]
     board.total, ahead = _bucket_counts(daily.pk, first.cards_left, first.moves)
     better = ahead + ahead_in_bucket
@@ -139,9 +169,11 @@ def _club_daily_board(*, daily: DailyDeal, club_id: int, player, limit: int, aro
     """A club's part of a daily board: a few thousand results at most, found from the members (walking the day's
     million results in order for the members' would read most of them), ranked here."""
     members = Membership.objects.filter(club_id=club_id).values_list("user_id", flat=True)
-    keyed = sorted(Result.objects.filter(deal_id=daily.deal_id, daily_id=daily.pk, voided=False,
-                                         player_id__in=list(members))
-                   .values_list("cards_left", "moves", "duration_ms", "id", "player_id"))
+    keyed = sorted(
+        Result.objects.filter(
+            deal_id=daily.deal_id, daily_id=daily.pk, voided=False, player_id__in=list(members)
+        ).values_list("cards_left", "moves", "duration_ms", "id", "player_id")
+    )
     ranks, mine = [], None
     for position, (cards_left, moves, duration_ms, _, player_id) in enumerate(keyed):
         tied = position and keyed[position - 1][:3] == (cards_left, moves, duration_ms)

@@ -64,8 +64,12 @@ class ModeFigures:
 
 def _mode(rows: list[Figures]) -> ModeFigures:
     rows = sorted(rows, key=lambda row: _preset_order(row.preset))
-    total = Figures(preset=None, played=sum(r.played for r in rows), won=sum(r.won for r in rows),
-                    cleared=sum(r.cleared for r in rows))
+    total = Figures(
+        preset=None,
+        played=sum(r.played for r in rows),
+        won=sum(r.won for r in rows),
+        cleared=sum(r.cleared for r in rows),
+    )
     return ModeFigures(total=total, presets=rows)
 
 
@@ -74,21 +78,46 @@ def ranked_figures(*, player_id: int) -> ModeFigures:
     void ones left out), in one grouped query."""
     won = Q(won=True)
     # counted over a column of the index result_player_figures (never null), so that it alone answers
-    rows = (Result.objects.filter(player_id=player_id, voided=False).values("preset")
-            .annotate(played=Count("preset"), won_count=Count("preset", filter=won),
-                      cleared_count=Count("preset", filter=Q(cleared=True)),
-                      best_moves=Min("moves", filter=won), best_ms=Min("duration_ms", filter=won)))
-    return _mode([Figures(preset=r["preset"], played=r["played"], won=r["won_count"], cleared=r["cleared_count"],
-                          best_moves=r["best_moves"],
-                          best_seconds=None if r["best_ms"] is None else r["best_ms"] / 1000)
-                  for r in rows])
+    rows = (
+        Result.objects.filter(player_id=player_id, voided=False)
+        .values("preset")
+        .annotate(
+            played=Count("preset"),
+            won_count=Count("preset", filter=won),
+            cleared_count=Count("preset", filter=Q(cleared=True)),
+            best_moves=Min("moves", filter=won),
+            best_ms=Min("duration_ms", filter=won),
+        )
+    )
+    return _mode(
+        [
+            Figures(
+                preset=r["preset"],
+                played=r["played"],
+                won=r["won_count"],
+                cleared=r["cleared_count"],
+                best_moves=r["best_moves"],
+                best_seconds=None if r["best_ms"] is None else r["best_ms"] / 1000,
+            )
+            for r in rows
+        ]
+    )
 
 
 def _practice(player_id: int) -> ModeFigures:
-    return _mode([Figures(preset=r["preset"], played=r["played"], won=r["won"], cleared=r["cleared"],
-                          best_moves=r["best_moves"],
-                          best_seconds=None if r["best_duration"] is None else r["best_duration"].total_seconds())
-                  for r in practice_figures(player_id=player_id)])
+    return _mode(
+        [
+            Figures(
+                preset=r["preset"],
+                played=r["played"],
+                won=r["won"],
+                cleared=r["cleared"],
+                best_moves=r["best_moves"],
+                best_seconds=None if r["best_duration"] is None else r["best_duration"].total_seconds(),
+            )
+            for r in practice_figures(player_id=player_id)
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -109,11 +138,17 @@ def player_statistics(*, player, viewer, today: dt.date | None = None) -> Player
     """Ranked figures, practice figures (to the player only) and daily streaks: three queries."""
     streak, cleared_streak = streaks_of_players([player.pk], today=today)[player.pk]
     practice = _practice(player.pk) if practice_is_visible(player=player, viewer=viewer) else None
-    return PlayerStatistics(player=player, ranked=ranked_figures(player_id=player.pk), practice=practice,
-                            streak=streak, cleared_streak=cleared_streak)
+    return PlayerStatistics(
+        player=player,
+        ranked=ranked_figures(player_id=player.pk),
+        practice=practice,
+        streak=streak,
+        cleared_streak=cleared_streak,
+    )
 
 
 # --- the calendar ---------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class CalendarDeal:
@@ -151,11 +186,16 @@ def player_calendar(*, player, months: int, today: dt.date | None = None) -> Cal
     and the player's result of each: one query, the daily deals joined to the player's counted results."""
     last = today or utc_today()
     first = calendar_start(last, months)
-    rows = (DailyDeal.objects.filter(date__gte=first, date__lte=last)
-            # (a daily result's date is its daily deal's: the date bounds the player's results read)
-            .annotate(mine=FilteredRelation("results", condition=Q(results__player=player, results__voided=False,
-                                                                   results__date__gte=first)))
-            .values("date", "preset", *(f"mine__{name}" for name in RESULT_FIELDS)))
+    rows = (
+        DailyDeal.objects.filter(date__gte=first, date__lte=last)
+        # (a daily result's date is its daily deal's: the date bounds the player's results read)
+        .annotate(
+            mine=FilteredRelation(
+                "results", condition=Q(results__player=player, results__voided=False, results__date__gte=first)
+            )
+        )
+        .values("date", "preset", *(f"mine__{name}" for name in RESULT_FIELDS))
+    )
     by_day: dict[dt.date, list[CalendarDeal]] = {}
     for row in rows:
         result = None if row["mine__game_id"] is None else {name: row[f"mine__{name}"] for name in RESULT_FIELDS}

@@ -41,8 +41,17 @@ AGGREGATES = {
     "best_moves_won": Min("moves", filter=Q(won=True)),
 }
 _STANDING_ORDER = f"{PeriodStanding._meta.db_table}.rank_key, {PeriodStanding._meta.db_table}.player_id"
-SHOWN = ["player_id", "rank_key", "played", "cleared", "won", "at_par", "cards_total", "best_cards_left",
-         "best_moves_won"]
+SHOWN = [
+    "player_id",
+    "rank_key",
+    "played",
+    "cleared",
+    "won",
+    "at_par",
+    "cards_total",
+    "best_cards_left",
+    "best_moves_won",
+]
 
 
 def week_of(day: dt.date) -> tuple[dt.date, dt.date]:
@@ -51,8 +60,9 @@ def week_of(day: dt.date) -> tuple[dt.date, dt.date]:
     return monday, monday + dt.timedelta(days=6)
 
 
-def daily_results(*, preset: str | None = None, first: dt.date | None = None, last: dt.date | None = None,
-                  club_id: int | None = None):
+def daily_results(
+    *, preset: str | None = None, first: dt.date | None = None, last: dt.date | None = None, club_id: int | None = None
+):
     results = Result.objects.filter(daily__isnull=False, voided=False)
     if preset:
         results = results.filter(preset=preset)
@@ -106,8 +116,12 @@ class PeriodBoard:
             ordered = [row["rank_key"] for row in self._club_rows]
             return {key: 1 + bisect_left(ordered, key) for key in keys}
         bits = PeriodCount.BUCKET_BITS
-        buckets = list(self._counts().filter(bucket__lt=keys[-1] >> bits, players__gt=0)
-                       .order_by("bucket").values_list("bucket", "players"))
+        buckets = list(
+            self._counts()
+            .filter(bucket__lt=keys[-1] >> bits, players__gt=0)
+            .order_by("bucket")
+            .values_list("bucket", "players")
+        )
         ranks, before, i = {}, 0, 0
         for key in keys:
             while i < len(buckets) and buckets[i][0] < key >> bits:
@@ -121,13 +135,19 @@ class PeriodBoard:
         """Up to ``around`` rows of the board before ``row`` and after it, in order."""
         if self.club_id is not None:
             i = self._club_rows.index(row)
-            return self._club_rows[max(i - around, 0):i], self._club_rows[i + 1:i + 1 + around]
+            return self._club_rows[max(i - around, 0) : i], self._club_rows[i + 1 : i + 1 + around]
         # row comparisons: one index range each way, whatever the ties around the row
         mark = [row["rank_key"], row["player_id"]]
-        above = list(self.standings.extra(where=[f"({_STANDING_ORDER}) < (%s, %s)"], params=mark)
-                     .order_by("-rank_key", "-player_id").values(*SHOWN)[:around])[::-1]
-        below = list(self.standings.extra(where=[f"({_STANDING_ORDER}) > (%s, %s)"], params=mark)
-                     .order_by("rank_key", "player_id").values(*SHOWN)[:around])
+        above = list(
+            self.standings.extra(where=[f"({_STANDING_ORDER}) < (%s, %s)"], params=mark)
+            .order_by("-rank_key", "-player_id")
+            .values(*SHOWN)[:around]
+        )[::-1]
+        below = list(
+            self.standings.extra(where=[f"({_STANDING_ORDER}) > (%s, %s)"], params=mark)
+            .order_by("rank_key", "player_id")
+            .values(*SHOWN)[:around]
+        )
         return above, below
 
     def __getitem__(self, part):
@@ -141,6 +161,7 @@ class PeriodBoard:
 class PeriodBoardPage:
     """A weekly or all-time board as one viewer sees it: the board (its rows are paged from it), the period's
     days (None for all time), my row and the rows around it."""
+
     board: PeriodBoard
     first: dt.date | None
     last: dt.date | None
@@ -151,8 +172,7 @@ class PeriodBoardPage:
         return shown_rows(self.board, rows)
 
 
-def period_board_for(*, preset: str, week: dt.date | None, club_id: int | None, viewer,
-                     around: int) -> PeriodBoardPage:
+def period_board_for(*, preset: str, week: dt.date | None, club_id: int | None, viewer, around: int) -> PeriodBoardPage:
     """The board of the ISO week of ``week`` (all time when None), narrowed to a club's members if ``club_id``
     (a club the viewer may see), with the viewer's row and ``around`` rows either side of it."""
     first, last = week_of(week) if week is not None else (None, None)
@@ -205,11 +225,12 @@ def name_rows(rows: list[dict]) -> None:
         row["streak"], row["cleared_streak"] = streaks[row["player_id"]]
 
 
-def period_board(*, preset: str, first: dt.date | None, club_id: int | None = None, limit: int = 50,
-                 offset: int = 0) -> tuple[int, list[dict]]:
+def period_board(
+    *, preset: str, first: dt.date | None, club_id: int | None = None, limit: int = 50, offset: int = 0
+) -> tuple[int, list[dict]]:
     """(players on the board, rows from ``offset``), each row with its rank, name and streaks."""
     board = period_board_of(preset=preset, first=first, club_id=club_id)
-    return board.count(), shown_rows(board, list(board[offset:offset + limit]))
+    return board.count(), shown_rows(board, list(board[offset : offset + limit]))
 
 
 def streaks_of_players(player_ids, *, today: dt.date | None = None) -> dict[int, tuple[Streak, Streak]]:
@@ -217,8 +238,9 @@ def streaks_of_players(player_ids, *, today: dt.date | None = None) -> dict[int,
     today = today or utc_today()
     days: dict[int, set] = {pid: set() for pid in player_ids}
     cleared: dict[int, set] = {pid: set() for pid in player_ids}
-    for pid, date, is_cleared in daily_results().filter(player_id__in=list(player_ids)).values_list(
-            "player_id", "date", "cleared").distinct():
+    for pid, date, is_cleared in (
+        daily_results().filter(player_id__in=list(player_ids)).values_list("player_id", "date", "cleared").distinct()
+    ):
         days[pid].add(date)
         if is_cleared:
             cleared[pid].add(date)
@@ -238,8 +260,12 @@ class PlayerPage:
 def player_page(*, player, viewer, history_limit: int = 60) -> PlayerPage:
     stats = daily_results().filter(player=player).aggregate(**AGGREGATES)
     streak, cleared_streak = streaks_of_players([player.pk])[player.pk]
-    history = list(daily_results().filter(player=player).select_related("daily", "player").order_by("-date", "preset")
-                   [:history_limit])
+    history = list(
+        daily_results()
+        .filter(player=player)
+        .select_related("daily", "player")
+        .order_by("-date", "preset")[:history_limit]
+    )
     clubs = Membership.objects.filter(user=player).select_related("club").order_by("club__name")
     if viewer_id(viewer) != player.pk:  # another player's page, or a visitor's look: public clubs and shared ones
         shared = Membership.objects.filter(user_id=viewer_id(viewer)).values("club_id")
@@ -259,10 +285,18 @@ def daily_number(date: dt.date) -> int:
 
 def share_line(result: Result) -> str:
     """A spoiler-free line for a finished daily game: no card, no move of it."""
-    outcome = gettext("cleared") if result.won else ngettext("%(count)s card left", "%(count)s cards left",
-                                                             result.cards_left) % {"count": result.cards_left}
-    words = {"number": daily_number(result.date), "preset": result.preset, "outcome": outcome, "moves": result.moves,
-             "par": result.par_moves}
+    outcome = (
+        gettext("cleared")
+        if result.won
+        else ngettext("%(count)s card left", "%(count)s cards left", result.cards_left) % {"count": result.cards_left}
+    )
+    words = {
+        "number": daily_number(result.date),
+        "preset": result.preset,
+        "outcome": outcome,
+        "moves": result.moves,
+        "par": result.par_moves,
+    }
     if result.par_moves is None:
         return gettext("Pyramid #%(number)s %(preset)s: %(outcome)s, %(moves)s moves") % words
     return gettext("Pyramid #%(number)s %(preset)s: %(outcome)s, %(moves)s moves (par %(par)s)") % words
@@ -284,6 +318,7 @@ def share_of_game(*, game_id: int, player) -> str:
 def player_named(username: str):
     player = get_user_model().objects.filter(username=username).first()
     if player is None:
-        raise DomainError(Code.PLAYER_NOT_FOUND,
-                          gettext("there is no player %(username)s") % {"username": repr(username)})
+        raise DomainError(
+            Code.PLAYER_NOT_FOUND, gettext("there is no player %(username)s") % {"username": repr(username)}
+        )
     return player

@@ -12,8 +12,9 @@ _ADD_SQL = f"""
 INSERT INTO {_TABLE} (daily_id, cards_left, moves, shard, results) VALUES (%s, %s, %s, %s, 1)
 ON CONFLICT (daily_id, cards_left, moves, shard) DO UPDATE SET results = {_TABLE}.results + 1
 """
-_REMOVE_SQL = (f"UPDATE {_TABLE} SET results = results - 1 "
-               "WHERE daily_id = %s AND cards_left = %s AND moves = %s AND shard = %s")
+_REMOVE_SQL = (
+    f"UPDATE {_TABLE} SET results = results - 1 WHERE daily_id = %s AND cards_left = %s AND moves = %s AND shard = %s"
+)
 
 
 def counted(result: Result | None) -> tuple[int, int, int, int] | None:
@@ -44,9 +45,12 @@ def board_counts_rebuild(*, daily_id: int | None = None) -> int:
         results, counts = results.filter(daily_id=daily_id), counts.filter(daily_id=daily_id)
     with transaction.atomic():
         counts.delete()
-        rows = [BoardCount(daily_id=d, cards_left=c, moves=m, shard=s, results=n) for d, c, m, s, n in
-                results.annotate(shard=F("player_id") % BoardCount.SHARDS)
-                .values_list("daily_id", "cards_left", "moves", "shard").annotate(n=Count("id")).order_by()]
+        rows = [
+            BoardCount(daily_id=d, cards_left=c, moves=m, shard=s, results=n)
+            for d, c, m, s, n in results.annotate(shard=F("player_id") % BoardCount.SHARDS)
+            .values_list("daily_id", "cards_left", "moves", "shard")
+            .annotate(n=Count("id"))
+            .order_by()
+        ]
         BoardCount.objects.bulk_create(rows, batch_size=2000)
     return len(rows)
-

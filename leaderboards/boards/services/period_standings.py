@@ -44,9 +44,18 @@ SET players = {_COUNT_TABLE}.players + CASE WHEN EXCLUDED.players = 0 THEN -1 EL
 """
 # the boards' sums (docs/leaderboards.md, "Board formulas"), named apart from the results' own columns (cleared, won),
 # which the sums' filters read
-_FIGURES = {f"f_{name}": AGGREGATES[source] for name, source in [
-    ("played", "played"), ("cleared", "cleared_count"), ("won", "won_count"), ("at_par", "at_par"),
-    ("cards_total", "cards_total"), ("best_cards_left", "best_cards_left"), ("best_moves_won", "best_moves_won")]}
+_FIGURES = {
+    f"f_{name}": AGGREGATES[source]
+    for name, source in [
+        ("played", "played"),
+        ("cleared", "cleared_count"),
+        ("won", "won_count"),
+        ("at_par", "at_par"),
+        ("cards_total", "cards_total"),
+        ("best_cards_left", "best_cards_left"),
+        ("best_moves_won", "best_moves_won"),
+    ]
+}
 
 
 def _figures(row: dict) -> dict:
@@ -64,8 +73,11 @@ def _at_par(result: Result) -> bool:
 
 def _keys(*, player_id: int, preset: str, day: dt.date) -> dict[tuple, int]:
     """The rank keys of a player's week and all-time rows of ``preset`` (those that exist), by (kind, starts)."""
-    rows = PeriodStanding.objects.filter(Q(kind=PeriodStanding.Kind.WEEK, starts=week_of(day)[0])
-                                         | Q(kind=PeriodStanding.Kind.ALL_TIME), player_id=player_id, preset=preset)
+    rows = PeriodStanding.objects.filter(
+        Q(kind=PeriodStanding.Kind.WEEK, starts=week_of(day)[0]) | Q(kind=PeriodStanding.Kind.ALL_TIME),
+        player_id=player_id,
+        preset=preset,
+    )
     return {(kind, starts): key for kind, starts, key in rows.values_list("kind", "starts", "rank_key")}
 
 
@@ -86,19 +98,32 @@ def _counts_move(preset: str, before: dict[tuple, int], after: dict[tuple, int])
         return
     rows = sorted(changes.items())
     with connection.cursor() as cursor:
-        cursor.execute(_COUNT_SQL.format(rows=", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))),
-                       [value for (kind, starts, bucket), change in rows
-                        for value in (kind, starts, preset, bucket, change)])
+        cursor.execute(
+            _COUNT_SQL.format(rows=", ".join(["(%s, %s, %s, %s, %s)"] * len(rows))),
+            [value for (kind, starts, bucket), change in rows for value in (kind, starts, preset, bucket, change)],
+        )
 
 
 def period_standings_add(result: Result) -> None:
     """A result newly on the boards adds to its player's week and all-time rows (inside the caller's transaction)."""
-    figures = [int(result.cleared), int(result.won), int(_at_par(result)), result.cards_left, result.cards_left,
-               result.moves if result.won else None]
+    figures = [
+        int(result.cleared),
+        int(result.won),
+        int(_at_par(result)),
+        result.cards_left,
+        result.cards_left,
+        result.moves if result.won else None,
+    ]
     before = _keys(player_id=result.player_id, preset=result.preset, day=result.date)
     with connection.cursor() as cursor:  # both rows in one statement: one round trip
-        cursor.execute(_ADD_SQL, [value for kind, starts in periods_of(result.date)
-                                  for value in (kind, starts, result.preset, result.player_id, *figures)])
+        cursor.execute(
+            _ADD_SQL,
+            [
+                value
+                for kind, starts in periods_of(result.date)
+                for value in (kind, starts, result.preset, result.player_id, *figures)
+            ],
+        )
         after = {(kind, _date(starts)): key for kind, starts, key in cursor.fetchall()}
     _counts_move(result.preset, before, after)
 
@@ -122,12 +147,16 @@ def period_standings_refresh(*, player_id: int, preset: str, day: dt.date) -> No
     before = _keys(player_id=player_id, preset=preset, day=day)
     results = Result.objects.filter(daily__isnull=False, voided=False, player_id=player_id, preset=preset)
     for kind, starts in periods_of(day):
-        scope = results if kind == PeriodStanding.Kind.ALL_TIME else results.filter(
-            date__gte=starts, date__lte=starts + dt.timedelta(days=6))
+        scope = (
+            results
+            if kind == PeriodStanding.Kind.ALL_TIME
+            else results.filter(date__gte=starts, date__lte=starts + dt.timedelta(days=6))
+        )
         figures = _figures(scope.aggregate(**_FIGURES))
         if figures["played"]:
-            PeriodStanding.objects.update_or_create(kind=kind, starts=starts, preset=preset, player_id=player_id,
-                                                    defaults=figures)
+            PeriodStanding.objects.update_or_create(
+                kind=kind, starts=starts, preset=preset, player_id=player_id, defaults=figures
+            )
         else:
             PeriodStanding.objects.filter(kind=kind, starts=starts, preset=preset, player_id=player_id).delete()
     _counts_move(preset, before, _keys(player_id=player_id, preset=preset, day=day))
@@ -135,8 +164,13 @@ def period_standings_refresh(*, player_id: int, preset: str, day: dt.date) -> No
 
 def standings_from(results, model=PeriodStanding):
     """Every standing the results make (``model`` lets a migration use its own copy of the model)."""
-    for row in (results.annotate(starts=TruncWeek("date")).values("starts", "preset", "player_id")
-                .annotate(**_FIGURES).order_by().iterator(chunk_size=5000)):
+    for row in (
+        results.annotate(starts=TruncWeek("date"))
+        .values("starts", "preset", "player_id")
+        .annotate(**_FIGURES)
+        .order_by()
+        .iterator(chunk_size=5000)
+    ):
         yield model(kind=PeriodStanding.Kind.WEEK, **_figures(row))
     for row in results.values("preset", "player_id").annotate(**_FIGURES).order_by().iterator(chunk_size=5000):
         yield model(kind=PeriodStanding.Kind.ALL_TIME, starts=PeriodStanding.ALL_TIME_START, **_figures(row))
@@ -146,12 +180,14 @@ _RESULTS = Result._meta.db_table
 _SUMS = """count(*), count(*) FILTER (WHERE cleared), count(*) FILTER (WHERE won),
     count(*) FILTER (WHERE won AND par_moves IS NOT NULL AND moves <= par_moves), sum(cards_left), min(cards_left),
     min(moves) FILTER (WHERE won)"""
-_REBUILD_SQL = [f"""
+_REBUILD_SQL = [
+    f"""
 INSERT INTO {_TABLE} (kind, starts, preset, player_id, played, cleared, won, at_par, cards_total, best_cards_left,
                       best_moves_won)
 SELECT {period}, preset, player_id, {_SUMS} FROM {_RESULTS} WHERE daily_id IS NOT NULL AND NOT voided
-GROUP BY {group}""" for period, group in [("'week', date_trunc('week', date)::date", "2, 3, 4"),
-                                          ("'all', DATE '1970-01-01'", "3, 4")]]
+GROUP BY {group}"""
+    for period, group in [("'week', date_trunc('week', date)::date", "2, 3, 4"), ("'all', DATE '1970-01-01'", "3, 4")]
+]
 
 
 def period_standings_rebuild() -> int:
@@ -161,14 +197,19 @@ def period_standings_rebuild() -> int:
         PeriodStanding.objects.all().delete()
         if connection.vendor != "postgresql":
             PeriodStanding.objects.bulk_create(
-                standings_from(Result.objects.filter(daily__isnull=False, voided=False)), batch_size=5000)
+                standings_from(Result.objects.filter(daily__isnull=False, voided=False)), batch_size=5000
+            )
         else:
             with connection.cursor() as cursor:  # at a million players a day, millions of rows: summed in SQL
                 for sql in _REBUILD_SQL:
                     cursor.execute(sql)
         PeriodCount.objects.all().delete()
         PeriodCount.objects.bulk_create(
-            PeriodCount(**row) for row in PeriodStanding.objects.annotate(
-                bucket=F("rank_key") / 2**PeriodCount.BUCKET_BITS).values("kind", "starts", "preset", "bucket")
-            .annotate(players=Count("id")).order_by().iterator())
+            PeriodCount(**row)
+            for row in PeriodStanding.objects.annotate(bucket=F("rank_key") / 2**PeriodCount.BUCKET_BITS)
+            .values("kind", "starts", "preset", "bucket")
+            .annotate(players=Count("id"))
+            .order_by()
+            .iterator()
+        )
         return PeriodStanding.objects.count()

@@ -84,8 +84,12 @@ def results_rebuild(*, batch_size: int = 2000) -> int:
     """Write the result of every finished ranked game that has none (a backfill, and the proof that
     results are derived from the games). Returns how many were written."""
     written = 0
-    missing = (Game.objects.filter(mode=Game.Mode.RANKED, result__isnull=True).exclude(status=Game.Status.PLAYING)
-               .select_related("deal", "daily").order_by("pk"))
+    missing = (
+        Game.objects.filter(mode=Game.Mode.RANKED, result__isnull=True)
+        .exclude(status=Game.Status.PLAYING)
+        .select_related("deal", "daily")
+        .order_by("pk")
+    )
     for game in missing.iterator(chunk_size=batch_size):
         if result_record(game=game):
             written += 1

@@ -17,8 +17,13 @@ CLUB_CHANGE_KINDS = list(ClubChange.Kind.values)
 
 def club_computed(club: Club, membership: Membership | None, **more) -> Computed:
     # the invite code only to the club's owner and admins: None leaves it out of the answer (OmittedIfNone)
-    return Computed(club, members=getattr(club, "member_count", None), my_role=membership.role if membership else None,
-                    invite_code=club.invite_code if membership and membership.can_manage else None, **more)
+    return Computed(
+        club,
+        members=getattr(club, "member_count", None),
+        my_role=membership.role if membership else None,
+        invite_code=club.invite_code if membership and membership.can_manage else None,
+        **more,
+    )
 
 
 def club_output(club: Club, membership: Membership | None) -> dict:
@@ -61,8 +66,10 @@ class ClubOutput(serializers.Serializer):
     is_private = serializers.BooleanField(help_text="only members see its boards and tournaments")
     members = serializers.IntegerField(allow_null=True)
     created_at = WireDateTimeField()
-    archived_at = WireDateTimeField(allow_null=True, help_text="set once its last member left with "
-                                            "tournaments started: read-only from then on, its standings kept")
+    archived_at = WireDateTimeField(
+        allow_null=True,
+        help_text="set once its last member left with tournaments started: read-only from then on, its standings kept",
+    )
     my_role = serializers.ChoiceField(choices=CLUB_ROLES, allow_null=True)
     invite_code = OmittedIfNoneCharField(required=False, help_text="owner and admins only")
 
@@ -96,8 +103,9 @@ class ClubChangeOutput(serializers.Serializer):
     changed_at = WireDateTimeField()
     member = PlayerRefOutput(allow_null=True, help_text="the member removed, who left, or whose role changed")
     tournament = serializers.IntegerField(allow_null=True, help_text="the tournament renamed")
-    before = serializers.CharField(allow_null=True, allow_blank=True,
-                                   help_text="the value before (a removed or leaving member's role)")
+    before = serializers.CharField(
+        allow_null=True, allow_blank=True, help_text="the value before (a removed or leaving member's role)"
+    )
     after = serializers.CharField(allow_null=True, allow_blank=True)
 
     class Meta:

@@ -48,8 +48,9 @@ class StandingEventOutput(TournamentEventOutput):
     streak = serializers.IntegerField()
 
 
-TOURNAMENT_EVENT = event_union("TournamentEvent", {"joined": JoinedEventOutput, "left": LeftEventOutput,
-                                                   "standing": StandingEventOutput})
+TOURNAMENT_EVENT = event_union(
+    "TournamentEvent", {"joined": JoinedEventOutput, "left": LeftEventOutput, "standing": StandingEventOutput}
+)
 
 
 class TournamentEventsView(EventStreamView):
@@ -63,9 +64,13 @@ class TournamentEventsView(EventStreamView):
         standings_for_viewer(tournament_id=tournament_id, viewer=request.user)
         return tournament_channel(tournament_id)
 
-    @extend_schema(parameters=[LAST_EVENT_ID],
-                   responses={**stream_response(TOURNAMENT_EVENT, "The tournament's changes."),
-                              **errors(Code.NOT_MEMBER, Code.TOURNAMENT_NOT_FOUND, *STREAM_CODES)},
-                   summary="Follow a tournament live: joins and standings (Server-Sent Events)")
+    @extend_schema(
+        parameters=[LAST_EVENT_ID],
+        responses={
+            **stream_response(TOURNAMENT_EVENT, "The tournament's changes."),
+            **errors(Code.NOT_MEMBER, Code.TOURNAMENT_NOT_FOUND, *STREAM_CODES),
+        },
+        summary="Follow a tournament live: joins and standings (Server-Sent Events)",
+    )
     async def get(self, request, tournament_id: int):
         raise NotImplementedError  # served by EventStreamView.stream; this method carries the schema

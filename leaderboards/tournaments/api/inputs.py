@@ -14,11 +14,14 @@ class TournamentInput(serializers.Serializer):
     rules = serializers.CharField(max_length=400, default="classic", help_text="preset name or rule-set text")
     format = serializers.ChoiceField(choices=Tournament.Format.values)
     scoring = serializers.ChoiceField(choices=Tournament.Scoring.values, default=Tournament.Scoring.PLAIN)
-    source = serializers.ChoiceField(choices=Tournament.Source.values, default=Tournament.Source.SECRET,
-                                     help_text="secret: deals the server picks and proves winnable; daily: the "
-                                               "day's daily deal")
-    deal_count = serializers.IntegerField(min_value=1, max_value=100, required=False,
-                                          help_text="6 for a match, 30 for an arena when left out")
+    source = serializers.ChoiceField(
+        choices=Tournament.Source.values,
+        default=Tournament.Source.SECRET,
+        help_text="secret: deals the server picks and proves winnable; daily: the day's daily deal",
+    )
+    deal_count = serializers.IntegerField(
+        min_value=1, max_value=100, required=False, help_text="6 for a match, 30 for an arena when left out"
+    )
     starts_at = AwareDateTimeField()
     ends_at = AwareDateTimeField()
 

@@ -27,39 +27,66 @@ def tournament_output(tournament: Tournament, membership: Membership | None = No
 def entry_output(row: dict, *, scored: bool = True) -> dict:
     """A standing; ``score`` is null under plain scoring, where the ranking is by cards, moves and time."""
     return {
-        "rank": row["rank"], "player": player_ref(row["player_id"], row["player__username"]),
-        "score": row["score"] if scored else None, "games": row["games"], "cleared": row["cleared"],
+        "rank": row["rank"],
+        "player": player_ref(row["player_id"], row["player__username"]),
+        "score": row["score"] if scored else None,
+        "games": row["games"],
+        "cleared": row["cleared"],
         "cards_left": row["cards_left"],
-        "moves": row["moves"], "seconds": row["duration_ms"] / 1000, "streak": row["streak"],
+        "moves": row["moves"],
+        "seconds": row["duration_ms"] / 1000,
+        "streak": row["streak"],
         "joined_at": row["joined_at"],
     }
 
 
 def joined_output(entry, not_counted: list[tuple[int, int]]) -> dict:
-    return EntryOutput(Computed(entry, tournament=entry.tournament_id, player=entry.player_id,
-                                games_not_counted=[{"index": index, "game": game_id}
-                                                   for index, game_id in not_counted])).data
+    return EntryOutput(
+        Computed(
+            entry,
+            tournament=entry.tournament_id,
+            player=entry.player_id,
+            games_not_counted=[{"index": index, "game": game_id} for index, game_id in not_counted],
+        )
+    ).data
 
 
 def _mine(mine: dict) -> Computed:
     entry = mine["entry"]
-    return Computed(entry, games_counted=entry.games, seconds=entry.duration_ms / 1000,
-                    deals=[{"index": index, "game": game, "counted": game is not None and game.pk in mine["counted"]}
-                           for index, game in mine["games"]])
+    return Computed(
+        entry,
+        games_counted=entry.games,
+        seconds=entry.duration_ms / 1000,
+        deals=[
+            {"index": index, "game": game, "counted": game is not None and game.pk in mine["counted"]}
+            for index, game in mine["games"]
+        ],
+    )
 
 
 def tournament_detail_output(page) -> dict:
     """A tournament with my entry (null until I join) and its changes (``selectors.TournamentPage``)."""
     membership = page.membership
-    return TournamentDetailOutput(Computed(
-        page.tournament, club=page.tournament.club_id, can_manage=bool(membership and membership.can_manage),
-        me=page.mine and _mine(page.mine), changes=[change_computed(c) for c in page.changes])).data
+    return TournamentDetailOutput(
+        Computed(
+            page.tournament,
+            club=page.tournament.club_id,
+            can_manage=bool(membership and membership.can_manage),
+            me=page.mine and _mine(page.mine),
+            changes=[change_computed(c) for c in page.changes],
+        )
+    ).data
 
 
 def window_change_output(change) -> dict:
-    return WindowChangeOutput(Computed(change, changed_by=change.changed_by_id,
-                                       starts_at={"from": change.starts_from, "to": change.starts_to},
-                                       ends_at={"from": change.ends_from, "to": change.ends_to})).data
+    return WindowChangeOutput(
+        Computed(
+            change,
+            changed_by=change.changed_by_id,
+            starts_at={"from": change.starts_from, "to": change.starts_to},
+            ends_at={"from": change.ends_from, "to": change.ends_to},
+        )
+    ).data
 
 
 class TournamentOutput(serializers.Serializer):
@@ -74,8 +101,7 @@ class TournamentOutput(serializers.Serializer):
     scoring = serializers.ChoiceField(choices=TOURNAMENT_SCORINGS)
     source = serializers.ChoiceField(choices=TOURNAMENT_SOURCES)
     deal_count = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES, help_text="preparing until its deals are "
-                                                                                 "ready")
+    status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES, help_text="preparing until its deals are ready")
     starts_at = WireDateTimeField()
     ends_at = WireDateTimeField()
     can_manage = serializers.BooleanField(help_text="I may change or delete it")
@@ -87,8 +113,9 @@ class TournamentOutput(serializers.Serializer):
 class MyDealOutput(serializers.Serializer):
     index = serializers.IntegerField(help_text="0 for the first deal")
     game = GameBriefOutput(allow_null=True, help_text="my game of it; null until I start one")
-    counted = serializers.BooleanField(help_text="my game of it counts in the standings (a game started before I "
-                                                 "joined never does)")
+    counted = serializers.BooleanField(
+        help_text="my game of it counts in the standings (a game started before I joined never does)"
+    )
 
     class Meta:
         ref_name = "MyDeal"
@@ -113,8 +140,11 @@ class MyEntryOutput(serializers.Serializer):
 
 class TournamentDetailOutput(TournamentOutput):
     me = MyEntryOutput(allow_null=True, help_text="my entry; null until I join")
-    changes = ClubChangeOutput(many=True, help_text="every change to it and its club from its creation to its end, "
-                                                    "oldest first (its window's moves are with the standings)")
+    changes = ClubChangeOutput(
+        many=True,
+        help_text="every change to it and its club from its creation to its end, "
+        "oldest first (its window's moves are with the standings)",
+    )
 
     class Meta:
         ref_name = "TournamentDetail"
@@ -134,8 +164,10 @@ class EntryOutput(serializers.Serializer):
     tournament = serializers.IntegerField()
     player = serializers.IntegerField()
     joined_at = WireDateTimeField(help_text="only games started from then on count")
-    games_not_counted = NotCountedOutput(many=True, help_text="my games of its deals started before I joined: they "
-                                                              "never count in it, and their deals are played")
+    games_not_counted = NotCountedOutput(
+        many=True,
+        help_text="my games of its deals started before I joined: they never count in it, and their deals are played",
+    )
 
     class Meta:
         ref_name = "Entry"
@@ -146,8 +178,10 @@ class StandingOutput(serializers.Serializer):
 
     rank = serializers.IntegerField()
     player = PlayerRefOutput()
-    score = serializers.IntegerField(allow_null=True, help_text="arena points or par score; null under plain "
-                                                                "scoring, which ranks by cards, moves and time")
+    score = serializers.IntegerField(
+        allow_null=True,
+        help_text="arena points or par score; null under plain scoring, which ranks by cards, moves and time",
+    )
     games = serializers.IntegerField()
     cleared = serializers.IntegerField()
     cards_left = serializers.IntegerField()

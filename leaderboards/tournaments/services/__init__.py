@@ -1,13 +1,28 @@
 """Every write of the tournaments: one transaction each, keyword-only arguments."""
 
 from .standings import entry_refresh, standings_rebuild
-from .tournaments import (tournament_create, tournament_deals_prepare, tournament_deals_settle,
-                          tournament_delete, tournament_game_start, tournament_join, tournament_leave,
-                          tournament_sequence_step,
-                          tournament_update)
+from .tournaments import (
+    tournament_create,
+    tournament_deals_prepare,
+    tournament_deals_settle,
+    tournament_delete,
+    tournament_game_start,
+    tournament_join,
+    tournament_leave,
+    tournament_sequence_step,
+    tournament_update,
+)
 
 __all__ = [
-    "entry_refresh", "standings_rebuild", "tournament_create", "tournament_deals_prepare", "tournament_deals_settle",
-    "tournament_delete", "tournament_game_start", "tournament_join", "tournament_leave", "tournament_sequence_step",
+    "entry_refresh",
+    "standings_rebuild",
+    "tournament_create",
+    "tournament_deals_prepare",
+    "tournament_deals_settle",
+    "tournament_delete",
+    "tournament_game_start",
+    "tournament_join",
+    "tournament_leave",
+    "tournament_sequence_step",
     "tournament_update",
 ]

@@ -13,17 +13,19 @@ from ..counting import counting_results
 from ..models import Entry, Tournament
 from ..scoring import arena_tally, unplayed
 
-
 _STANDING_FIELDS = ["games", "cleared", "cards_left", "moves", "duration_ms", "score", "streak", "updated_at"]
-_ENTRY_UPDATE_SQL = (f"UPDATE {Entry._meta.db_table} SET {', '.join(f'{f} = %s' for f in _STANDING_FIELDS)} "
-                     "WHERE id = %s")
+_ENTRY_UPDATE_SQL = (
+    f"UPDATE {Entry._meta.db_table} SET {', '.join(f'{f} = %s' for f in _STANDING_FIELDS)} WHERE id = %s"
+)
 
 
 def player_counting_results(tournament: Tournament, player_id: int) -> list[tuple[int, Result]]:
     """(deal index, result) of the player's games that count, in the order of the tournament's deals."""
     index_of = dict(tournament.deals.values_list("deal_id", "index"))
-    return sorted(((index_of[r.deal_id], r) for r in counting_results(tournament).filter(player_id=player_id)),
-                  key=lambda pair: (pair[0], pair[1].pk))
+    return sorted(
+        ((index_of[r.deal_id], r) for r in counting_results(tournament).filter(player_id=player_id)),
+        key=lambda pair: (pair[0], pair[1].pk),
+    )
 
 
 def _standing(entry: Entry, tournament: Tournament, counted: list[Result]) -> None:
@@ -60,7 +62,8 @@ def entry_refresh(*, entry_id: int) -> Entry:
 def entries_refresh_for_result(result: Result) -> None:
     """Refresh the player's entries in every tournament played on this result's deal."""
     entry_ids = Entry.objects.filter(player_id=result.player_id, tournament__deals__deal_id=result.deal_id).values_list(
-        "pk", flat=True)
+        "pk", flat=True
+    )
     for entry_id in sorted(entry_ids):  # always in the same order, so two refreshes never deadlock
         entry_refresh(entry_id=entry_id)
 

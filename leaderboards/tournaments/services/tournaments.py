@@ -17,14 +17,21 @@ from games.models import DailyDeal, Deal, Game
 from games.services import proven_deal
 from games.tasks import settle_sequence
 from pyramid_site.client import ClientMark
-from pyramid_site.names import clean_name
 from pyramid_site.clock import day_end
 from pyramid_site.errors import Code, DomainError
+from pyramid_site.names import clean_name
 
-from .. import live
 from ...clubs.models import Club, ClubChange
-from ...clubs.services import (change_record, club_seen, club_shared_lock, manager_of, membership_of, not_a_guest,
-                               not_archived)
+from ...clubs.services import (
+    change_record,
+    club_seen,
+    club_shared_lock,
+    manager_of,
+    membership_of,
+    not_a_guest,
+    not_archived,
+)
+from .. import live
 from ..models import Entry, Tournament, TournamentDeal, WindowChange
 from ..selectors import tournament_for_viewer
 from .standings import entry_refresh, standings_rebuild
@@ -61,9 +68,19 @@ def _window(starts_at: dt.datetime, ends_at: dt.datetime) -> None:
         raise DomainError(Code.BAD_WINDOW, gettext("a tournament starts within two years"))
 
 
-def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str, starts_at: dt.datetime,
-                      ends_at: dt.datetime, scoring: str = Tournament.Scoring.PLAIN,
-                      source: str = Tournament.Source.SECRET, deal_count: int | None = None) -> Tournament:
+def tournament_create(
+    *,
+    actor,
+    club_id: int,
+    name: str,
+    rules: str,
+    format: str,
+    starts_at: dt.datetime,
+    ends_at: dt.datetime,
+    scoring: str = Tournament.Scoring.PLAIN,
+    source: str = Tournament.Source.SECRET,
+    deal_count: int | None = None,
+) -> Tournament:
     club_seen(club_id=club_id, user=actor)
     not_a_guest(actor, gettext("create a tournament"))
     try:
@@ -71,12 +88,15 @@ def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str
     except engine.RulesError as exc:
         raise DomainError(Code.BAD_RULES, str(exc)) from None
     if format not in Tournament.Format.values:
-        raise DomainError(Code.BAD_FORMAT,
-                          gettext("format must be one of %(formats)s")
-                          % {"formats": ', '.join(Tournament.Format.values)})
+        raise DomainError(
+            Code.BAD_FORMAT,
+            gettext("format must be one of %(formats)s") % {"formats": ", ".join(Tournament.Format.values)},
+        )
     if scoring not in Tournament.Scoring.values:
-        raise DomainError(Code.BAD_SCORING, gettext("scoring must be one of %(scorings)s")
-                                            % {"scorings": ', '.join(Tournament.Scoring.values)})
+        raise DomainError(
+            Code.BAD_SCORING,
+            gettext("scoring must be one of %(scorings)s") % {"scorings": ", ".join(Tournament.Scoring.values)},
+        )
     if format == Tournament.Format.ARENA and scoring != Tournament.Scoring.PLAIN:
         raise DomainError(Code.BAD_SCORING, gettext("an arena has its own points; Par Pyramid scoring is for matches"))
     _window(starts_at, ends_at)
@@ -86,10 +106,14 @@ def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str
     if source == Tournament.Source.DAILY:
         daily = DailyDeal.objects.select_related("deal").filter(date=starts_at.date(), preset=parsed.name).first()
         if daily is None:
-            raise DomainError(Code.NO_DAILY_DEAL, gettext("there is no %(name)s daily deal on %(date)s")
-                                                  % {"name": parsed.name, "date": starts_at.date()})
+            raise DomainError(
+                Code.NO_DAILY_DEAL,
+                gettext("there is no %(name)s daily deal on %(date)s")
+                % {"name": parsed.name, "date": starts_at.date()},
+            )
         if ends_at.date() != starts_at.date() and ends_at != dt.datetime.combine(
-                starts_at.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC):
+            starts_at.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC
+        ):
             raise DomainError(Code.BAD_WINDOW, gettext("a tournament on the daily deal stays within its UTC day"))
         deal_count = 1
     elif source != Tournament.Source.SECRET:
@@ -104,9 +128,18 @@ def tournament_create(*, actor, club_id: int, name: str, rules: str, format: str
             raise DomainError(Code.CLUB_NOT_FOUND, gettext("there is no club %(club_id)s") % {"club_id": club_id})
         manager_of(club, actor)
         tournament = Tournament.objects.create(
-            club=club, name=tournament_name(name), rules=parsed.to_text(), preset=parsed.name, format=format,
-            scoring=scoring, source=source, deal_count=deal_count, starts_at=starts_at, ends_at=ends_at,
-            created_by=actor, status=Tournament.Status.READY if daily else Tournament.Status.PREPARING,
+            club=club,
+            name=tournament_name(name),
+            rules=parsed.to_text(),
+            preset=parsed.name,
+            format=format,
+            scoring=scoring,
+            source=source,
+            deal_count=deal_count,
+            starts_at=starts_at,
+            ends_at=ends_at,
+            created_by=actor,
+            status=Tournament.Status.READY if daily else Tournament.Status.PREPARING,
         )
         if daily:
             TournamentDeal.objects.create(tournament=tournament, index=0, deal=daily.deal)
@@ -128,28 +161,36 @@ def tournament_deals_prepare(*, tournament_id: int) -> Tournament | Deal:
     for index in range(tournament.deal_count):
         if index in taken:
             continue
-        found = proven_deal(secret=settings.PYRAMID_TOURNAMENT_SECRET, purpose=PURPOSE, key=f"{tournament.pk}|{index}",
-                            rules=rules, max_attempts=settings.PYRAMID_DAILY_MAX_ATTEMPTS,
-                            secret_until=tournament.ends_at)
+        found = proven_deal(
+            secret=settings.PYRAMID_TOURNAMENT_SECRET,
+            purpose=PURPOSE,
+            key=f"{tournament.pk}|{index}",
+            rules=rules,
+            max_attempts=settings.PYRAMID_DAILY_MAX_ATTEMPTS,
+            secret_until=tournament.ends_at,
+        )
         if isinstance(found, Deal):
             return found
         if found is None:
             log.error("tournament %s: no winnable deal for slot %d", tournament.pk, index)
             Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.PREPARING).update(
-                status=Tournament.Status.FAILED)
+                status=Tournament.Status.FAILED
+            )
             tournament.refresh_from_db()
             return tournament
         try:
             with transaction.atomic():
                 # the end as it is now, under the row lock a window change takes: a move of it cannot slip between
                 ends_at = Tournament.objects.select_for_update().values_list("ends_at", flat=True).get(pk=tournament.pk)
-                TournamentDeal.objects.create(tournament=tournament, index=index, deal=found.deal,
-                                              attempt=found.attempt)
+                TournamentDeal.objects.create(
+                    tournament=tournament, index=index, deal=found.deal, attempt=found.attempt
+                )
                 game_services.deal_keep_secret(deal_id=found.deal.pk, until=ends_at)
         except IntegrityError:
             pass  # another run fixed this slot first
     Tournament.objects.filter(pk=tournament.pk, status=Tournament.Status.PREPARING).update(
-        status=Tournament.Status.READY)
+        status=Tournament.Status.READY
+    )
     tournament.refresh_from_db()
     return tournament
 
@@ -169,14 +210,22 @@ def tournament_deals_settle(*, tournament_id: int, budget_seconds: float | None 
 def _tournament_formanager_of(actor, tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_for_update().select_related("club").filter(pk=tournament_id).first()
     if tournament is None:
-        raise DomainError(Code.TOURNAMENT_NOT_FOUND,
-                          gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id})
+        raise DomainError(
+            Code.TOURNAMENT_NOT_FOUND,
+            gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id},
+        )
     manager_of(tournament.club, actor)
     return tournament
 
 
-def tournament_update(*, actor, tournament_id: int, name: str | None = None, starts_at: dt.datetime | None = None,
-                      ends_at: dt.datetime | None = None) -> Tournament:
+def tournament_update(
+    *,
+    actor,
+    tournament_id: int,
+    name: str | None = None,
+    starts_at: dt.datetime | None = None,
+    ends_at: dt.datetime | None = None,
+) -> Tournament:
     """Rename, or move the window while it cannot bend a result: the start only before it has come (and
     not into the past), the end only to a time still ahead and, once the tournament has started, only
     later; a tournament on the daily deal keeps its start and ends within its day. Every move of the
@@ -191,9 +240,10 @@ def tournament_update(*, actor, tournament_id: int, name: str | None = None, sta
             raise DomainError(Code.TOURNAMENT_OVER, gettext("the tournament is over; its window is final"))
         if starts_at is not None and starts_at != tournament.starts_at:
             if tournament.starts_at <= now or starts_at < now:
-                raise DomainError(Code.TOURNAMENT_STARTED,
-                                  gettext("the start can only move before the tournament has started, and not "
-                                          "into the past"))
+                raise DomainError(
+                    Code.TOURNAMENT_STARTED,
+                    gettext("the start can only move before the tournament has started, and not into the past"),
+                )
             if tournament.source == Tournament.Source.DAILY:
                 raise DomainError(Code.DAILY_WINDOW_FIXED, gettext("a tournament on the daily deal keeps its day"))
             tournament.starts_at = starts_at
@@ -201,21 +251,35 @@ def tournament_update(*, actor, tournament_id: int, name: str | None = None, sta
             if ends_at <= now:
                 raise DomainError(Code.BAD_WINDOW, gettext("the new end must be ahead"))
             if tournament.starts_at <= now and ends_at < tournament.ends_at:
-                raise DomainError(Code.TOURNAMENT_STARTED,
-                                  gettext("once a tournament has started its end only moves later"))
+                raise DomainError(
+                    Code.TOURNAMENT_STARTED, gettext("once a tournament has started its end only moves later")
+                )
             if tournament.source == Tournament.Source.DAILY and ends_at > day_end(tournament.starts_at.date()):
-                raise DomainError(Code.DAILY_WINDOW_FIXED,
-                                  gettext("a tournament on the daily deal ends within its UTC day"))
+                raise DomainError(
+                    Code.DAILY_WINDOW_FIXED, gettext("a tournament on the daily deal ends within its UTC day")
+                )
             tournament.ends_at = ends_at
         _window(tournament.starts_at, tournament.ends_at)
         if name is not None and tournament_name(name) != tournament.name:
-            change_record(club=tournament.club, kind=ClubChange.Kind.TOURNAMENT_NAME, actor=actor,
-                          tournament=tournament, before=tournament.name, after=tournament_name(name))
+            change_record(
+                club=tournament.club,
+                kind=ClubChange.Kind.TOURNAMENT_NAME,
+                actor=actor,
+                tournament=tournament,
+                before=tournament.name,
+                after=tournament_name(name),
+            )
             tournament.name = tournament_name(name)
         tournament.save()
         if (tournament.starts_at, tournament.ends_at) != before:
-            WindowChange.objects.create(tournament=tournament, changed_by=actor, starts_from=before[0],
-                                        starts_to=tournament.starts_at, ends_from=before[1], ends_to=tournament.ends_at)
+            WindowChange.objects.create(
+                tournament=tournament,
+                changed_by=actor,
+                starts_from=before[0],
+                starts_to=tournament.starts_at,
+                ends_from=before[1],
+                ends_to=tournament.ends_at,
+            )
             _window_follows(tournament)
     standings_rebuild(tournament_id=tournament.pk)
     return tournament
@@ -232,16 +296,23 @@ def _window_follows(tournament: Tournament) -> None:
         game_services.deal_keep_secret(deal_id=deal_id, until=tournament.ends_at)
     game_services.deal_numbers_keep_secret(numbers=_candidates(tournament), until=tournament.ends_at)
     Game.objects.filter(deal_id__in=deal_ids, mode=Game.Mode.RANKED, daily__isnull=True).exclude(
-        status=Game.Status.CLOSED).update(closes_at=tournament.ends_at)
+        status=Game.Status.CLOSED
+    ).update(closes_at=tournament.ends_at)
 
 
 def _candidates(tournament: Tournament) -> list[int]:
     """Every candidate number its slots have tried (a settled slot up to the attempt it kept), or may try."""
     kept = dict(tournament.deals.values_list("index", "attempt"))
-    return [number for index in range(tournament.deal_count)
-            for number in game_services.sequence_candidates(
-                secret=settings.PYRAMID_TOURNAMENT_SECRET, purpose=PURPOSE, key=f"{tournament.pk}|{index}",
-                attempts=kept[index] + 1 if index in kept else settings.PYRAMID_DAILY_MAX_ATTEMPTS)]
+    return [
+        number
+        for index in range(tournament.deal_count)
+        for number in game_services.sequence_candidates(
+            secret=settings.PYRAMID_TOURNAMENT_SECRET,
+            purpose=PURPOSE,
+            key=f"{tournament.pk}|{index}",
+            attempts=kept[index] + 1 if index in kept else settings.PYRAMID_DAILY_MAX_ATTEMPTS,
+        )
+    ]
 
 
 def tournament_join(*, user, tournament_id: int) -> Entry:
@@ -256,13 +327,15 @@ def tournament_join(*, user, tournament_id: int) -> Entry:
             # read after the lock: a tournament deleted meanwhile (before its start, or as its club closed) is gone
             tournament = club and Tournament.objects.filter(pk=tournament_id).first()
             if tournament is None:
-                raise DomainError(Code.TOURNAMENT_NOT_FOUND,
-                                  gettext("there is no tournament %(tournament_id)s")
-                                  % {"tournament_id": tournament_id})
+                raise DomainError(
+                    Code.TOURNAMENT_NOT_FOUND,
+                    gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id},
+                )
             not_archived(club)
             if membership_of(club, user) is None:
-                raise DomainError(Code.NOT_MEMBER,
-                                  gettext("only members of %(club)s may join its tournaments") % {"club": club.name})
+                raise DomainError(
+                    Code.NOT_MEMBER, gettext("only members of %(club)s may join its tournaments") % {"club": club.name}
+                )
             if timezone.now() >= tournament.ends_at:
                 raise DomainError(Code.TOURNAMENT_OVER, gettext("the tournament is over"))
             entry = Entry.objects.create(tournament=tournament, player=user)
@@ -274,12 +347,18 @@ def tournament_join(*, user, tournament_id: int) -> Entry:
 
 def _locked_entry(user, tournament_id: int, *, missing: str) -> Entry:
     """The player's entry, locked for the caller's transaction, with its tournament."""
-    entry = (Entry.objects.select_for_update().select_related("tournament")
-             .filter(tournament_id=tournament_id, player=user).first())
+    entry = (
+        Entry.objects.select_for_update()
+        .select_related("tournament")
+        .filter(tournament_id=tournament_id, player=user)
+        .first()
+    )
     if entry is None:
         if not Tournament.objects.filter(pk=tournament_id).exists():
-            raise DomainError(Code.TOURNAMENT_NOT_FOUND,
-                              gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id})
+            raise DomainError(
+                Code.TOURNAMENT_NOT_FOUND,
+                gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id},
+            )
         raise DomainError(Code.NOT_JOINED, missing)
     return entry
 
@@ -296,8 +375,9 @@ def tournament_leave(*, user, tournament_id: int) -> None:
         live.entry_left(tournament_id, user)
 
 
-def tournament_game_start(*, user, tournament_id: int, index: int | None = None,
-                          client: ClientMark | None = None) -> Game:
+def tournament_game_start(
+    *, user, tournament_id: int, index: int | None = None, client: ClientMark | None = None
+) -> Game:
     """Start the player's ranked game of the tournament's next deal: in a match any deal not played
     yet (``index``, or the first), in an arena the next of the sequence once the last one is over."""
     tournament_seen(tournament_id=tournament_id, user=user)
@@ -306,39 +386,49 @@ def tournament_game_start(*, user, tournament_id: int, index: int | None = None,
         entry = _locked_entry(user, tournament_id, missing=gettext("join the tournament first"))
         tournament = entry.tournament
         if tournament.status != Tournament.Status.READY:
-            raise DomainError(Code.NOT_READY,
-                              gettext("the tournament's deals are not ready (%(status)s)")
-                              % {"status": tournament.status})
+            raise DomainError(
+                Code.NOT_READY,
+                gettext("the tournament's deals are not ready (%(status)s)") % {"status": tournament.status},
+            )
         if now < tournament.starts_at:
-            raise DomainError(Code.NOT_STARTED,
-                              gettext("the tournament starts at %(time)s") % {"time": tournament.starts_at.isoformat()})
+            raise DomainError(
+                Code.NOT_STARTED,
+                gettext("the tournament starts at %(time)s") % {"time": tournament.starts_at.isoformat()},
+            )
         if now >= tournament.ends_at:
             raise DomainError(Code.TOURNAMENT_OVER, gettext("the tournament is over"))
         deals = list(tournament.deals.select_related("deal").order_by("index"))
-        games = {g.deal_id: g for g in Game.objects.filter(player=user, mode=Game.Mode.RANKED,
-                                                           deal_id__in=[d.deal_id for d in deals])}
+        games = {
+            g.deal_id: g
+            for g in Game.objects.filter(player=user, mode=Game.Mode.RANKED, deal_id__in=[d.deal_id for d in deals])
+        }
         if tournament.format == Tournament.Format.ARENA:
             if index is not None:
                 raise DomainError(Code.BAD_INDEX, gettext("an arena's deals come in their order; leave out index"))
             playing = next((g for g in games.values() if g.status == Game.Status.PLAYING), None)
             if playing is not None:
-                raise DomainError(Code.GAME_IN_PROGRESS, gettext("finish your current arena game first"),
-                                  game=playing.pk)
+                raise DomainError(
+                    Code.GAME_IN_PROGRESS, gettext("finish your current arena game first"), game=playing.pk
+                )
         open_deals = [d for d in deals if d.deal_id not in games and (index is None or d.index == index)]
         if not open_deals:
             if index is not None and not any(d.index == index for d in deals):
-                raise DomainError(Code.DEAL_NOT_FOUND,
-                                  gettext("the tournament has no deal %(index)s") % {"index": index})
+                raise DomainError(
+                    Code.DEAL_NOT_FOUND, gettext("the tournament has no deal %(index)s") % {"index": index}
+                )
             played = next((games[d.deal_id].pk for d in deals if d.index == index and d.deal_id in games), None)
-            raise DomainError(Code.ALREADY_PLAYED,
-                              gettext("you have played every deal of this tournament") if index is None
-                              else gettext("you have played deal %(index)s") % {"index": index}, game=played)
+            raise DomainError(
+                Code.ALREADY_PLAYED,
+                gettext("you have played every deal of this tournament")
+                if index is None
+                else gettext("you have played deal %(index)s") % {"index": index},
+                game=played,
+            )
         slot = open_deals[0]
         if tournament.source == Tournament.Source.DAILY:
             daily = DailyDeal.objects.get(deal=slot.deal, preset=tournament.preset)
             return game_services.game_start(player=user, daily_id=daily.pk, client=client)
-        return game_services.ranked_game_start(player=user, deal=slot.deal, closes_at=tournament.ends_at,
-                                               client=client)
+        return game_services.ranked_game_start(player=user, deal=slot.deal, closes_at=tournament.ends_at, client=client)
 
 
 def tournament_delete(*, actor, tournament_id: int) -> None:
@@ -348,4 +438,3 @@ def tournament_delete(*, actor, tournament_id: int) -> None:
         if tournament.starts_at <= timezone.now():
             raise DomainError(Code.TOURNAMENT_STARTED, gettext("a tournament that has started stays on record"))
         tournament.delete()
-

@@ -7,8 +7,10 @@ from pyramid_site.accounts import services
 
 
 class Command(BaseCommand):
-    help = ("Delete the guest accounts made more than --days days ago that never signed up and never started a "
-            "game (guests who played are kept: their results are on the boards).")
+    help = (
+        "Delete the guest accounts made more than --days days ago that never signed up and never started a "
+        "game (guests who played are kept: their results are on the boards)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--days", type=int, default=30, help="age in days of the guests to delete (30)")
