@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow, pytest.mark.real_clock]  # the stack's processes read their own clock
 
 HOST = "pyramid.example"  # DJANGO_ALLOWED_HOSTS of the stack: the probes never send it
-SERVICES = ["db", "redis", "web", "worker", "solver", "beat"]
+SERVICES = ["db", "redis", "web", "live", "worker", "solver", "beat"]
 SOLVES = 20
 # practice deals asked to be solved while the solver's worker is down and Redis restarts: the relaxed preset's,
 # from a range no other test asks for
@@ -281,7 +281,7 @@ def test_the_stack_builds_runs_and_keeps_everything_through_restarts(engine, tmp
         started = time.monotonic()
         stack("--profile", "proxy", "stop", timeout=900)
         figures["seconds to stop"] = round(time.monotonic() - started, 1)
-        for service in ["web", "worker", "solver", "beat", "db", "redis"]:
+        for service in SERVICES:
             container = stack("ps", "-q", "-a", service).stdout.strip()
             code = _run("docker", "inspect", "--format", "{{.State.ExitCode}}", container, env=engine).stdout.strip()
             # 137: killed at the end of its grace period, which a stop within the grace periods never needs
