@@ -12,12 +12,13 @@ from django.utils import timezone
 
 from games import services as game_services
 from games.live import game_channel
-from leaderboards import services
 from leaderboards.boards.live import board_channel
+from leaderboards.clubs import services as clubs
 from leaderboards.fair_play.models import Void
 from leaderboards.models import Tournament, TournamentDeal
-from leaderboards.services import tournaments
+from leaderboards.tournaments import services
 from leaderboards.tournaments.live import tournament_channel
+from leaderboards.tournaments.services import tournaments
 from pyramid_site.errors import DomainError
 from pyramid_site.live.bus import bus
 from tests.support import UserFactory, client_for, daily_game, make_daily, winnable_deal
@@ -51,9 +52,9 @@ def test_a_games_moves_undo_and_end_are_published_and_a_refused_move_is_not(play
 def cup(users, monkeypatch):
     """A match of one deal, running, its deal fixed as the preparation job would (not run here)."""
     monkeypatch.setattr(tournaments, "settle_sequence", SimpleNamespace(delay=lambda *args: None))
-    club = services.club_create(user=users[0], name="Live Club")
+    club = clubs.club_create(user=users[0], name="Live Club")
     for user in users[1:4]:
-        services.club_join(user=user, invite_code=club.invite_code)
+        clubs.club_join(user=user, invite_code=club.invite_code)
     now = timezone.now()
     cup = services.tournament_create(
         actor=users[0],

@@ -31,7 +31,7 @@ RUN = """async ([felt, rules]) => {
     const options = rules ? {runOnly: rules, resultTypes: ['violations']} : {resultTypes: ['violations']};
     return (await axe.run(document, options)).violations.filter(v => IMPACTS.includes(v.impact))
         .map(v => `${v.id} (${v.impact}): ${v.nodes.length} × ${v.nodes[0].target.join(' ')}`);
-}""".replace("IMPACTS", IMPACTS)
+}""".replace("IMPACTS", str(IMPACTS))
 
 
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed: npm ci --prefix tests/web (.ci/services does)")
