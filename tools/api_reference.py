@@ -167,22 +167,10 @@ def render(spec: dict) -> str:
     lines += [
         "## Error answers",
         "",
-        "Every error is an [`Error`](#schema-Error); the shared answers below list the codes of their status.",
+        "Every error is an [`Error`](#schema-Error): one component per code (`ErrorWrongPly`, ...), its `code` a "
+        "constant and its own fields required. Each operation's answers above list the codes it can answer, by status.",
         "",
     ]
-    statuses = {
-        _ref_name(response["$ref"]): status
-        for _, _, operation in operations(spec)
-        for status, response in operation.get("responses", {}).items()
-        if "$ref" in response
-    }
-    for name, response in components.get("responses", {}).items():
-        lines += [
-            f"### {statuses.get(name, '')} {name} {{#error-{name}}}".replace("###  ", "### "),
-            "",
-            _text(response.get("description")),
-            "",
-        ]
     lines += ["## Answers and bodies", ""]
     for name, node in components.get("schemas", {}).items():
         lines += _component(name, node)

@@ -173,11 +173,12 @@ def _header_ref(name: str) -> dict:
     return {"$ref": f"#/components/headers/{name}"}
 
 
-def response_headers(response: dict, status: int, *, error: bool) -> None:
+def response_headers(response: dict, status: int, *, error: bool, words: bool = True) -> None:
     """The headers ``response`` declares, as references: its own (``location()``), every answer's, and those of its
-    status."""
+    status. ``words`` false: an answer made before the request's language is read (the health probes), without
+    ``Content-Language``."""
     names = [name for name in response.get("headers", {}) if name in HEADERS]
-    names += EVERY_ANSWER
+    names += [name for name in EVERY_ANSWER if words or name != "Content-Language"]
     if error and status in RETRY_STATUSES:
         names.append("Retry-After")
     if status == 401:
@@ -240,7 +241,7 @@ def named_codes(operation: dict) -> tuple[set[Code], bool]:
     return codes, legacy
 
 
-def error_responses(codes: set[Code]) -> dict[str, dict]:
+def error_responses(codes: set[Code], *, words: bool = True) -> dict[str, dict]:
     """The operation's error responses: one per status, its body the union of its codes."""
     responses = {}
     for status in sorted({code.status for code in codes}):
@@ -251,7 +252,7 @@ def error_responses(codes: set[Code]) -> dict[str, dict]:
             "description": f"{meaning} Codes: {listed}.",
             "content": {"application/json": {"schema": union(of_status)}},
         }
-        response_headers(response, status, error=True)
+        response_headers(response, status, error=True, words=words)
         if status not in RETRY_STATUSES and any("retry_after_seconds" in code.fields for code in of_status):
             response["headers"]["Retry-After"] = RETRY_AFTER_SOMETIMES
         responses[str(status)] = response

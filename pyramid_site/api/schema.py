@@ -127,15 +127,24 @@ PLAIN_COMPONENTS = {
 
 
 def _plain_operation(
-    operation_id: str, tag: str, summary: str, description: str, component: str, *, down: bool = False
+    operation_id: str,
+    tag: str,
+    summary: str,
+    description: str,
+    component: str,
+    *,
+    down: bool = False,
+    probe: bool = False,
 ) -> dict:
+    """A plain Django answer's operation; ``probe``: a health probe, answered before the request's language is read
+    (``pyramid_site.health.HealthProbeMiddleware``)."""
     body = {"content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{component}"}}}}
     responses = {"200": {"description": "", **body}}
     if down:
         responses["503"] = {"description": "a part the service needs is down (the same body, `ok` false)", **body}
     for status, response in responses.items():
-        response_headers(response, int(status), error=False)
-    responses.update(error_responses({Code.SERVER_ERROR}))
+        response_headers(response, int(status), error=False, words=not probe)
+    responses.update(error_responses({Code.SERVER_ERROR}, words=not probe))
     return {
         "operationId": operation_id,
         "tags": [tag],
@@ -164,11 +173,17 @@ PLAIN_PATHS = {
             "200 while the database (and Redis, where one is configured) answer, 503 otherwise; for load balancers.",
             "Health",
             down=True,
+            probe=True,
         )
     },
     "/health/live/": {
         "get": _plain_operation(
-            "health_live", "health", "The process answers", 'Always `{"ok": true}` while the process runs.', "Health"
+            "health_live",
+            "health",
+            "The process answers",
+            'Always `{"ok": true}` while the process runs.',
+            "Health",
+            probe=True,
         )
     },
 }
