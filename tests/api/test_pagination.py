@@ -219,25 +219,31 @@ def test_a_cursor_of_another_list_or_with_an_offset_is_400(player, other_player,
 
 
 @pytest.mark.rows_edited_behind_the_services
+def running_cup(users, *, club_name: str, **options):
+    """A one-look tournament running for the next hour in a club of all ``users`` (``options``: its format and
+    scoring)."""
+    club = services.club_create(user=users[0], name=club_name)
+    for user in users[1:]:
+        services.club_join(user=user, invite_code=club.invite_code)
+    now = timezone.now()
+    return tournament_services.tournament_create(
+        actor=users[0],
+        club_id=club.pk,
+        name="Cup",
+        rules="one-look",
+        starts_at=now - dt.timedelta(hours=1),
+        ends_at=now + dt.timedelta(hours=1),
+        **options,
+    )
+
+
 @pytest.mark.parametrize("format", ["match", "arena"])
 def test_standings_by_cursor_rank_as_the_whole_table_does(users, format):
     """Ties across a page's edge share their rank; every page's ranks are those of SQL's RANK over the whole
     table, worked out here again from the rows."""
     from leaderboards.models import Entry
 
-    club = services.club_create(user=users[0], name="Ranked")
-    for user in users[1:]:
-        services.club_join(user=user, invite_code=club.invite_code)
-    now = timezone.now()
-    cup = tournament_services.tournament_create(
-        actor=users[0],
-        club_id=club.pk,
-        name="Cup",
-        rules="one-look",
-        format=format,
-        starts_at=now - dt.timedelta(hours=1),
-        ends_at=now + dt.timedelta(hours=1),
-    )
+    cup = running_cup(users, club_name="Ranked", format=format)
     # standings with ties: (score, games, cards_left) per player
     figures = [(3, 2, 10), (5, 1, 4), (3, 2, 10), (3, 2, 10), (0, 0, 52), (5, 1, 4), (3, 2, 7), (0, 0, 52)]
     for user, (score, games, cards) in zip(users, figures, strict=True):
@@ -304,20 +310,7 @@ def test_standings_read_while_a_player_moves_up_show_every_other_player_once(use
     climber shows twice)."""
     from leaderboards.models import Entry
 
-    club = services.club_create(user=users[0], name="Moving")
-    for user in users[1:]:
-        services.club_join(user=user, invite_code=club.invite_code)
-    now = timezone.now()
-    cup = tournament_services.tournament_create(
-        actor=users[0],
-        club_id=club.pk,
-        name="Cup",
-        rules="one-look",
-        format="match",
-        scoring="par",
-        starts_at=now - dt.timedelta(hours=1),
-        ends_at=now + dt.timedelta(hours=1),
-    )
+    cup = running_cup(users, club_name="Moving", format="match", scoring="par")
     for points, user in enumerate(users):
         tournament_services.tournament_join(user=user, tournament_id=cup.pk)
         Entry.objects.filter(tournament=cup, player=user).update(score=10 * points)
