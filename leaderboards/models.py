@@ -4,7 +4,7 @@ Django reads an app's models from this module, so it gathers them; code imports 
 from .boards.models import BoardCount, PeriodCount, PeriodStanding, Result
 from .clubs.models import Club, ClubChange, Membership
 from .fair_play.models import Flag, RecheckChunk, Void
-from .tournaments.models import Entry, Tournament, TournamentDeal, WindowChange
+from .tournaments.models import Entry, Tournament, TournamentAnnouncement, TournamentDeal, WindowChange
 
 __all__ = [
     "BoardCount",
@@ -18,6 +18,7 @@ __all__ = [
     "RecheckChunk",
     "Result",
     "Tournament",
+    "TournamentAnnouncement",
     "TournamentDeal",
     "Void",
     "WindowChange",

@@ -6,6 +6,7 @@ from celery import shared_task
 
 from .boards import services
 from .fair_play.tasks import recheck_ranked_day  # noqa: F401  (found where Celery looks for an app's tasks)
+from .tournaments.tasks import announce_tournament, announce_tournaments  # noqa: F401  (as above)
 
 
 @shared_task

@@ -4,9 +4,13 @@ from .boards.api import events as board_events
 from .boards.api import views as boards
 from .clubs.api import views as clubs
 from .tournaments.api import events as tournament_events
+from .tournaments.api import notifications
 from .tournaments.api import views as tournaments
 
 urlpatterns = [
+    # the player's own notifications, beside the account's other reads (they are the tournaments')
+    path("accounts/me/events/", notifications.PlayerEventsView.as_view(), name="me-events"),
+    path("accounts/me/notifications/", notifications.NotificationsView.as_view(), name="me-notifications"),
     path("boards/daily/<str:date>/<str:preset>/", boards.DailyBoardView.as_view(), name="board-daily"),
     path(
         "boards/daily/<str:date>/<str:preset>/events/",

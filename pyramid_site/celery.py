@@ -8,13 +8,15 @@ and every tick touches ``PYRAMID_BEAT_HEARTBEAT_FILE``, whose age is beat's live
 Without a broker the tasks run in-process (``CELERY_TASK_ALWAYS_EAGER``). Run as they are queued, a request that
 queues work would wait for all of it (a 30-deal arena's deals: seconds); with ``PYRAMID_TASKS_IN_THREAD`` a task
 queued from anywhere but that thread runs on one thread of its own instead, in the order queued, and what it
-queues in turn runs there at once, as a worker would run a chain.
+queues in turn runs there at once, as a worker would run a chain; a task queued with an ``eta`` (or ``countdown``)
+waits on a timer until then (in this process only: a restart forgets it, and the sweep that queued it sends it).
 """
 
 import logging
 import os
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 
 from celery import Celery, Task
@@ -69,8 +71,33 @@ class InProcessTask(Task):
         ):
             return super().apply_async(args, kwargs, task_id, *rest, **options)
         task_id = task_id or uuid()
-        run_on_task_thread(lambda: super(InProcessTask, self).apply_async(args, kwargs, task_id, *rest, **options))
+
+        def run():
+            super(InProcessTask, self).apply_async(args, kwargs, task_id, *rest, **options)
+
+        delay = _seconds_until(options)
+        if delay > 0:
+            # an eager task runs at once whatever its eta: held on a timer until then, as a worker holds it
+            timer = threading.Timer(delay, run_on_task_thread, (run,))
+            timer.daemon = True
+            timer.start()
+        else:
+            run_on_task_thread(run)
         return self.AsyncResult(task_id)
+
+
+def _seconds_until(options: dict) -> float:
+    """How long a task's ``eta`` or ``countdown`` asks it to wait."""
+    if options.get("countdown") is not None:
+        return float(options["countdown"])
+    eta = options.get("eta")
+    if eta is None:
+        return 0.0
+    if isinstance(eta, str):
+        eta = datetime.fromisoformat(eta)
+    if eta.tzinfo is None:
+        eta = eta.replace(tzinfo=UTC)
+    return (eta - datetime.now(UTC)).total_seconds()
 
 
 app = Celery("pyramid_site", task_cls=InProcessTask)

@@ -121,6 +121,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "games.middleware.DailyDealsReadyMiddleware",  # no beat (no Redis): the daily deals prepare themselves
     "games.middleware.ExpiredGamesClosedMiddleware",  # and the ranked games past their window close themselves
+    "leaderboards.tournaments.middleware.AnnouncementsSweptMiddleware",  # and the tournaments are announced
 ]
 
 ROOT_URLCONF = "pyramid_site.urls"
@@ -501,6 +502,32 @@ PYRAMID_CLOSE_GAMES_EVERY_SECONDS = env_float(
     low=1.0,
     help="the beat job's period closing expired games (also the web process's, without a beat)",
 )
+# Tournaments announced on their channel and to their club's members (docs/api.md, "Live updates"): ``soon`` once
+# the start is this close, ``started`` and ``ended`` at their moments; a Celery task is queued for each moment (an
+# ``eta`` within two sweeps), and the sweep, a beat job, sends whatever a task missed
+PYRAMID_TOURNAMENT_SOON_MINUTES = env_int(
+    "PYRAMID_TOURNAMENT_SOON_MINUTES",
+    15,
+    low=1,
+    high=24 * 60,
+    help="minutes before a tournament's start when its `soon` goes out (to its channel and to its club's members)",
+)
+PYRAMID_TOURNAMENT_SWEEP_SECONDS = env_float(
+    "PYRAMID_TOURNAMENT_SWEEP_SECONDS",
+    60.0,
+    low=1.0,
+    help="the period of the sweep that sends the tournaments' announcements a queued task missed (a beat job; "
+    "the web process's own timer without a beat)",
+)
+# With no beat (no Redis: the README's run command) the web process runs the sweep itself on a timer of its own
+# (started by its first request), and holds each announcement's task until its moment
+PYRAMID_TOURNAMENT_SWEEP_IN_PROCESS = env_bool(
+    "PYRAMID_TOURNAMENT_SWEEP_IN_PROCESS",
+    default=not REDIS_URL,
+    help="without a beat, the web process sweeps the tournaments' announcements itself",
+    shown="on without `REDIS_URL`",
+    example="false",
+)
 CELERY_BEAT_SCHEDULE = {
     "prepare-daily-deals": {
         "task": "games.tasks.prepare_daily_deals",
@@ -552,6 +579,11 @@ CELERY_BEAT_SCHEDULE = {
             low=1.0,
             help="the beat job's period deleting idempotency keys past their time",
         ),
+    },
+    # the tournaments' announcements (soon, started, ended) a queued task missed, sent; safe to run twice
+    "announce-tournaments": {
+        "task": "leaderboards.tournaments.tasks.announce_tournaments",
+        "schedule": PYRAMID_TOURNAMENT_SWEEP_SECONDS,
     },
     # failed tasks' records older than PYRAMID_TASK_FAILURE_KEEP_DAYS deleted
     "prune-task-failures": {

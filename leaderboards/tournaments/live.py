@@ -1,13 +1,19 @@
 """Live updates of tournaments (``tournament:<id>``: who joined or left, each standing as a finished game lands on
-it). Only what the standings show their readers: names and counts, never a card. The payloads are documented by
-``leaderboards.tournaments.api.events``."""
+it, its start coming, come and its end), and their announcements to their club's members (``player:<id>``). Only
+what the standings show their readers: names and counts, never a card. The payloads are documented by
+``leaderboards.tournaments.api.events`` and ``leaderboards.tournaments.api.notifications``."""
 
 from __future__ import annotations
 
-from pyramid_site.live import publish_after_commit
+import datetime as dt
+
+from django.utils import timezone
+from rest_framework.utils.encoders import JSONEncoder
+
+from pyramid_site.live import player_channel, publish_after_commit, publish_many_after_commit
 
 from ..boards.live import player_payload
-from .models import Entry
+from .models import Entry, Tournament, TournamentAnnouncement
 
 
 def tournament_channel(tournament_id: int) -> str:
@@ -45,3 +51,34 @@ def standing_changed(entry: Entry) -> None:
             "streak": entry.streak,
         },
     )
+
+
+def wire_time(value: dt.datetime) -> str:
+    """A time as the API's answers print it (DRF's encoder), so an event's times compare equal to a read's."""
+    return JSONEncoder().default(value)
+
+
+def tournament_announced(tournament: Tournament, kind: str, members: list[int]) -> None:
+    """``soon``, ``started`` or ``ended`` on the tournament's channel once the claim of it commits, and
+    ``tournament_soon`` / ``tournament_started`` to each member of its club; ``server_time`` lets a page count down
+    by the server's clock, not its own."""
+    now = wire_time(timezone.now())
+    window = {"starts_at": wire_time(tournament.starts_at), "ends_at": wire_time(tournament.ends_at)}
+    if kind == TournamentAnnouncement.Kind.ENDED:
+        event = {"type": kind, "tournament": tournament.pk, "ends_at": window["ends_at"]}
+    else:
+        event = {"type": kind, "tournament": tournament.pk, **window, "server_time": now}
+    publish_after_commit(tournament_channel(tournament.pk), event)
+    if kind == TournamentAnnouncement.Kind.ENDED:
+        return
+    note = {
+        "type": f"tournament_{kind}",
+        "tournament": tournament.pk,
+        "name": tournament.name,
+        "club": tournament.club_id,
+        "club_name": tournament.club.name,
+        "format": tournament.format,
+        **window,
+        "server_time": now,
+    }
+    publish_many_after_commit([(player_channel(member), note) for member in members])

@@ -121,3 +121,28 @@ class WindowChange(models.Model):
             models.CheckConstraint(condition=Q(ends_to__gt=F("starts_to")), name="window_change_ends_after_start"),
         ]
         ordering = ["tournament", "changed_at", "pk"]
+
+
+class TournamentAnnouncement(models.Model):
+    """A moment of a tournament announced (``soon``, ``started``, ``ended``: on its channel, and the first two to its
+    club's members), inserted in the transaction that publishes it: whoever comes second (the sweep and a queued
+    task at once, a task run twice) finds the row taken and sends nothing. Keyed by the moment announced, so a
+    start moved after its ``soon`` gets a ``soon`` of its own when it comes near (docs/api.md, "Live updates")."""
+
+    class Kind(models.TextChoices):
+        SOON = "soon"
+        STARTED = "started"
+        ENDED = "ended"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="announcements")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    at = models.DateTimeField(help_text="the moment announced: the start (soon, started) or the end (ended)")
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "kind", "at"], name="tournament_announcement_once"),
+            models.CheckConstraint(
+                condition=Q(kind__in=["soon", "started", "ended"]), name="tournament_announcement_kind_valid"
+            ),
+        ]

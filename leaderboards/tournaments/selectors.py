@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db.models import BooleanField, Case, F, Q, Value, When, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
@@ -239,3 +241,25 @@ def games_not_counted(entry: Entry) -> list[tuple[int, int]]:
         .values_list("deal_id", "pk")
     )
     return sorted((slots[deal_id], game_id) for deal_id, game_id in early)
+
+
+def soon_before() -> dt.timedelta:
+    """How long before its start a tournament is announced as coming (``soon``)."""
+    return dt.timedelta(minutes=settings.PYRAMID_TOURNAMENT_SOON_MINUTES)
+
+
+NOTIFICATIONS = 20
+
+
+def my_notifications(*, viewer, now: dt.datetime | None = None) -> list[Tournament]:
+    """What the bell shows: the tournaments of the viewer's clubs that start within ``soon_before`` or run now
+    (not those whose deals could not be found), the soonest start first, ``NOTIFICATIONS`` at most."""
+    now = now or timezone.now()
+    return list(
+        Tournament.objects.filter(
+            club__memberships__user_id=viewer_id(viewer), starts_at__lte=now + soon_before(), ends_at__gt=now
+        )
+        .exclude(status=Tournament.Status.FAILED)
+        .select_related("club")
+        .order_by("starts_at", "pk")[:NOTIFICATIONS]
+    )

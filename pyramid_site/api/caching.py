@@ -1,6 +1,6 @@
-"""HTTP caching of the reads that clients poll (a game, standings, boards, the daily list): an ``ETag`` on each
-answer, and ``304 Not Modified`` with no body when the request's ``If-None-Match`` names it, so a poller that finds
-nothing new pays for the read but not for the transfer (docs/api.md, "Caching").
+"""HTTP caching of the reads that clients poll (a game, standings, boards, the daily list, my notifications): an
+``ETag`` on each answer, and ``304 Not Modified`` with no body when the request's ``If-None-Match`` names it, so a
+poller that finds nothing new pays for the read but not for the transfer (docs/api.md, "Caching").
 
 ``Cache-Control`` says who may keep a copy: a signed-in reader's answer carries their own rows (``me``, ``around``)
 and stays in their client (``private, no-cache``: asked again every time, answered 304 while unchanged); a visitor's
@@ -19,6 +19,7 @@ POLLED = {
     "game": False,
     "tournament": False,
     "tournament-standings": False,
+    "me-notifications": False,
     "board-daily": True,
     "board-weekly": True,
     "board-all-time": True,

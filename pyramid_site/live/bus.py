@@ -98,6 +98,10 @@ class MemoryBus:
             loop.call_soon_threadsafe(woken.set)
         return id_text(new)
 
+    def publish_many(self, events: list[tuple[str, dict]]) -> None:
+        for channel, event in events:
+            self.publish(channel, event)
+
     def _after(self, target: _Channel, after: EventId) -> list[tuple[EventId, dict]]:
         with self._lock:
             return [(i, e) for i, e in target.entries if i > after]
@@ -173,6 +177,17 @@ class RedisBus:
             self._expiry_set.clear()
         self._expiry_set[key] = now
         return added.decode()
+
+    def publish_many(self, events: list[tuple[str, dict]], *, batch: int = 500) -> None:
+        """One pipeline a batch: an XADD and an EXPIRE per event (a player's channel is quiet for days, so its
+        expiry is pushed back with each event rather than remembered)."""
+        for first in range(0, len(events), batch):
+            with self._sync.pipeline(transaction=False) as pipe:
+                for channel, event in events[first : first + batch]:
+                    data: dict[_Field, _Field] = {"data": json.dumps(event, separators=(",", ":"))}
+                    pipe.xadd(self.key(channel), data, maxlen=self.max_length, approximate=True)
+                    pipe.expire(self.key(channel), self.ttl_seconds)
+                pipe.execute()
 
     def client(self):
         import redis.asyncio

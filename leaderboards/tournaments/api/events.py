@@ -1,5 +1,5 @@
-"""Tournaments followed live (Server-Sent Events): joins, and standings as games finish. Each event says what
-changed, in the terms the standings show it."""
+"""Tournaments followed live (Server-Sent Events): joins, standings as games finish, and its start coming, come
+and its end. Each event says what changed, in the terms the standings show it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 
 from pyramid_site.api.error_schema import errors
-from pyramid_site.api.output import PlayerRefOutput
+from pyramid_site.api.output import PlayerRefOutput, WireDateTimeField
 from pyramid_site.api.visitors import VisitorReadable
 from pyramid_site.errors import Code
 from pyramid_site.live.schema import LAST_EVENT_ID, STREAM_CODES, EventOutput, event_union, stream_response
@@ -48,13 +48,51 @@ class StandingEventOutput(TournamentEventOutput):
     streak = serializers.IntegerField()
 
 
+class SoonEventOutput(EventOutput):
+    """The start is within `PYRAMID_TOURNAMENT_SOON_MINUTES` (15): count down to `starts_at` from `server_time`
+    (the server's clock, not the device's). Sent once for each start: a start moved later gets its own."""
+
+    type = serializers.ChoiceField(choices=["soon"])
+    tournament = serializers.IntegerField()
+    starts_at = WireDateTimeField()
+    ends_at = WireDateTimeField()
+    server_time = WireDateTimeField(help_text="the server's time as it sent the event")
+
+
+class StartedEventOutput(EventOutput):
+    """The tournament has started: its games may be played until `ends_at`."""
+
+    type = serializers.ChoiceField(choices=["started"])
+    tournament = serializers.IntegerField()
+    starts_at = WireDateTimeField()
+    ends_at = WireDateTimeField()
+    server_time = WireDateTimeField(help_text="the server's time as it sent the event")
+
+
+class EndedEventOutput(EventOutput):
+    """The tournament is over: read the standings, now final."""
+
+    type = serializers.ChoiceField(choices=["ended"])
+    tournament = serializers.IntegerField()
+    ends_at = WireDateTimeField()
+
+
 TOURNAMENT_EVENT = event_union(
-    "TournamentEvent", {"joined": JoinedEventOutput, "left": LeftEventOutput, "standing": StandingEventOutput}
+    "TournamentEvent",
+    {
+        "joined": JoinedEventOutput,
+        "left": LeftEventOutput,
+        "standing": StandingEventOutput,
+        "soon": SoonEventOutput,
+        "started": StartedEventOutput,
+        "ended": EndedEventOutput,
+    },
 )
 
 
 class TournamentEventsView(EventStreamView):
-    """Follow a tournament live: who joins or withdraws, and each standing as a finished game counts on it; for
+    """Follow a tournament live: who joins or withdraws, each standing as a finished game counts on it, its start
+    coming (`soon`), come (`started`) and its end (`ended`); for
     whoever may read its live standings (the club's members and the entrants; everyone who sees the club once it
     is over). Open the stream first, then read the standings."""
 
@@ -70,7 +108,7 @@ class TournamentEventsView(EventStreamView):
             **stream_response(TOURNAMENT_EVENT, "The tournament's changes."),
             **errors(Code.NOT_MEMBER, Code.TOURNAMENT_NOT_FOUND, *STREAM_CODES),
         },
-        summary="Follow a tournament live: joins and standings (Server-Sent Events)",
+        summary="Follow a tournament live: joins, standings, start and end (Server-Sent Events)",
     )
     async def get(self, request, tournament_id: int):
         raise NotImplementedError  # served by EventStreamView.stream; this method carries the schema

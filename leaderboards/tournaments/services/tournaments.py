@@ -34,6 +34,7 @@ from ...clubs.services import (
 from .. import live
 from ..models import Entry, Tournament, TournamentDeal, WindowChange
 from ..selectors import tournament_for_viewer
+from .announcements import announcements_schedule
 from .standings import entry_refresh, standings_rebuild
 
 log = logging.getLogger(__name__)
@@ -146,6 +147,7 @@ def tournament_create(
             game_services.deal_keep_secret(deal_id=daily.deal_id, until=ends_at)
         else:
             transaction.on_commit(lambda: settle_sequence.delay(PURPOSE, str(tournament.pk)))
+        announcements_schedule(tournament=tournament)
         return tournament
 
 
@@ -281,6 +283,7 @@ def tournament_update(
                 ends_to=tournament.ends_at,
             )
             _window_follows(tournament)
+            announcements_schedule(tournament=tournament)
     standings_rebuild(tournament_id=tournament.pk)
     return tournament
 
