@@ -71,6 +71,7 @@ THROTTLED = {
     ("/api/games/{game_id}/moves/", "post"),
     ("/api/games/{game_id}/analysis/", "get"),
     ("/api/games/{game_id}/events/", "get"),  # the cap on live streams open at once
+    ("/api/accounts/me/events/", "get"),
     *VISITOR_READS,
 }
 

@@ -5,6 +5,7 @@ ends its streams with ``retry:``. Every wait is for an event (a queue's get with
 
 from __future__ import annotations
 
+import datetime as dt
 import http.client
 import json
 import os
@@ -347,3 +348,61 @@ def test_a_server_told_to_stop_ends_its_streams_with_retry(servers):
         assert time.monotonic() - started < 15  # long before the graceful timeout (30 s) would have cut it
     finally:
         server.stop()
+
+
+def signed_up(server: Server, name: str) -> str:
+    answer = httpx.post(
+        f"{server.url}/api/accounts/signup/",
+        json={"username": f"{name}{uuid.uuid4().hex[:6]}", "password": "a-long-pass-phrase"},
+        timeout=30,
+    )
+    assert answer.status_code == 201, answer.text
+    return answer.json()["token"]
+
+
+def api(server: Server, token: str, method: str, path: str, **body) -> dict:
+    answer = httpx.request(
+        method, f"{server.url}{path}", json=body or None, headers={"Authorization": f"Bearer {token}"}, timeout=30
+    )
+    assert answer.status_code in (200, 201), answer.text
+    return answer.json()
+
+
+def test_members_are_told_a_tournament_starts_on_time_by_the_process_alone(servers):
+    """The README's way (no Redis, no beat): a tournament a few seconds ahead is announced to its club's members
+    as it is created (``tournament_soon``) and at its start (``tournament_started``) with no request in between:
+    the process holds the task queued for the start until then; an outsider hears nothing."""
+    server = servers["memory"]
+    owner, member, outsider = (signed_up(server, who) for who in ("owner", "member", "outsider"))
+    club = api(server, owner, "POST", "/api/clubs/", name=f"Bell {uuid.uuid4().hex[:6]}")
+    api(server, member, "POST", "/api/clubs/join/", invite_code=club["invite_code"])
+    mine, theirs = (
+        Follower(server, "/api/accounts/me/events/", member),
+        Follower(server, "/api/accounts/me/events/", outsider),
+    )
+    mine.next(kind="id")
+    now = dt.datetime.now(dt.UTC)
+    cup = api(
+        server,
+        owner,
+        "POST",
+        f"/api/clubs/{club['id']}/tournaments/",
+        name="Bell Cup",
+        format="match",
+        deal_count=1,
+        starts_at=(now + dt.timedelta(seconds=3)).isoformat(),
+        ends_at=(now + dt.timedelta(hours=1)).isoformat(),
+    )
+    soon, started = mine.event(), mine.event()
+    assert (soon["type"], started["type"]) == ("tournament_soon", "tournament_started")
+    for event in soon, started:
+        assert (event["tournament"], event["club"], event["name"]) == (cup["id"], club["id"], "Bell Cup")
+        assert (event["starts_at"], event["ends_at"]) == (cup["starts_at"], cup["ends_at"])
+    assert dt.datetime.fromisoformat(started["server_time"]) >= dt.datetime.fromisoformat(cup["starts_at"])
+    # the outsider's stream, open all along: kept alive, and nothing else came
+    heard = list(theirs.blocks.queue)
+    assert any("comment" in block for block in heard) and not any("event" in block for block in heard)
+    bell = api(server, member, "GET", "/api/accounts/me/notifications/")["results"]
+    assert [(row["kind"], row["tournament"]) for row in bell] == [("tournament_started", cup["id"])]
+    mine.close()
+    theirs.close()
