@@ -2,15 +2,20 @@
 openapi-python-client (``manage.py spectacular`` to a file, then the generator), every module of it imported and
 type-checked with ``mypy --strict``, and a whole practice game, a ranked daily game and the daily board played and
 read through its typed models alone (no raw HTTP, no dict lookups), the service answering through the WSGI
-application in-process."""
+application in-process; and a tournament's live stream followed on a real uvicorn process, each event parsed into
+its generated model."""
 
 from __future__ import annotations
 
 import datetime as dt
 import importlib
+import json
+import os
 import pkgutil
+import queue
 import subprocess
 import sys
+import threading
 
 import httpx
 import pytest
@@ -301,3 +306,164 @@ def test_a_generated_client_retries_a_start_with_its_idempotency_key(generated, 
     assert again.headers["Idempotent-Replayed"] == "true" and again.headers["Location"] == first.headers["Location"]
     other = games_create.sync_detailed(client=api, body=GameStartInput(number="8"), idempotency_key="start-7-once")
     assert other.status_code == 422 and other.parsed.code == "idempotency_key_reused"
+
+
+@pytest.fixture
+def uvicorn_server(transactional_db):
+    """The service under uvicorn as the README runs it (no Redis: its own bus, in-process jobs), on the test's
+    database; stopped before the database is emptied."""
+    from django.db import connection
+
+    from tests.live.test_streams import PG, Server
+
+    if connection.vendor != "postgresql":
+        pytest.skip("a second process on the test's database needs a database server")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYRAMID_", "CELERY_", "REDIS_"))}
+    server = Server(
+        env
+        | {
+            "DATABASE_URL": f"{PG}/{connection.settings_dict['NAME']}",
+            "DJANGO_DEBUG": "false",
+            "DJANGO_SECRET_KEY": "generated-stream",
+            "PYRAMID_DAILY_SECRET": "generated-stream",
+            "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+            "DJANGO_SETTINGS_MODULE": "pyramid_site.settings",
+            "PYRAMID_LIVE_KEEPALIVE_SECONDS": "0.5",
+        }
+    )
+    try:
+        server.wait_healthy()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.mark.real_clock  # the server reads its own clock
+def test_a_generated_client_follows_a_tournament_as_a_player_joins_and_finishes(generated, uvicorn_server):
+    """The tournament's stream read with the generated client's own httpx client and token, each `data:` line
+    parsed into the generated model its `event:` names; the events tell the join and the finished game as the
+    standings then show them."""
+    from pyramid_client import AuthenticatedClient, Client
+    from pyramid_client.api.accounts import accounts_signup_create
+    from pyramid_client.api.clubs import clubs_create, clubs_join_create, clubs_tournaments_create
+    from pyramid_client.api.games import games_moves_create
+    from pyramid_client.api.tournaments import (
+        tournaments_events_retrieve,
+        tournaments_games_create,
+        tournaments_join_create,
+        tournaments_standings_retrieve,
+    )
+    from pyramid_client.models import (
+        Club,
+        ClubInput,
+        EndedEventOutput,
+        Entry,
+        Game,
+        GameStatusEnum,
+        JoinedEventOutput,
+        JoinInput,
+        LeftEventOutput,
+        MoveInput,
+        MoveOutcome,
+        ResetEventOutput,
+        SignupInput,
+        SoonEventOutput,
+        StandingEventOutput,
+        StandingsPage,
+        StartedEventOutput,
+        Tournament,
+        TournamentFormatEnum,
+        TournamentInput,
+        TournamentSourceEnum,
+    )
+
+    models = {
+        "joined": JoinedEventOutput,
+        "left": LeftEventOutput,
+        "standing": StandingEventOutput,
+        "soon": SoonEventOutput,
+        "started": StartedEventOutput,
+        "ended": EndedEventOutput,
+        "reset": ResetEventOutput,
+    }
+    url = uvicorn_server.url
+    anonymous = Client(base_url=url, raise_on_unexpected_status=True, timeout=httpx.Timeout(30.0))
+
+    def account(name: str) -> AuthenticatedClient:
+        signed_up = accounts_signup_create.sync(
+            client=anonymous, body=SignupInput(username=name, password="a-long-pass-phrase")
+        )
+        return AuthenticatedClient(
+            base_url=url, token=signed_up.token, raise_on_unexpected_status=True, timeout=httpx.Timeout(30.0)
+        )
+
+    owner, player = account("host"), account("racer")
+    club = clubs_create.sync(client=owner, body=ClubInput(name="Followers"))
+    assert isinstance(club, Club) and isinstance(club.invite_code, str)
+    assert isinstance(clubs_join_create.sync(client=player, body=JoinInput(invite_code=club.invite_code)), Club)
+    today = dt.datetime.now(dt.UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    cup = clubs_tournaments_create.sync(
+        club.id,
+        client=owner,
+        body=TournamentInput(
+            name="Followed Cup",
+            format_=TournamentFormatEnum.MATCH,
+            source=TournamentSourceEnum.DAILY,  # today's daily deal: ready at once
+            starts_at=today,
+            ends_at=today + dt.timedelta(days=1),
+        ),
+    )
+    assert isinstance(cup, Tournament)
+
+    # the generated operation's own request (its URL and headers), streamed on the generated client's httpx client
+    request = tournaments_events_retrieve._get_kwargs(cup.id)
+    request["headers"] |= {"Accept": "text/event-stream"}
+    events: queue.Queue = queue.Queue()
+    opened, stop = threading.Event(), threading.Event()
+
+    def follow():
+        kind = None
+        with player.get_httpx_client().stream(**request, timeout=httpx.Timeout(30.0)) as stream:
+            assert stream.status_code == 200 and stream.headers["content-type"].startswith("text/event-stream")
+            for line in stream.iter_lines():
+                if stop.is_set():
+                    return
+                if line.startswith("id: ") and not opened.is_set():
+                    opened.set()  # where it starts: every event from here on arrives
+                elif line.startswith("event: "):
+                    kind = line.removeprefix("event: ")
+                elif line.startswith("data: "):
+                    events.put(models[kind].from_dict(json.loads(line.removeprefix("data: "))))
+
+    reader = threading.Thread(target=follow, daemon=True)
+    reader.start()
+    assert opened.wait(20)
+
+    def next_event():
+        return events.get(timeout=20)
+
+    assert isinstance(tournaments_join_create.sync(cup.id, client=player), Entry)
+    joined = next_event()
+    assert isinstance(joined, JoinedEventOutput) and joined.player.username == "racer" and joined.version == 1
+    first = next_event()
+    assert isinstance(first, StandingEventOutput) and first.games == 0
+
+    game = tournaments_games_create.sync(cup.id, client=player)
+    assert isinstance(game, Game)
+    played = 0
+    while game.status == GameStatusEnum.PLAYING:
+        assert played < 500, "the game does not end"
+        legal = game.position.legal_moves
+        move = next((m for m in legal if m not in ("draw", "redeal")), legal[0])
+        game = games_moves_create.sync(game.id, client=player, body=MoveInput(ply=game.next_ply, move=move))
+        assert isinstance(game, MoveOutcome) and game.applied
+        played += 1
+    finished = next_event()
+    assert isinstance(finished, StandingEventOutput) and finished.player.username == "racer"
+    assert (finished.games, finished.moves, finished.cards_left) == (1, played, game.cards_left)
+    standings = tournaments_standings_retrieve.sync(cup.id, client=player)
+    assert isinstance(standings, StandingsPage)
+    row = standings.results[0]
+    assert (row.player.username, row.games, row.cards_left, row.moves) == ("racer", 1, game.cards_left, played)
+    stop.set()
+    reader.join(timeout=20)
