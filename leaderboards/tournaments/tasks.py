@@ -1,20 +1,43 @@
-"""The tournaments' Celery jobs: a few lines each, taking ids, safe to run twice (an announcement is claimed once)."""
+"""The tournaments' Celery jobs: a few lines each, taking ids, safe to run twice (an announcement is claimed once);
+and the queueing of the announcements' tasks, which the services call (it needs the tasks, which need the
+services)."""
 
 from __future__ import annotations
 
 from celery import shared_task
+from django.db import transaction
+from django.utils import timezone
 
-from .services import announcements
+from .models import Tournament
+from .services.announcements import announcement_etas, tournament_announce, tournaments_announce_due
 
 
 @shared_task
 def announce_tournament(tournament_id: int) -> list[str]:
     """Queued with an ``eta`` at one of the tournament's moments: announce what is due then (nothing if early)."""
-    return announcements.tournament_announce(tournament_id=tournament_id)
+    return tournament_announce(tournament_id=tournament_id)
 
 
 @shared_task
 def announce_tournaments() -> dict:
     """Beat job (every ``PYRAMID_TOURNAMENT_SWEEP_SECONDS``): announce what a queued task missed, and queue the
-    moments coming before the next sweep."""
-    return announcements.tournaments_announce_due()
+    moments coming before the next sweep but one."""
+    sent, coming = tournaments_announce_due()
+    for tournament in coming:
+        announcements_schedule(tournament=tournament, due_now=False)  # the sweep has just sent what was due
+    return {"sent": sent, "queued": len(coming)}
+
+
+def announcements_schedule(*, tournament: Tournament, due_now: bool = True) -> None:
+    """Queue the tournament's announcement task for each moment before the horizon (and at once for one passed),
+    once the caller's transaction commits: a window moved queues its new moments, and a task of an old one finds
+    nothing due."""
+    tournament_id = tournament.pk
+    etas = announcement_etas(tournament=tournament, now=timezone.now(), due_now=due_now)
+
+    def queue():
+        for eta in etas:
+            announce_tournament.apply_async((tournament_id,), eta=eta)
+
+    if etas:
+        transaction.on_commit(queue)

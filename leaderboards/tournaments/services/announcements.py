@@ -102,36 +102,24 @@ def horizon() -> dt.timedelta:
     return dt.timedelta(seconds=2 * settings.PYRAMID_TOURNAMENT_SWEEP_SECONDS)
 
 
-def announcements_schedule(*, tournament: Tournament, due_now: bool = True) -> None:
-    """Queue a task for each of the tournament's moments before the horizon, and one at once when a moment has
-    passed (``due_now``: what it makes due is sent now), once the caller's transaction commits. A window moved
-    queues its new moments; a task of an old one finds nothing due."""
-    from ..tasks import announce_tournament  # the tasks call these services: imported when first needed
-
-    now = timezone.now()
+def announcement_etas(*, tournament: Tournament, now: dt.datetime, due_now: bool = True) -> list[dt.datetime]:
+    """When to run the tournament's announcement task: at each of its moments before the horizon, and at once
+    when a moment has passed (``due_now``: what it makes due is sent now)."""
     etas = {moment for moment in moments(tournament) if now < moment <= now + horizon()}
     if due_now and any(moment <= now for moment in moments(tournament)):
         etas.add(now)
-    tournament_id = tournament.pk
-
-    def queue():
-        for eta in sorted(etas):
-            announce_tournament.apply_async((tournament_id,), eta=eta)
-
-    if etas:
-        transaction.on_commit(queue)
+    return sorted(etas)
 
 
-def tournaments_announce_due() -> dict:
-    """The sweep: announce every moment due and missed, and queue the moments of the next horizon."""
+def tournaments_announce_due() -> tuple[int, list[Tournament]]:
+    """The sweep: announce every moment due and missed; the count sent, and the tournaments with a moment before
+    the horizon (to queue their tasks)."""
     now = timezone.now()
-    sent = {tournament_id: tournament_announce(tournament_id=tournament_id) for tournament_id in tournaments_due(now)}
+    sent = sum(len(tournament_announce(tournament_id=tournament_id)) for tournament_id in tournaments_due(now))
     ahead = now + horizon()
     coming = Tournament.objects.exclude(status=Tournament.Status.FAILED).filter(
         Q(starts_at__gt=now + soon_before(), starts_at__lte=ahead + soon_before())
         | Q(starts_at__gt=now, starts_at__lte=ahead)
         | Q(ends_at__gt=now, ends_at__lte=ahead)
     )
-    for tournament in coming:
-        announcements_schedule(tournament=tournament, due_now=False)  # the sweep has just sent those
-    return {"sent": sum(len(kinds) for kinds in sent.values()), "queued": len(coming)}
+    return sent, list(coming)

@@ -34,7 +34,7 @@ from ...clubs.services import (
 from .. import live
 from ..models import Entry, Tournament, TournamentDeal, WindowChange
 from ..selectors import tournament_for_viewer
-from .announcements import announcements_schedule
+from ..tasks import announcements_schedule
 from .standings import entry_refresh, standings_rebuild
 
 log = logging.getLogger(__name__)
