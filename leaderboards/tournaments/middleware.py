@@ -10,33 +10,35 @@ import logging
 import threading
 
 from django.conf import settings
+from django.db import connections
 
 from .tasks import announce_tournaments
 
 log = logging.getLogger(__name__)
 _started = threading.Event()
+_stop = threading.Event()  # set, the timer ends after its current sweep (tests)
 _lock = threading.Lock()
 
 
-def _sweep_for_ever(stop: threading.Event) -> None:
+def _sweep_for_ever() -> None:
     while True:
         try:
             announce_tournaments.delay()
         except Exception:  # the next period tries again
             log.exception("the tournaments' announcements could not be swept")
-        if stop.wait(settings.PYRAMID_TOURNAMENT_SWEEP_SECONDS):
+        finally:
+            connections.close_all()  # this thread's own (a sweep run here, tasks not on their thread)
+        if _stop.wait(settings.PYRAMID_TOURNAMENT_SWEEP_SECONDS):
             return
 
 
-def sweep_timer_start(stop: threading.Event | None = None) -> bool:
+def sweep_timer_start() -> bool:
     """Start the process's sweep timer unless it runs already; whether this call started it."""
     with _lock:
         if _started.is_set():
             return False
         _started.set()
-    threading.Thread(
-        target=_sweep_for_ever, args=(stop or threading.Event(),), name="pyramid-announcements", daemon=True
-    ).start()
+    threading.Thread(target=_sweep_for_ever, name="pyramid-announcements", daemon=True).start()
     return True
 
 

@@ -255,10 +255,11 @@ def my_notifications(*, viewer, now: dt.datetime | None = None) -> list[Tourname
     """What the bell shows: the tournaments of the viewer's clubs that start within ``soon_before`` or run now
     (not those whose deals could not be found), the soonest start first, ``NOTIFICATIONS`` at most."""
     now = now or timezone.now()
+    me = viewer_id(viewer)
+    if me is None:
+        return []
     return list(
-        Tournament.objects.filter(
-            club__memberships__user_id=viewer_id(viewer), starts_at__lte=now + soon_before(), ends_at__gt=now
-        )
+        Tournament.objects.filter(club__memberships__user_id=me, starts_at__lte=now + soon_before(), ends_at__gt=now)
         .exclude(status=Tournament.Status.FAILED)
         .select_related("club")
         .order_by("starts_at", "pk")[:NOTIFICATIONS]

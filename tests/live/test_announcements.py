@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from leaderboards.clubs import services as clubs
 from leaderboards.models import Tournament, TournamentAnnouncement
-from leaderboards.tournaments import services, tasks
+from leaderboards.tournaments import middleware, services, tasks
 from leaderboards.tournaments.live import tournament_channel, wire_time
 from leaderboards.tournaments.services import tournaments
 from pyramid_site.live import player_channel
@@ -245,3 +245,28 @@ def test_my_events_stream_is_mine_alone(users):
     # Django's test client is a WSGI request: the stream itself is the ASGI process's
     answer = client_for(users[0]).get("/api/accounts/me/events/")
     assert answer.status_code == 503 and answer.json()["code"] == "live_unavailable"
+
+
+def test_without_a_beat_the_first_request_starts_the_process_sweeping(club, users, settings, monkeypatch):
+    settings.PYRAMID_TOURNAMENT_SWEEP_IN_PROCESS = True
+    start = timezone.now() + dt.timedelta(hours=3)
+    cup = create(club, users[0], start)
+    swept = threading.Event()
+    sweep_task = middleware.announce_tournaments
+
+    def sweep_and_tell():
+        sweep_task.apply()
+        swept.set()
+
+    monkeypatch.setattr(middleware, "announce_tournaments", SimpleNamespace(delay=sweep_and_tell))
+    monkeypatch.setattr(middleware, "_started", threading.Event())
+    monkeypatch.setattr(middleware, "_stop", threading.Event())
+    answered = middleware.AnnouncementsSweptMiddleware(lambda request: "answered")
+    try:
+        with time_machine.travel(start - 10 * MINUTE, tick=False):
+            assert answered(None) == "answered"
+            assert swept.wait(30)
+            assert middleware.sweep_timer_start() is False  # one timer a process
+    finally:
+        middleware._stop.set()
+    assert [e["type"] for e in events(tournament_channel(cup.pk))] == ["soon"]

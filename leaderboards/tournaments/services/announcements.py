@@ -38,7 +38,7 @@ def announcements_due(tournament: Tournament, now: dt.datetime) -> list[tuple[st
     if tournament.status == Tournament.Status.FAILED:
         return []  # no deals: nothing to play, nothing to call anyone to
     starts, ends = tournament.starts_at, tournament.ends_at
-    due = []
+    due: list[tuple[str, dt.datetime]] = []
     if starts - soon_before() <= now < starts:
         due.append((Kind.SOON, starts))
     if starts <= now < ends and now - starts < LATE:
@@ -51,7 +51,7 @@ def announcements_due(tournament: Tournament, now: dt.datetime) -> list[tuple[st
 def tournament_announce(*, tournament_id: int) -> list[str]:
     """Announce what is due for the tournament now and not announced yet; the kinds sent (none when early, gone,
     or sent already)."""
-    sent = []
+    sent: list[str] = []
     with transaction.atomic():
         tournament = (
             Tournament.objects.select_for_update(of=("self",)).select_related("club").filter(pk=tournament_id).first()
@@ -74,8 +74,8 @@ def tournament_announce(*, tournament_id: int) -> list[str]:
     return sent
 
 
-def _not_announced(kind: str, moment: str) -> Exists:
-    return ~Exists(TournamentAnnouncement.objects.filter(tournament=OuterRef("pk"), kind=kind, at=OuterRef(moment)))
+def _not_announced(kind: str, moment: str) -> Q:
+    return ~Q(Exists(TournamentAnnouncement.objects.filter(tournament=OuterRef("pk"), kind=kind, at=OuterRef(moment))))
 
 
 def tournaments_due(now: dt.datetime) -> list[int]:
