@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 import engine
 from games import services as game_services
@@ -22,7 +23,7 @@ from leaderboards.tournaments import services
 from leaderboards.tournaments.live import tournament_channel
 from leaderboards.tournaments.services import tournaments
 from pyramid_site.live.bus import bus
-from tests.support import UserFactory, at_once, client_for, clock_at, winnable_deal
+from tests.support import UserFactory, at_once, clock_at, winnable_deal
 
 from .conftest import collect
 
@@ -31,6 +32,14 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 MINUTE = dt.timedelta(minutes=1)
 SECOND = dt.timedelta(seconds=1)
 CARD = re.compile(r"\b(?:10|[A2-9TJQK])[CDHS♣♦♥♠]\b")
+
+
+def api(user) -> APIClient:
+    """A client of the user's own, from an address of their own: fair play's scouting rule would hold the results
+    of games of one deal played from one address."""
+    client = APIClient(REMOTE_ADDR=f"10.9.{user.pk // 250}.{user.pk % 250 + 1}")
+    client.force_authenticate(user)
+    return client
 
 
 def events(tournament_id: int, kind: str | None = None) -> list[dict]:
@@ -57,7 +66,7 @@ def race_created(owner, club, *, starts_in=10 * MINUTE, lasts=60 * MINUTE) -> To
         "starts_at": (now + starts_in).isoformat(),
         "ends_at": (now + starts_in + lasts).isoformat(),
     }
-    made = client_for(owner).post(f"/api/clubs/{club.pk}/tournaments/", body, format="json")
+    made = api(owner).post(f"/api/clubs/{club.pk}/tournaments/", body, format="json")
     assert made.status_code == 201, made.json()
     assert (made.json()["format"], made.json()["deal_count"], made.json()["finished_at"]) == ("race", 1, None)
     race = Tournament.objects.get(pk=made.json()["id"])
@@ -70,24 +79,24 @@ def race_created(owner, club, *, starts_in=10 * MINUTE, lasts=60 * MINUTE) -> To
 
 
 def join(user, race) -> None:
-    answer = client_for(user).post(f"/api/tournaments/{race.pk}/join/")
+    answer = api(user).post(f"/api/tournaments/{race.pk}/join/")
     assert answer.status_code == 201, answer.json()
 
 
 def start(user, race) -> dict:
-    answer = client_for(user).post(f"/api/tournaments/{race.pk}/games/", {}, format="json")
+    answer = api(user).post(f"/api/tournaments/{race.pk}/games/", {}, format="json")
     assert answer.status_code == 201, answer.json()
     return answer.json()
 
 
 def move(user, game_id: int, ply: int, notation: str) -> dict:
-    answer = client_for(user).post(f"/api/games/{game_id}/moves/", {"ply": ply, "move": notation}, format="json")
+    answer = api(user).post(f"/api/games/{game_id}/moves/", {"ply": ply, "move": notation}, format="json")
     assert answer.status_code == 201, answer.json()
     return answer.json()
 
 
 def resign(user, game_id: int) -> None:
-    assert client_for(user).post(f"/api/games/{game_id}/resign/").status_code == 200
+    assert api(user).post(f"/api/games/{game_id}/resign/").status_code == 200
 
 
 def leaks(text: str, deal: Deal) -> list[str]:
@@ -105,17 +114,17 @@ def test_create_a_race_refuses_what_a_race_cannot_be(users, club):
         "starts_at": (now + MINUTE).isoformat(),
         "ends_at": (now + 60 * MINUTE).isoformat(),
     }
-    api = client_for(users[0])
+    owner = api(users[0])
     for extra, code in [
         ({"deal_count": 3}, "bad_deal_count"),
         ({"scoring": "par"}, "bad_scoring"),
         ({"source": "daily"}, "bad_source"),
         ({"format": "relay"}, "invalid"),
     ]:
-        refused = api.post(f"/api/clubs/{club.pk}/tournaments/", body | extra, format="json")
+        refused = owner.post(f"/api/clubs/{club.pk}/tournaments/", body | extra, format="json")
         assert refused.status_code == 400 and refused.json()["code"] == code, (extra, refused.json())
     assert not Tournament.objects.exists()
-    made = api.post(f"/api/clubs/{club.pk}/tournaments/", body | {"deal_count": 1}, format="json")
+    made = owner.post(f"/api/clubs/{club.pk}/tournaments/", body | {"deal_count": 1}, format="json")
     assert made.status_code == 201 and made.json()["deal_count"] == 1
 
 
@@ -128,16 +137,16 @@ def test_a_race_of_three_from_the_lobby_to_the_finish(users, club, winning_line)
     assert [e["type"] for e in events(race.pk)] == ["joined", "standing"] * 3
 
     # the lobby: nothing of the deal anywhere, and no game before the start
-    page = client_for(racers[0]).get(f"/api/tournaments/{race.pk}/")
+    page = api(racers[0]).get(f"/api/tournaments/{race.pk}/")
     assert page.status_code == 200 and page.json()["me"]["deals"] == [{"index": 0, "game": None, "counted": False}]
-    early = client_for(racers[0]).post(f"/api/tournaments/{race.pk}/games/", {}, format="json")
+    early = api(racers[0]).post(f"/api/tournaments/{race.pk}/games/", {}, format="json")
     assert early.status_code == 409 and early.json()["code"] == "not_started"
     reads = [
-        client_for(racers[0]).get(f"/api/tournaments/{race.pk}/"),
-        client_for(spectator).get(f"/api/tournaments/{race.pk}/standings/"),
-        client_for(racers[0]).get("/api/games/"),
-        client_for(spectator).get(f"/api/deals/{deal.number}/", {"rules": "one-look"}),
-        client_for(spectator).post("/api/games/", {"number": deal.number, "rules": "one-look"}, format="json"),
+        api(racers[0]).get(f"/api/tournaments/{race.pk}/"),
+        api(spectator).get(f"/api/tournaments/{race.pk}/standings/"),
+        api(racers[0]).get("/api/games/"),
+        api(spectator).get(f"/api/deals/{deal.number}/", {"rules": "one-look"}),
+        api(spectator).post("/api/games/", {"number": deal.number, "rules": "one-look"}, format="json"),
     ]
     assert [r.status_code for r in reads] == [200, 200, 200, 404, 404]
     assert [leaks(r.content.decode(), deal) for r in reads[:3]] == [[]] * 3
@@ -147,14 +156,14 @@ def test_a_race_of_three_from_the_lobby_to_the_finish(users, club, winning_line)
 
     # the start: entrants are set, everyone is dealt the same deal
     with clock_at(race.starts_at + SECOND):
-        refused = client_for(late).post(f"/api/tournaments/{race.pk}/join/")
+        refused = api(late).post(f"/api/tournaments/{race.pk}/join/")
         assert refused.status_code == 409 and refused.json()["code"] == "race_started"
         games = [start(racer, race) for racer in racers]
         assert len({Game.objects.get(pk=g["id"]).deal_id for g in games}) == 1
         assert Game.objects.get(pk=games[0]["id"]).deal_id == deal.pk
         assert all(g["deal"]["number"] is None and g["mode"] == "ranked" for g in games)
         assert all(Game.objects.get(pk=g["id"]).started_at >= race.starts_at for g in games)
-        again = client_for(racers[0]).post(f"/api/tournaments/{race.pk}/games/", {}, format="json")
+        again = api(racers[0]).post(f"/api/tournaments/{race.pk}/games/", {}, format="json")
         assert again.status_code == 409 and again.json()["code"] == "already_played"
     ids = [g["id"] for g in games]
 
@@ -169,10 +178,10 @@ def test_a_race_of_three_from_the_lobby_to_the_finish(users, club, winning_line)
         resign(racers[1], ids[1])
         # before the race is over for everyone: nobody but its player reads a game of it, its deal stays secret
         for reader, game_id in [(racers[1], ids[0]), (spectator, ids[0]), (racers[0], ids[2])]:
-            assert client_for(reader).get(f"/api/games/{game_id}/").status_code == 404
-        mine = client_for(racers[0]).get(f"/api/games/{ids[0]}/")
+            assert api(reader).get(f"/api/games/{game_id}/").status_code == 404
+        mine = api(racers[0]).get(f"/api/games/{ids[0]}/")
         assert mine.json()["deal"]["number"] is None
-        assert client_for(spectator).get(f"/api/deals/{deal.number}/", {"rules": "one-look"}).status_code == 404
+        assert api(spectator).get(f"/api/deals/{deal.number}/", {"rules": "one-look"}).status_code == 404
         assert not events(race.pk, "race_finished")
     with clock_at(race.starts_at + 50 * SECOND):
         resign(racers[2], ids[2])  # the last game: the race is over for everyone, and the clock runs on
@@ -208,7 +217,7 @@ def test_a_race_of_three_from_the_lobby_to_the_finish(users, club, winning_line)
         assert [row["rank"] for row in rows] == [1, 2, 3]
         assert [row["cards_left"] for row in rows] == [played[u.pk].cards_left for u in expected]
         assert rows[1]["cards_left"] == rows[2]["cards_left"] and rows[1]["seconds"] < rows[2]["seconds"]
-        standings = client_for(spectator).get(f"/api/tournaments/{race.pk}/standings/").json()
+        standings = api(spectator).get(f"/api/tournaments/{race.pk}/standings/").json()
         assert standings["final"] is True and standings["tournament"]["finished_at"] is not None
         assert [r["player"]["id"] for r in standings["results"]] == [u.pk for u in expected]
         assert [r["seconds"] for r in standings["results"]] == [row["seconds"] for row in rows]
@@ -228,10 +237,10 @@ def test_a_race_of_three_from_the_lobby_to_the_finish(users, club, winning_line)
                 if location.isdigit():  # a pyramid card: the deal text lays the pyramid out first, row by row
                     assert dealt[int(location)] == card
         # and anyone may read the games and the deal from now on
-        opened = client_for(spectator).get(f"/api/games/{ids[0]}/")
+        opened = api(spectator).get(f"/api/games/{ids[0]}/")
         assert opened.status_code == 200 and opened.json()["deal"]["number_text"] == str(deal.number)
-        assert client_for(spectator).get(f"/api/deals/{deal.number}/", {"rules": "one-look"}).status_code == 200
-        late_start = client_for(racers[0]).post(f"/api/tournaments/{race.pk}/games/", {}, format="json")
+        assert api(spectator).get(f"/api/deals/{deal.number}/", {"rules": "one-look"}).status_code == 200
+        late_start = api(racers[0]).post(f"/api/tournaments/{race.pk}/games/", {}, format="json")
         assert late_start.status_code == 409 and late_start.json()["code"] == "tournament_over"
         assert Entry.objects.get(tournament=race, player=racers[0]).duration_ms == rows[0]["seconds"] * 1000
 
@@ -262,15 +271,16 @@ def test_the_last_two_games_ending_at_once_end_the_race_once(users, club):
 
 def test_at_its_end_a_race_closes_its_games_and_a_held_result_never_shows(users, club, winning_line):
     race = race_created(users[0], club)
-    cheat, player, absent = users[1], users[2], users[3]
-    for racer in (cheat, player, absent):
+    cheat, player, absent, slow = users[1], users[2], users[3], users[4]
+    for racer in (cheat, player, absent, slow):
         join(racer, race)
     Void.objects.create(player=cheat, reason="tested")  # fair play holds the player's results off every board
     with clock_at(race.starts_at + SECOND):
-        cheat_game = start(cheat, race)["id"]
+        # all started before anyone finished: a game of the deal started after one from the same address had
+        # finished would be held by fair play's scouting rule (the test's clients share one address)
+        cheat_game, playing, _ = (start(racer, race)["id"] for racer in (cheat, player, slow))
         for ply, notation in enumerate(winning_line, start=1):
             move(cheat, cheat_game, ply, notation)
-        playing = start(player, race)["id"]
         move(player, playing, 1, winning_line[0])
     assert not events(race.pk, "race_finished")  # one still plays, one never started
     with clock_at(race.ends_at + SECOND):
@@ -278,9 +288,9 @@ def test_at_its_end_a_race_closes_its_games_and_a_held_result_never_shows(users,
         assert services.races_end_due() == 0
     race.refresh_from_db()
     assert race.finished_at == race.ends_at
-    assert Game.objects.get(pk=playing).status == "closed"
+    assert set(Game.objects.filter(player__in=[player, slow]).values_list("status", flat=True)) == {"closed"}
     progress = events(race.pk, "race_progress")
-    assert progress[-1]["player"]["id"] == player.pk and progress[-1]["state"] == "closed"
+    assert {(e["player"]["id"], e["state"]) for e in progress[-2:]} == {(player.pk, "closed"), (slow.pk, "closed")}
     (finished,) = events(race.pk, "race_finished")
     rows = finished["standings"]
     assert rows[0]["player"]["id"] == player.pk and rows[0]["games"] == 1
@@ -292,6 +302,6 @@ def test_at_its_end_a_race_closes_its_games_and_a_held_result_never_shows(users,
 def test_a_race_is_followed_by_its_entrants_and_members_only(users, club):
     race = race_created(users[0], club)
     outsider = UserFactory()
-    refused = client_for(outsider).get(f"/api/tournaments/{race.pk}/standings/")
+    refused = api(outsider).get(f"/api/tournaments/{race.pk}/standings/")
     assert refused.status_code == 403 and refused.json()["code"] == "not_member"
-    assert client_for(users[5]).get(f"/api/tournaments/{race.pk}/standings/").status_code == 200
+    assert api(users[5]).get(f"/api/tournaments/{race.pk}/standings/").status_code == 200

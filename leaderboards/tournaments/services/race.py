@@ -5,6 +5,7 @@ is over, whichever comes first. Until then nothing of its deal is shown to anyon
 from __future__ import annotations
 
 import logging
+import threading
 
 from django.db import transaction
 from django.db.models import Max
@@ -18,6 +19,9 @@ from ..models import Entry, Tournament, WindowChange
 from ..selectors import race_finish, race_of_game, race_podium
 
 log = logging.getLogger(__name__)
+# set while race_end closes a race's last games: each closed game would otherwise end the race again, one inside
+# the other, as many deep as games were left playing
+_closing = threading.local()
 
 
 def race_on_game_moved(sender, *, game: Game, kind: str, **kwargs) -> None:
@@ -27,7 +31,7 @@ def race_on_game_moved(sender, *, game: Game, kind: str, **kwargs) -> None:
     if race is None:
         return
     live.race_progress(race, game, at=timezone.now())
-    if game.is_over:
+    if game.is_over and getattr(_closing, "race", None) != race.pk:
         # after the game's commit, in a transaction of its own: the race's row is locked there, never while a
         # game's is held (a window moved holds the tournament's row while it moves the games')
         transaction.on_commit(lambda: race_end(tournament_id=race.pk), robust=True)
@@ -46,8 +50,12 @@ def race_end(*, tournament_id: int) -> Tournament | None:
     deal_ids = list(race.deals.values_list("deal_id", flat=True))
     games = Game.objects.filter(deal_id__in=deal_ids, mode=Game.Mode.RANKED, daily__isnull=True)
     if now >= race.ends_at:
-        for game_id in games.filter(status=Game.Status.PLAYING).values_list("pk", flat=True):
-            game_services.game_close(game_id=game_id)
+        _closing.race = race.pk
+        try:
+            for game_id in games.filter(status=Game.Status.PLAYING).values_list("pk", flat=True):
+                game_services.game_close(game_id=game_id)
+        finally:
+            _closing.race = None
     with transaction.atomic():
         race = Tournament.objects.select_for_update().get(pk=tournament_id)
         if race.finished_at is not None:
