@@ -7,6 +7,12 @@ ranked game at the end of its window), inside the transaction that stores it, wi
 closed it): a receiver's writes land with the game's, or neither does. Leaderboards score the ranked ones; the game
 app queues every finished game's analysis once the transaction commits.
 
+``game_moved`` is sent after each stored change of a ranked game (a move; its end too: the ending move, a
+resignation or the server's close, after ``game_finished``), with ``game`` (as stored) and ``kind`` (``move`` or
+``over``: a ranked game has no undo), inside the transaction that stores it (a move that does not end the game is
+stored by one statement, committed at once): a receiver that tells others of it does so once it is committed.
+Tournaments tell a race's entrants of each other's progress.
+
 ``game_analysed`` is sent when a finished ranked game's analysis is stored, inside that transaction, with
 ``game`` and ``analysis`` (an ``engine.solver.analysis.Analysis``): fair play reads the player's accuracy.
 """
@@ -14,4 +20,5 @@ app queues every finished game's analysis once the transaction commits.
 from django.dispatch import Signal
 
 game_finished = Signal()
+game_moved = Signal()
 game_analysed = Signal()

@@ -8,7 +8,7 @@ class LeaderboardsConfig(AppConfig):
 
     def ready(self):
         from games.services import sequence_register
-        from games.signals import game_analysed, game_finished
+        from games.signals import game_analysed, game_finished, game_moved
         from pyramid_site.metrics import collector_register
 
         from .boards.services.results import result_on_game_finished
@@ -17,6 +17,7 @@ class LeaderboardsConfig(AppConfig):
         from .fair_play.metrics import RecheckCollector
         from .fair_play.services import result_held_by_fair_play
         from .fair_play.tasks import check_on_game_finished
+        from .tournaments.services.race import race_on_game_moved
         from .tournaments.services.standings import entries_refresh_on_result_written
         from .tournaments.services.tournaments import PURPOSE, tournament_sequence_step
 
@@ -30,5 +31,7 @@ class LeaderboardsConfig(AppConfig):
         game_finished.connect(check_on_game_finished, dispatch_uid="leaderboards.game_rules")
         # and each ranked game's analysis, in the transaction that stores it: the accuracy rule of fair play
         game_analysed.connect(accuracy_on_game_analysed, dispatch_uid="leaderboards.accuracy")
+        # each change of a race's game is told to its entrants as counts, and its last end ends the race
+        game_moved.connect(race_on_game_moved, dispatch_uid="leaderboards.tournaments.race")
         sequence_register(PURPOSE, tournament_sequence_step)
         collector_register(RecheckCollector())

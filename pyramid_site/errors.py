@@ -106,7 +106,7 @@ class Code(str, enum.Enum):  # noqa: UP042 (each member is made by __new__ from 
         400,
         "a tournament window that ends before it starts, lasts over a year or has no time zone",
     )
-    BAD_FORMAT = ("bad_format", 400, "a tournament format other than match or arena")
+    BAD_FORMAT = ("bad_format", 400, "a tournament format other than match, arena or race")
     BAD_SCORING = ("bad_scoring", 400, "a scoring other than plain or par, or par scoring for an arena")
     BAD_SOURCE = ("bad_source", 400, "a tournament source other than secret or daily")
     BAD_DEAL_COUNT = ("bad_deal_count", 400, "a tournament of fewer than 1 or more than 100 deals")
@@ -200,6 +200,7 @@ class Code(str, enum.Enum):  # noqa: UP042 (each member is made by __new__ from 
     )
     DAILY_WINDOW_FIXED = ("daily_window_fixed", 409, "a tournament on the daily deal keeps its day")
     NOT_STARTED = ("not_started", 409, "the tournament has not started yet")
+    RACE_STARTED = ("race_started", 409, "the race has started: its entrants were set at its start")
     NOT_READY = ("not_ready", 409, "the tournament's deals are still being prepared")
     NOT_JOINED = ("not_joined", 409, "join the tournament first")
     GAME_IN_PROGRESS = (

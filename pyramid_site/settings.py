@@ -552,6 +552,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.close_expired_games",
         "schedule": PYRAMID_CLOSE_GAMES_EVERY_SECONDS,
     },
+    # races whose end came with an entrant who never played, ended for everyone (their games' ends end the others)
+    "end-races": {
+        "task": "leaderboards.tasks.end_races",
+        "schedule": PYRAMID_CLOSE_GAMES_EVERY_SECONDS,
+    },
     # yesterday's ranked games replayed and checked; a second run the same day changes nothing
     "recheck-ranked-day": {
         "task": "leaderboards.fair_play.tasks.recheck_ranked_day",

@@ -2,7 +2,14 @@
 
 from .analysis import BestLine, game_analyse, game_replay, game_verdict
 from .daily import daily_deal_prepare, daily_deal_settle, daily_slots_open
-from .deals import deal_get_or_create, deal_keep_secret, deal_numbers_keep_secret, deal_solve, deal_solve_request
+from .deals import (
+    deal_get_or_create,
+    deal_keep_secret,
+    deal_numbers_keep_secret,
+    deal_solve,
+    deal_solve_request,
+    deal_window_end_early,
+)
 from .play import (
     MoveOutcome,
     game_close,
@@ -38,6 +45,7 @@ __all__ = [
     "deal_numbers_keep_secret",
     "deal_solve",
     "deal_solve_request",
+    "deal_window_end_early",
     "game_analyse",
     "game_close",
     "game_hint",

@@ -19,7 +19,7 @@ from pyramid_site.errors import Code, DomainError
 from pyramid_site.solver_budget import SolverPayer, refuse_when_spent, spending
 
 from ..engine_glue import start_position
-from ..models import SOLVE_BUCKETS, Deal, SolveHour
+from ..models import SOLVE_BUCKETS, Deal, Game, SolveHour
 from ..secrecy import deal_number_is_secret
 
 log = logging.getLogger(__name__)
@@ -79,6 +79,23 @@ def deal_numbers_keep_secret(*, numbers: list[int], until: dt.datetime) -> int:
     return Deal.objects.filter(Q(secret_until__isnull=True) | Q(secret_until__lt=until), number__in=numbers).update(
         secret_until=until
     )
+
+
+def deal_window_end_early(*, deal_id: int, window_end: dt.datetime, at: dt.datetime) -> int:
+    """A window that kept the deal secret until ``window_end`` ended early, at ``at`` (a race whose every game
+    finished: nothing of it can be played any more): the rows of its number that this window alone kept secret
+    (``secret_until`` is still exactly its end; a later window's keeps them) are secret until ``at``, and its ranked
+    games, every one finished, close then. Called in the caller's transaction, which holds the window's row."""
+    number = Deal.objects.filter(pk=deal_id).values_list("number", flat=True).first()
+    if number is None or not at < window_end:
+        return 0
+    games = Game.objects.filter(deal_id=deal_id, mode=Game.Mode.RANKED)
+    if games.filter(status=Game.Status.PLAYING).exists():
+        return 0  # a game still playing keeps the whole window: its deal would be open while it plays
+    Game.objects.filter(
+        deal_id=deal_id, mode=Game.Mode.RANKED, daily__isnull=True, closes_at=window_end, finished_at__lte=at
+    ).exclude(status=Game.Status.PLAYING).update(closes_at=at)
+    return Deal.objects.filter(number=number, secret_until=window_end).update(secret_until=at)
 
 
 def _solution(deal: Deal, budget: float) -> tuple[Solution, str]:

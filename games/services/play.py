@@ -31,7 +31,7 @@ from ..models import DailyDeal, Deal, Game
 from ..move_log import log_append, log_notations, log_without_last
 from ..secrecy import deal_is_secret, deal_number_is_secret, game_hidden_from_its_player
 from ..selectors import game_of_player, window_is_over
-from ..signals import game_finished
+from ..signals import game_finished, game_moved
 from ..words import refusal
 from .deals import deal_get_or_create
 from .practice import practice_pool_fill, proven_deal_draw
@@ -188,6 +188,13 @@ def _finished(game: Game, position: engine.Position | None = None, payer: Solver
     game_finished.send(sender=Game, game=game, position=position, payer=payer)
 
 
+def _changed(game: Game, kind: str, *, move: str | None = None) -> None:
+    """Tell the game's followers (its own channel) and the apps above (``game_moved``) of a stored change."""
+    game_changed(game, kind, move=move)
+    if game.mode == Game.Mode.RANKED:  # only a ranked game can be a tournament's: a practice move costs nothing more
+        game_moved.send(sender=Game, game=game, kind=kind)
+
+
 def window_over(game: Game) -> DomainError:
     if game.daily_id:
         return DomainError(
@@ -214,7 +221,7 @@ def game_close(*, game_id: int) -> Game | None:
         game.version += 1
         game.save(update_fields=["status", "finished_at", "version"])
         _finished(game)
-        game_changed(game, "over")
+        _changed(game, "over")
         return game
 
 
@@ -287,11 +294,13 @@ def move_submit(*, game_id: int, player, ply: int, move: str, payer: SolverPayer
                 written = _write_move(game, read_version)
                 if written:
                     _finished(game, position, payer)
+                    _changed(game, "move", move=notation)
         else:
             written = _write_move(game, read_version)
+            if written:
+                _changed(game, "move", move=notation)
         if written:
             MOVES.inc()
-            game_changed(game, "move", move=notation)
             return MoveOutcome(game, position, applied=True)
         # another request changed the game since it was read: judge this one again on the new state
 
@@ -372,7 +381,7 @@ def game_resign(*, game_id: int, player, payer: SolverPayer | None = None) -> Ga
         game.version += 1
         game.save(update_fields=["status", "finished_at", "version"])
         _finished(game, payer=payer)
-        game_changed(game, "over")
+        _changed(game, "over")
         return game
 
 
@@ -404,7 +413,7 @@ def game_undo(*, game_id: int, player) -> Game:
         game.save(
             update_fields=["state", "moves", "cards_left", "status", "finished_at", "version", "undo_count", "move_log"]
         )
-        game_changed(game, "undo")
+        _changed(game, "undo")
         return game
 
 

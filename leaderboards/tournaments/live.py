@@ -82,3 +82,46 @@ def tournament_announced(tournament: Tournament, kind: str, members: list[int]) 
         "server_time": now,
     }
     publish_many_after_commit([(player_channel(member), note) for member in members])
+
+
+RACE_STATES = {"playing": "playing", "won": "cleared", "stuck": "stuck", "resigned": "resigned", "closed": "closed"}
+
+
+def race_progress(race: Tournament, game, *, at) -> None:
+    """A race game's progress as every entrant and spectator sees it: counts, never a card (its deal is secret
+    until the race is over for everyone). ``seconds`` is the race's clock at the change (the game's end once over)."""
+    publish_after_commit(
+        tournament_channel(race.pk),
+        {
+            "type": "race_progress",
+            "tournament": race.pk,
+            "player": player_payload(game.player),
+            "cards_left": game.cards_left,
+            "moves": game.moves,
+            "state": RACE_STATES[game.status],
+            "seconds": max(0, int(((game.finished_at or at) - race.starts_at).total_seconds() * 1000)) / 1000,
+        },
+    )
+
+
+def race_finished(race: Tournament, podium: list[dict], finish: dict | None) -> None:
+    """The race is over for everyone: its standings' top rows, and the winner's last moves with their cards."""
+    publish_after_commit(
+        tournament_channel(race.pk),
+        {
+            "type": "race_finished",
+            "tournament": race.pk,
+            "finished_at": race.finished_at.isoformat().replace("+00:00", "Z"),
+            "standings": [
+                {
+                    "rank": row["rank"],
+                    "player": {"id": row["player_id"], "username": row["player__username"]},
+                    "games": row["games"],
+                    "cards_left": row["cards_left"],
+                    "seconds": row["duration_ms"] / 1000,
+                }
+                for row in podium
+            ],
+            "finish": finish,
+        },
+    )

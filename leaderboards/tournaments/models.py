@@ -13,6 +13,7 @@ class Tournament(models.Model):
     class Format(models.TextChoices):
         MATCH = "match"
         ARENA = "arena"
+        RACE = "race"  # one secret deal for every entrant at the same moment, progress followed live
 
     class Scoring(models.TextChoices):
         PLAIN = "plain"  # total cards left, then total moves, then total time
@@ -44,16 +45,32 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="tournaments_created"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(
+        null=True, blank=True, help_text="a race: when it ended for everyone (its end, or its last game finished)"
+    )
 
     class Meta:
         constraints = [
             models.CheckConstraint(condition=Q(ends_at__gt=models.F("starts_at")), name="tournament_ends_after_start"),
             models.CheckConstraint(condition=Q(deal_count__gte=1, deal_count__lte=100), name="tournament_deal_count"),
-            models.CheckConstraint(condition=Q(format__in=["match", "arena"]), name="tournament_format_valid"),
+            models.CheckConstraint(condition=Q(format__in=["match", "arena", "race"]), name="tournament_format_valid"),
             models.CheckConstraint(condition=Q(scoring__in=["plain", "par"]), name="tournament_scoring_valid"),
             models.CheckConstraint(condition=Q(format="match") | Q(scoring="plain"), name="tournament_arena_plain"),
             models.CheckConstraint(
                 condition=Q(status__in=["preparing", "ready", "failed"]), name="tournament_status_valid"
+            ),
+            # a race is one secret deal, ranked by cards left then time: nothing of it is known before its start
+            models.CheckConstraint(
+                condition=~Q(format="race") | Q(deal_count=1, source="secret", scoring="plain"),
+                name="tournament_race_one_secret_deal",
+            ),
+            models.CheckConstraint(
+                condition=Q(format="race") | Q(finished_at__isnull=True), name="tournament_finished_only_race"
+            ),
+            models.CheckConstraint(
+                condition=Q(finished_at__isnull=True)
+                | Q(finished_at__gte=F("starts_at"), finished_at__lte=F("ends_at")),
+                name="tournament_finished_in_window",
             ),
         ]
 

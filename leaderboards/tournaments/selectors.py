@@ -11,7 +11,10 @@ from django.db.models.functions import Rank
 from django.utils import timezone
 from django.utils.translation import gettext
 
+import engine
+from games.engine_glue import engine_deal, engine_rules
 from games.models import Game
+from games.move_log import log_notations
 from pyramid_site.errors import Code, DomainError
 from pyramid_site.keyset import reversed_order, rows_beyond
 
@@ -137,12 +140,16 @@ def standings_page(*, tournament_id: int, viewer) -> StandingsPage:
 
 
 def standing_order(tournament: Tournament) -> list:
-    """Arena: points, then fewer cards left, then less time, a player with no game last. Match:
+    """Arena: points, then fewer cards left, then less time, a player with no game last. Race: fewer cards left,
+    then (a player with no finished game after one who left as many) less time on the race's clock. Match:
     Par Pyramid score (highest first), or under plain scoring total cards left (a deal not played
     counts all its cards), then total moves, then total time."""
     if tournament.format == Tournament.Format.ARENA:
         no_game = Case(When(games=0, then=Value(True)), default=Value(False), output_field=BooleanField())
         return [F("score").desc(), no_game.asc(), F("cards_left").asc(), F("duration_ms").asc()]
+    if tournament.format == Tournament.Format.RACE:
+        no_game = Case(When(games=0, then=Value(True)), default=Value(False), output_field=BooleanField())
+        return [F("cards_left").asc(), no_game.asc(), F("duration_ms").asc()]
     return [F("score").desc(), F("cards_left").asc(), F("moves").asc(), F("duration_ms").asc()]
 
 
@@ -175,6 +182,8 @@ def standing_key(tournament: Tournament) -> list[str]:
     unique key, for a cursor. A row is ahead of another when its key comes first."""
     if tournament.format == Tournament.Format.ARENA:
         return ["-score", "no_game", "cards_left", "duration_ms", "player_id"]
+    if tournament.format == Tournament.Format.RACE:
+        return ["cards_left", "no_game", "duration_ms", "player_id"]
     return ["-score", "cards_left", "moves", "duration_ms", "player_id"]
 
 
@@ -182,11 +191,12 @@ def standings_keyed(*, tournament: Tournament):
     """The entries as plain rows with the columns of ``standing_key`` and no rank (a window over the whole
     standings would be cut to a page's rows by the cursor's filter): ``standings_rank`` numbers a page of them."""
     rows = Entry.objects.filter(tournament=tournament)
-    if tournament.format == Tournament.Format.ARENA:
+    with_no_game = tournament.format in (Tournament.Format.ARENA, Tournament.Format.RACE)
+    if with_no_game:
         rows = rows.annotate(
             no_game=Case(When(games=0, then=Value(True)), default=Value(False), output_field=BooleanField())
         )
-    return rows.values(*STANDING_FIELDS, *(["no_game"] if tournament.format == Tournament.Format.ARENA else []))
+    return rows.values(*STANDING_FIELDS, *(["no_game"] if with_no_game else []))
 
 
 def standings_rank(*, tournament: Tournament, rows: list[dict]) -> None:
@@ -264,3 +274,42 @@ def my_notifications(*, viewer, now: dt.datetime | None = None) -> list[Tourname
         .select_related("club")
         .order_by("starts_at", "pk")[:NOTIFICATIONS]
     )
+
+
+def race_of_game(game: Game) -> Tournament | None:
+    """The race a ranked game is played in (a race's deal is its own: one secret deal, of no other window)."""
+    if game.mode != Game.Mode.RANKED or game.daily_id is not None:
+        return None
+    return (
+        Tournament.objects.filter(format=Tournament.Format.RACE, deals__deal_id=game.deal_id)
+        .only("pk", "starts_at", "ends_at", "format")
+        .first()
+    )
+
+
+def race_podium(race: Tournament, *, limit: int = 10) -> list[dict]:
+    """The top rows of a race's standings, as its end tells them (results held by fair play never count)."""
+    return list(standings(tournament=race)[:limit])
+
+
+FINISH_MOVES = 8
+
+
+def race_finish(race: Tournament, winner_id: int) -> dict | None:
+    """The last moves of the winner's game that counts, each with the cards it took (a draw or redeal takes none):
+    told once the race is over for everyone, when its deal is no longer secret. None when the winner has no game
+    that counts."""
+    result = counting_results(race).filter(player_id=winner_id).select_related("game__deal").first()
+    if result is None:
+        return None
+    game = result.game
+    notations = log_notations(game.move_log)
+    position = engine.Position.start(engine_deal(game.deal.text), engine_rules(game.deal.rules))
+    moves = []
+    for ply, notation in enumerate(notations, start=1):
+        move = engine.parse_move(notation)
+        if ply > len(notations) - FINISH_MOVES:
+            cards = [position.card_at(location) for location in move.locations]
+            moves.append({"ply": ply, "move": notation, "cards": [engine.card_text(c) for c in cards if c is not None]})
+        position.apply(move)
+    return {"game": game.pk, "status": game.status, "cards_left": game.cards_left, "moves": moves}

@@ -3,6 +3,7 @@
 400 ``bad_parameter``, never a silent default."""
 
 import datetime as dt
+from types import SimpleNamespace
 
 import pytest
 from django.utils import timezone
@@ -219,9 +220,9 @@ def test_a_cursor_of_another_list_or_with_an_offset_is_400(player, other_player,
 
 
 @pytest.mark.rows_edited_behind_the_services
-def running_cup(users, *, club_name: str, **options):
+def running_cup(users, *, club_name: str, starts_in: dt.timedelta = -dt.timedelta(hours=1), **options):
     """A one-look tournament running for the next hour in a club of all ``users`` (``options``: its format and
-    scoring)."""
+    scoring; a race, which takes entrants until its start, starts ``starts_in`` from now)."""
     club = services.club_create(user=users[0], name=club_name)
     for user in users[1:]:
         services.club_join(user=user, invite_code=club.invite_code)
@@ -231,31 +232,41 @@ def running_cup(users, *, club_name: str, **options):
         club_id=club.pk,
         name="Cup",
         rules="one-look",
-        starts_at=now - dt.timedelta(hours=1),
+        starts_at=now + starts_in,
         ends_at=now + dt.timedelta(hours=1),
         **options,
     )
 
 
-@pytest.mark.parametrize("format", ["match", "arena"])
-def test_standings_by_cursor_rank_as_the_whole_table_does(users, format):
+@pytest.mark.parametrize("format", ["match", "arena", "race"])
+def test_standings_by_cursor_rank_as_the_whole_table_does(users, format, monkeypatch):
     """Ties across a page's edge share their rank; every page's ranks are those of SQL's RANK over the whole
     table, worked out here again from the rows."""
     from leaderboards.models import Entry
+    from leaderboards.tournaments.services import tournaments
 
-    cup = running_cup(users, club_name="Ranked", format=format)
-    # standings with ties: (score, games, cards_left) per player
-    figures = [(3, 2, 10), (5, 1, 4), (3, 2, 10), (3, 2, 10), (0, 0, 52), (5, 1, 4), (3, 2, 7), (0, 0, 52)]
-    for user, (score, games, cards) in zip(users, figures, strict=True):
+    race = format == "race"
+    if race:  # its one deal is not needed here: the solver's jobs are not run
+        monkeypatch.setattr(tournaments, "settle_sequence", SimpleNamespace(delay=lambda *args: None))
+    cup = running_cup(
+        users, club_name="Ranked", format=format, **({"starts_in": dt.timedelta(minutes=5)} if race else {})
+    )
+    # standings with ties: (score, games, cards_left, seconds) per player (a race scores nothing: its score is 0)
+    figures = [(3, 2, 10, 5), (5, 1, 4, 3), (3, 2, 10, 5), (3, 2, 10, 7), (0, 0, 52, 0), (5, 1, 4, 3), (3, 2, 7, 1)]
+    figures.append((0, 0, 10, 0))  # a race: as many cards left as others, but no game that counts
+    if race:
+        figures = [(0, *rest) for _, *rest in figures]
+    for user, (score, games, cards, seconds) in zip(users, figures, strict=True):
         tournament_services.tournament_join(user=user, tournament_id=cup.pk)
         Entry.objects.filter(tournament=cup, player=user).update(
-            score=score, games=games, cards_left=cards, moves=0, duration_ms=0
+            score=score, games=games, cards_left=cards, moves=0, duration_ms=seconds * 1000 if race else 0
         )
 
-    # the standing as a tuple compared in Python: higher score, then (arena) a player with a game, then fewer cards
+    # the standing as a tuple compared in Python: higher score, then (arena) a player with a game, then fewer cards;
+    # a race: fewer cards, then a player with a game, then less time
     standing = {
-        user.pk: (-score, format == "arena" and games == 0, cards)
-        for user, (score, games, cards) in zip(users, figures, strict=True)
+        user.pk: (cards, games == 0, seconds) if race else (-score, format == "arena" and games == 0, cards)
+        for user, (score, games, cards, seconds) in zip(users, figures, strict=True)
     }
     expected = {pk: 1 + sum(other < mine for other in standing.values()) for pk, mine in standing.items()}
     api = client_for(users[0])

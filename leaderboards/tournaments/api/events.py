@@ -77,6 +77,64 @@ class EndedEventOutput(EventOutput):
     ends_at = WireDateTimeField()
 
 
+class RaceProgressEventOutput(TournamentEventOutput):
+    """A race game changed (a move, or its end): counts only, never a card, the deal being secret until the race is
+    over for everyone."""
+
+    type = serializers.ChoiceField(choices=["race_progress"])
+    cards_left = serializers.IntegerField()
+    moves = serializers.IntegerField()
+    state = serializers.ChoiceField(
+        choices=["playing", "cleared", "stuck", "resigned", "closed"],
+        help_text="cleared: won; stuck: no move left; closed: still playing when the race's end came",
+    )
+    seconds = serializers.FloatField(help_text="the race's clock at the change (from its start; at the game's end)")
+
+
+class RaceRowOutput(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = PlayerRefOutput()
+    games = serializers.IntegerField(help_text="1 when the player's game counts; 0 when none does")
+    cards_left = serializers.IntegerField(help_text="a player with no game that counts has every card left")
+    seconds = serializers.FloatField(help_text="the race's clock at the end of the player's game")
+
+    class Meta:
+        ref_name = "RaceRow"
+
+
+class RaceMoveOutput(serializers.Serializer):
+    ply = serializers.IntegerField(help_text="1 for the first move of the game")
+    move = serializers.CharField(help_text="the move's notation (docs/rules.md)")
+    cards = serializers.ListField(
+        child=serializers.CharField(), help_text="the cards it took, as the deal text writes them (none for a draw)"
+    )
+
+    class Meta:
+        ref_name = "RaceMove"
+
+
+class RaceFinishOutput(serializers.Serializer):
+    game = serializers.IntegerField(help_text="the winner's game, readable by anyone now")
+    status = serializers.CharField(help_text="how the game ended (won, stuck, resigned, closed)")
+    cards_left = serializers.IntegerField()
+    moves = RaceMoveOutput(many=True, help_text="the game's last moves (up to 8), oldest first")
+
+    class Meta:
+        ref_name = "RaceFinish"
+
+
+class RaceFinishedEventOutput(EventOutput):
+    """The race is over for everyone (its end came, or every entrant's game is over): the top of its final
+    standings (results held by fair play never count) and a short replay of the winner's finish, now that the deal
+    is public. Sent once."""
+
+    type = serializers.ChoiceField(choices=["race_finished"])
+    tournament = serializers.IntegerField()
+    finished_at = serializers.DateTimeField()
+    standings = RaceRowOutput(many=True, help_text="the first rows of the final standings (up to 10)")
+    finish = RaceFinishOutput(allow_null=True, help_text="null when nobody's game counts")
+
+
 TOURNAMENT_EVENT = event_union(
     "TournamentEvent",
     {
@@ -86,13 +144,16 @@ TOURNAMENT_EVENT = event_union(
         "soon": SoonEventOutput,
         "started": StartedEventOutput,
         "ended": EndedEventOutput,
+        "race_progress": RaceProgressEventOutput,
+        "race_finished": RaceFinishedEventOutput,
     },
 )
 
 
 class TournamentEventsView(EventStreamView):
     """Follow a tournament live: who joins or withdraws, each standing as a finished game counts on it, its start
-    coming (`soon`), come (`started`) and its end (`ended`); for
+    coming (`soon`), come (`started`) and its end (`ended`) (a race: each game's progress as counts, and its end for
+    everyone with the final top rows and the winner's finish); for
     whoever may read its live standings (the club's members and the entrants; everyone who sees the club once it
     is over). Open the stream first, then read the standings."""
 

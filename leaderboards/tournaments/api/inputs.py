@@ -20,7 +20,10 @@ class TournamentInput(serializers.Serializer):
         help_text="secret: deals the server picks and proves winnable; daily: the day's daily deal",
     )
     deal_count = serializers.IntegerField(
-        min_value=1, max_value=100, required=False, help_text="6 for a match, 30 for an arena when left out"
+        min_value=1,
+        max_value=100,
+        required=False,
+        help_text="6 for a match, 30 for an arena when left out; a race is 1",
     )
     starts_at = AwareDateTimeField()
     ends_at = AwareDateTimeField()

@@ -104,6 +104,11 @@ class TournamentOutput(serializers.Serializer):
     status = serializers.ChoiceField(choices=TOURNAMENT_STATUSES, help_text="preparing until its deals are ready")
     starts_at = WireDateTimeField()
     ends_at = WireDateTimeField()
+    finished_at = WireDateTimeField(
+        allow_null=True,
+        help_text="a race: when it ended for everyone (its end, or earlier once every entrant's game was over: its "
+        "window then ends there too); null until then, and for other formats",
+    )
     can_manage = serializers.BooleanField(help_text="I may change or delete it")
 
     class Meta:

@@ -89,8 +89,9 @@ class ClubTournamentsView(VisitorReadable, APIView):
             ),
         },
         summary="Create a tournament (owner and admins); secret deals are prepared by the solver jobs",
-        description="Create a match (one ranked game per deal) or an arena (a sequence of deals played "
-        'one after another) over a window (docs/leaderboards.md, "Tournament standings"). '
+        description="Create a match (one ranked game per deal), an arena (a sequence of deals played "
+        "one after another) or a race (one secret deal dealt to every entrant at its start, progress followed "
+        'live, ranked by cards left then time) over a window (docs/leaderboards.md, "Tournament standings"). '
         "Secret deals are found and proved winnable by the solver jobs: the tournament is "
         "`preparing` until they are ready. Guest accounts sign up first "
         "(403 `guest_not_allowed`).",
@@ -172,12 +173,14 @@ class TournamentJoinView(APIView):
                 Code.NOT_MEMBER,
                 Code.TOURNAMENT_NOT_FOUND,
                 Code.TOURNAMENT_OVER,
+                Code.RACE_STARTED,
                 Code.ALREADY_JOINED,
                 Code.CLUB_ARCHIVED,
             ),
         },
-        summary="Join a tournament of your club, until it ends",
-        description="Join a tournament of a club you are a member of. Only games started after joining "
+        summary="Join a tournament of your club, until it ends (a race: until it starts)",
+        description="Join a tournament of a club you are a member of; a race's entrants are set at its start "
+        "(409 `race_started` after). Only games started after joining "
         "count: `games_not_counted` lists your games of its deals started before (on a "
         "tournament of the daily deal, a daily game played first), whose deals stay played.",
     )

@@ -1,5 +1,6 @@
 """Every write of the tournaments: one transaction each, keyword-only arguments."""
 
+from .race import race_end, race_on_game_moved, races_end_due
 from .standings import entry_refresh, standings_rebuild
 from .tournaments import (
     tournament_create,
@@ -15,6 +16,9 @@ from .tournaments import (
 
 __all__ = [
     "entry_refresh",
+    "race_end",
+    "race_on_game_moved",
+    "races_end_due",
     "standings_rebuild",
     "tournament_create",
     "tournament_deals_prepare",

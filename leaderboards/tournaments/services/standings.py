@@ -28,6 +28,11 @@ def player_counting_results(tournament: Tournament, player_id: int) -> list[tupl
     )
 
 
+def race_milliseconds(tournament: Tournament, at) -> int:
+    """The time on a race's clock at ``at``."""
+    return max(0, int((at - tournament.starts_at).total_seconds() * 1000))
+
+
 def _standing(entry: Entry, tournament: Tournament, counted: list[Result]) -> None:
     """Set the entry's figures from the results that count, in the order of the tournament's deals."""
     entry.games = len(counted)
@@ -37,6 +42,10 @@ def _standing(entry: Entry, tournament: Tournament, counted: list[Result]) -> No
     entry.duration_ms = sum(r.duration_ms for r in counted)
     entry.score = 0
     entry.streak = 0
+    if tournament.format == Tournament.Format.RACE:
+        # a race's clock is the race's: from its start, the same moment for everyone, to the game's end (a game
+        # started late costs its player the time they lost)
+        entry.duration_ms = sum(race_milliseconds(tournament, r.finished_at) for r in counted)
     if tournament.format == Tournament.Format.ARENA:
         tally = arena_tally([r.cleared for r in counted])
         entry.score, entry.streak = tally.score, tally.streak

@@ -100,6 +100,15 @@ def tournament_create(
         )
     if format == Tournament.Format.ARENA and scoring != Tournament.Scoring.PLAIN:
         raise DomainError(Code.BAD_SCORING, gettext("an arena has its own points; Par Pyramid scoring is for matches"))
+    if format == Tournament.Format.RACE:
+        # one deal nobody knows before the start, the same for everyone, ranked by cards left and then time
+        if scoring != Tournament.Scoring.PLAIN:
+            raise DomainError(Code.BAD_SCORING, gettext("a race ranks by cards left, then time; it has no scoring"))
+        if source != Tournament.Source.SECRET:
+            raise DomainError(Code.BAD_SOURCE, gettext("a race is played on a secret deal"))
+        if deal_count not in (None, 1):
+            raise DomainError(Code.BAD_DEAL_COUNT, gettext("a race is one deal"))
+        deal_count = 1
     _window(starts_at, ends_at)
     if ends_at <= timezone.now():
         raise DomainError(Code.BAD_WINDOW, gettext("the tournament would be over before it is created"))
@@ -319,9 +328,9 @@ def _candidates(tournament: Tournament) -> list[int]:
 
 
 def tournament_join(*, user, tournament_id: int) -> Entry:
-    """Join as a member of the tournament's club, until its end. The club's row is share-locked meanwhile, so a
-    removal from the club lands wholly before (no entry) or after (the entry stays: an entrant plays on
-    whatever becomes of their membership). Only games started from now on count (``counting``)."""
+    """Join as a member of the tournament's club, until its end (a race: until its start). The club's row is
+    share-locked meanwhile, so a removal from the club lands wholly before (no entry) or after (the entry stays: an
+    entrant plays on whatever becomes of their membership). Only games started from now on count (``counting``)."""
     tournament_seen(tournament_id=tournament_id, user=user)
     club_id = Tournament.objects.filter(pk=tournament_id).values_list("club_id", flat=True).first()
     try:
@@ -341,6 +350,8 @@ def tournament_join(*, user, tournament_id: int) -> Entry:
                 )
             if timezone.now() >= tournament.ends_at:
                 raise DomainError(Code.TOURNAMENT_OVER, gettext("the tournament is over"))
+            if tournament.format == Tournament.Format.RACE and timezone.now() >= tournament.starts_at:
+                raise DomainError(Code.RACE_STARTED, gettext("the race has started: join before its start"))
             entry = Entry.objects.create(tournament=tournament, player=user)
             live.entry_joined(entry)
     except IntegrityError:
