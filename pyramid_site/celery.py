@@ -64,20 +64,19 @@ class InProcessTask(Task):
     def apply_async(self, args=None, kwargs=None, task_id=None, *rest, **options):
         from django.conf import settings
 
-        if (
-            not self.app.conf.task_always_eager
-            or not settings.PYRAMID_TASKS_IN_THREAD
-            or getattr(_on_task_thread, "active", False)
-        ):
+        if not self.app.conf.task_always_eager or not settings.PYRAMID_TASKS_IN_THREAD:
+            return super().apply_async(args, kwargs, task_id, *rest, **options)
+        delay = _seconds_until(options)
+        if delay <= 0 and getattr(_on_task_thread, "active", False):
             return super().apply_async(args, kwargs, task_id, *rest, **options)
         task_id = task_id or uuid()
 
         def run():
             super(InProcessTask, self).apply_async(args, kwargs, task_id, *rest, **options)
 
-        delay = _seconds_until(options)
         if delay > 0:
-            # an eager task runs at once whatever its eta: held on a timer until then, as a worker holds it
+            # an eager task runs at once whatever its eta: held on a timer until then, as a worker holds it (queued
+            # from the tasks' thread too: the sweep queues the moments coming near)
             timer = threading.Timer(delay, run_on_task_thread, (run,))
             timer.daemon = True
             timer.start()

@@ -270,3 +270,33 @@ def test_without_a_beat_the_first_request_starts_the_process_sweeping(club, user
     finally:
         middleware._stop.set()
     assert [e["type"] for e in events(tournament_channel(cup.pk))] == ["soon"]
+
+
+def test_in_process_a_task_queued_with_an_eta_waits_for_it_from_any_thread(club, users, settings, monkeypatch):
+    """Without a broker tasks run eagerly, eta or not: on the tasks' thread (the README's way) one queued with an
+    eta is held on a timer until then, whoever queued it (a request, or the sweep on that thread)."""
+    from pyramid_site import celery as tasks_thread
+
+    settings.PYRAMID_TASKS_IN_THREAD = True
+    cup = create(club, users[0], timezone.now() + 10 * MINUTE)  # its soon sent at once (on the calling thread)
+    timers = []
+
+    class Held:
+        def __init__(self, delay, function, args):
+            timers.append((delay, function, args))
+
+        def start(self):
+            pass
+
+    monkeypatch.setattr(tasks_thread.threading, "Timer", Held)
+    eta = cup.starts_at
+    tasks.announce_tournament.apply_async((cup.pk,), eta=eta)  # from this thread
+    tasks_thread.run_on_task_thread(lambda: tasks.announce_tournament.apply_async((cup.pk,), eta=eta)).result(30)
+    tasks_thread.task_thread_idle(30)
+    assert len(timers) == 2 and all(9 * 60 < delay <= 10 * 60 for delay, _, _ in timers)
+    assert [e["type"] for e in events(tournament_channel(cup.pk))] == ["soon"]  # nothing ran early
+    with time_machine.travel(eta, tick=False):
+        _, function, args = timers[1]
+        function(*args).result(30)  # the timer goes off: the task runs on the tasks' thread, at its moment
+        tasks_thread.task_thread_idle(30)
+    assert [e["type"] for e in events(tournament_channel(cup.pk))] == ["soon", "started"]

@@ -113,3 +113,18 @@ def test_a_channel_on_redis_keeps_its_bound_and_expires_when_silent(redis_bus, s
         publish("game:10", {"type": "move", "n": n})
     client = redis.Redis.from_url(REDIS_URL)
     assert 0 < client.ttl(f"{redis_bus}game:10") <= 600 and client.xlen(f"{redis_bus}game:10") == 3
+
+
+def test_a_fan_out_reaches_every_channel_in_order_and_each_channel_expires(each_bus):
+    from pyramid_site.live import publish_many
+
+    publish("player:1", {"type": "tournament_soon", "n": 0})
+    publish_many([(f"player:{n}", {"type": "tournament_started", "n": n}) for n in range(1, 1201)])  # 3 batches
+    assert events(collect(each_bus, "player:1")) == [
+        {"type": "tournament_soon", "n": 0, "version": 1},
+        {"type": "tournament_started", "n": 1, "version": 1},
+    ]
+    assert events(collect(each_bus, "player:1200")) == [{"type": "tournament_started", "n": 1200, "version": 1}]
+    if isinstance(each_bus, RedisBus):
+        client = redis.Redis.from_url(REDIS_URL)
+        assert 0 < client.ttl(each_bus.key("player:1200")) <= each_bus.ttl_seconds
