@@ -445,3 +445,35 @@ def test_a_standing_lands_live_and_the_page_polls_while_the_server_is_away(
     uvicorn.start()
     expect(state).to_have_attribute("data-state", "live", timeout=2 * WAIT)  # after the back-off's next turn
     expect(page.locator("#standings")).to_contain_text("stream-second", timeout=WAIT)
+
+
+def test_a_move_made_on_another_device_reaches_the_table(page):
+    """The same game played elsewhere (here through the server's own service): the table catches up by itself,
+    says so, and plays on from there. The test server serves no streams, so the table's poll brings it."""
+    from games.models import Game
+    from games.services.play import move_submit
+
+    from .conftest import DEAL_NUMBER
+    from .helpers import play_move, wait_for_moves
+
+    page.goto("/#/practice")
+    page.get_by_label("Deal number").fill(str(DEAL_NUMBER))
+    page.get_by_label("Rules").select_option("classic")
+    page.get_by_role("button", name="Deal").click()
+    expect(page.locator(".pyramid .card")).to_have_count(28)
+    game_id = int(page.url.rsplit("/", 1)[1])
+    assert move_submit(game_id=game_id, player=Game.objects.get(pk=game_id).player, ply=1, move="24").applied
+    expect(page.locator("#moves")).to_have_text("1", timeout=WAIT)
+    expect(page.locator("#message")).to_have_text(
+        "The game moved on in another tab or device: this table now shows it."
+    )
+    play_move(page, "21+25")  # this tab plays on from the game as it is
+    wait_for_moves(page, 2)
+    assert _notations(game_id) == ["24", "21+25"]
+
+
+def _notations(game_id: int) -> list[str]:
+    from games.models import Game
+    from games.move_log import log_notations
+
+    return log_notations(Game.objects.get(pk=game_id).move_log)
