@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import menu_link, sign_up
+from .helpers import menu_link, route_bell, sign_up
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = [
@@ -71,8 +71,6 @@ def test_no_accessibility_violation_in_either_theme(browser, site, width):
 def test_the_bell_and_its_open_list_have_no_accessibility_violation(browser, site, width):
     """The header's bell with a count on it, then its list open (over stand-in answers of the notifications)."""
     from playwright.sync_api import expect
-
-    from .test_live import route_bell
 
     context = browser.new_context(viewport={"width": width, "height": 900}, base_url=site)
     page = context.new_page()

@@ -25,7 +25,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP, PHONE, screenshot
-from .helpers import sign_up
+from .helpers import route_bell, sign_up
 
 LIVE_JS = "/static/web/live.js"
 PASSWORD = "a-long-pass-phrase"
@@ -223,44 +223,6 @@ def test_the_daily_board_says_it_polls_where_the_server_serves_no_streams(page, 
 
 
 # --- the bell ---------------------------------------------------------------------------------------------
-
-NOTICES = [
-    {
-        "type": "tournament_soon",
-        "tournament": 41,
-        "name": "Friday arena",
-        "club": 7,
-        "club_name": "Tuesday Pyramids",
-        "format": "arena",
-        "starts_at": "2030-01-01T18:00:00Z",
-        "ends_at": "2030-01-01T20:00:00Z",
-        "server_time": "2030-01-01T17:45:00Z",
-    }
-]
-STARTED = {
-    "type": "tournament_started",
-    "version": 1,
-    "tournament": 42,
-    "name": "Lunch match",
-    "club": 7,
-    "club_name": "Tuesday Pyramids",
-    "format": "match",
-    "starts_at": "2030-01-01T12:00:00Z",
-    "ends_at": "2030-01-01T13:00:00Z",
-    "server_time": "2030-01-01T12:00:00Z",
-}
-
-
-def route_bell(page, notices=NOTICES, events=(STARTED,)) -> None:
-    """Stand-in answers of the notifications and their stream (built by another change of the API)."""
-    page.route("**/api/accounts/me/notifications/", lambda route: route.fulfill(json=notices))
-    body = "retry: 600000\n\nid: 1-0\n\n" + "".join(
-        f"id: 1-{i}\nevent: {e['type']}\ndata: {json.dumps(e)}\n\n" for i, e in enumerate(events, start=1)
-    )
-    page.route(
-        "**/api/accounts/me/events/",
-        lambda route: route.fulfill(status=200, content_type="text/event-stream", body=body),
-    )
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])

@@ -202,8 +202,9 @@ export function startBell(box) {
   document.addEventListener("click", (event) => {
     if (!list.hidden && !event.composedPath().includes(box)) show(false);
   }, { signal });
-  list.addEventListener("click", (event) => {
-    if (/** @type {HTMLElement} */ (event.target).closest("a")) show(false);
+  // a link of the list followed, or any other page opened: the list closes
+  window.addEventListener("hashchange", () => {
+    if (!list.hidden) show(false);
   }, { signal });
   // seen in another tab: the count here follows
   window.addEventListener("storage", (event) => {

@@ -132,6 +132,10 @@ export function parseEventStream(text) {
  * @property {number} [pollMs]
  */
 
+// A server that serves no streams (503 live_unavailable) serves none on any page: every stream of this tab waits
+// until then before asking again (each refusal is a line in the browser's console and the server's log).
+let unavailableUntil = 0;
+
 /** A wait of about `ms`: between half and one and a half times it, so that clients cut off together come back apart. */
 const jittered = (ms) => Math.round(ms * (0.5 + Math.random()));
 
@@ -207,6 +211,11 @@ export function follow(path, { onEvent = () => {}, onState = () => {}, poll = ()
   async function connect() {
     retryTimer = undefined;
     if (closed) return;
+    const refusedFor = unavailableUntil - Date.now();
+    if (refusedFor > 0) {
+      set("polling");
+      return again(refusedFor + jittered(DEFAULT_RETRY_MS));
+    }
     if (state !== "polling") set("connecting");
     controller = new AbortController();
     const wasPolling = state === "polling";
@@ -225,6 +234,7 @@ export function follow(path, { onEvent = () => {}, onState = () => {}, poll = ()
         if (body.code === "too_many_streams" || body.code === "live_unavailable") {
           outcome = "refused";
           waitMs = Math.max(REFUSED_RETRY_MS, Number.isFinite(retryAfter) ? retryAfter * 1000 : 0);
+          if (body.code === "live_unavailable") unavailableUntil = Date.now() + waitMs;
         } else if (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429) {
           outcome = "final";  // not ours to follow (gone, or no longer signed in): polling tells the caller the rest
         } else if (Number.isFinite(retryAfter)) {
