@@ -1,8 +1,9 @@
 """The page's live updates (live.js, docs/web.md "Live updates"): the event-stream parser against the HTML standard's
 rules; a stream followed over fetch() that resumes with Last-Event-ID and re-reads after a reset; the WSGI test
 server (which serves no streams: 503 live_unavailable) answered by polling with ETags; the header's bell over
-stand-in answers of its endpoints; and a real uvicorn process whose stream brings a standing onto the tournament
-page without a reload, falls back to polling when the server goes away and is live again when it comes back."""
+stand-in answers of its endpoints; a move from another device reaching the table (polled, then streamed); and a
+real uvicorn process whose stream brings a standing onto the tournament page without a reload, falls back to
+polling when the server goes away and is live again when it comes back."""
 
 from __future__ import annotations
 
@@ -439,3 +440,34 @@ def _notations(game_id: int) -> list[str]:
     from games.move_log import log_notations
 
     return log_notations(Game.objects.get(pk=game_id).move_log)
+
+
+@pytest.mark.real_clock  # the server reads its own clock
+def test_a_move_made_on_another_device_lands_on_the_table_live(contexts, uvicorn):
+    """The game's stream (uvicorn) brings another device's move to the table: no poll runs while it is open."""
+    from .conftest import DEAL_NUMBER
+
+    get_user_model().objects.create_user(username="table-live", password=PASSWORD)
+    page = contexts(uvicorn.url, username="table-live")
+    page.goto("/")
+    token = page.evaluate("localStorage.getItem('pyramid.token')")
+    headers = {"Authorization": f"Token {token}"}
+    started = httpx.post(
+        f"{uvicorn.url}/api/games/", json={"number": DEAL_NUMBER, "rules": "classic"}, headers=headers, timeout=30
+    )
+    assert started.status_code == 201, started.text
+    game_id = started.json()["id"]
+    streams = []
+    page.on("request", lambda r: streams.append(r.url) if r.url.endswith("/events/") else None)
+    with page.expect_response(lambda r: r.url.endswith(f"/api/games/{game_id}/events/") and r.status == 200):
+        page.goto(f"/#/game/{game_id}")
+    expect(page.locator(".pyramid .card")).to_have_count(28)
+    moved = httpx.post(
+        f"{uvicorn.url}/api/games/{game_id}/moves/", json={"ply": 1, "move": "24"}, headers=headers, timeout=30
+    )
+    assert moved.status_code == 201, moved.text
+    expect(page.locator("#moves")).to_have_text("1", timeout=WAIT)
+    expect(page.locator("#message")).to_have_text(
+        "The game moved on in another tab or device: this table now shows it."
+    )
+    assert streams == [f"{uvicorn.url}/api/games/{game_id}/events/"]  # open all along: nothing was polled
