@@ -1,7 +1,9 @@
-"""Finding winning lines for test deals, and playing moves by clicking the table."""
+"""Finding winning lines for test deals, playing moves by clicking the table, and stand-in answers of the
+bell's endpoints."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 
@@ -94,3 +96,43 @@ def menu_link(page, name: str):
     if button.is_visible() and button.get_attribute("aria-expanded") == "false":
         button.click()
     return page.locator("#menu").get_by_role("link", name=name, exact=True)
+
+
+# The header's bell reads my notifications and follows their stream: stand-in answers for the tests
+NOTICES = [
+    {
+        "type": "tournament_soon",
+        "tournament": 41,
+        "name": "Friday arena",
+        "club": 7,
+        "club_name": "Tuesday Pyramids",
+        "format": "arena",
+        "starts_at": "2030-01-01T18:00:00Z",
+        "ends_at": "2030-01-01T20:00:00Z",
+        "server_time": "2030-01-01T17:45:00Z",
+    }
+]
+STARTED = {
+    "type": "tournament_started",
+    "version": 1,
+    "tournament": 42,
+    "name": "Lunch match",
+    "club": 7,
+    "club_name": "Tuesday Pyramids",
+    "format": "match",
+    "starts_at": "2030-01-01T12:00:00Z",
+    "ends_at": "2030-01-01T13:00:00Z",
+    "server_time": "2030-01-01T12:00:00Z",
+}
+
+
+def route_bell(page, notices=NOTICES, events=(STARTED,)) -> None:
+    """Stand-in answers of the notifications and their stream (built by another change of the API)."""
+    page.route("**/api/accounts/me/notifications/", lambda route: route.fulfill(json=notices))
+    body = "retry: 600000\n\nid: 1-0\n\n" + "".join(
+        f"id: 1-{i}\nevent: {e['type']}\ndata: {json.dumps(e)}\n\n" for i, e in enumerate(events, start=1)
+    )
+    page.route(
+        "**/api/accounts/me/events/",
+        lambda route: route.fulfill(status=200, content_type="text/event-stream", body=body),
+    )

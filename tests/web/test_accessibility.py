@@ -1,6 +1,6 @@
 """axe-core (from the npm registry, injected into the page) finds no accessibility violation of moderate or higher
 impact on any page, at phone and desktop width, logged in, with a game on the table, in the dark and the light
-theme (the system's preference, as `prefers-color-scheme` tells the page)."""
+theme (the system's preference, as `prefers-color-scheme` tells the page); and the header's bell, closed and open."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import menu_link, sign_up
+from .helpers import menu_link, route_bell, sign_up
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 PAGES = [
@@ -61,6 +61,38 @@ def test_no_accessibility_violation_in_either_theme(browser, site, width):
                 if violations:
                     found[f"{route} {scheme}"] = violations
             assert grounds["dark"] != grounds["light"], grounds  # the two themes were both on screen
+    finally:
+        context.close()
+    assert found == {}
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed: npm ci --prefix tests/web (.ci/services does)")
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_bell_and_its_open_list_have_no_accessibility_violation(browser, site, width):
+    """The header's bell with a count on it, then its list open (over stand-in answers of the notifications)."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport={"width": width, "height": 900}, base_url=site)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    found = {}
+    try:
+        route_bell(page)
+        sign_up(page, f"bell-reader-{width}")
+        button = page.locator("#bell-button")
+        expect(page.locator(".bell-count")).to_have_text("2")
+        page.add_script_tag(path=str(AXE))
+        page.add_style_tag(content=FLAT_FELT)
+        for state in ("closed", "open"):
+            if state == "open":
+                button.click()
+                expect(page.locator("#bell-list")).to_be_visible()
+            for scheme in ("dark", "light"):
+                page.emulate_media(color_scheme=scheme)
+                violations = page.evaluate(RUN, ["--felt-light", None])
+                violations += page.evaluate(RUN, ["--felt-dark", ["color-contrast"]])
+                if violations:
+                    found[f"{state} {scheme}"] = violations
     finally:
         context.close()
     assert found == {}

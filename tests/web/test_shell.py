@@ -12,6 +12,7 @@ import struct
 from playwright.sync_api import expect
 
 from .conftest import DESKTOP
+from .helpers import route_bell
 
 HASHED = re.compile(r"^/static/web/(?:[\w/-]+/)?[\w-]+\.[0-9a-f]{12}\.(?:js|css|svg|png)$")
 A_YEAR = 365 * 24 * 3600
@@ -192,6 +193,7 @@ def test_the_header_is_one_line_in_swedish_and_german_on_a_phone_and_a_desktop(b
     context = browser.new_context(viewport={"width": 360, "height": 740}, base_url=site, service_workers="block")
     page = context.new_page()
     try:
+        route_bell(page)  # a player's header has the bell too, a count on it
         page.goto("/")
         for who in ("visitor", "guest", "player"):
             if who != "visitor":
@@ -205,6 +207,8 @@ def test_the_header_is_one_line_in_swedish_and_german_on_a_phone_and_a_desktop(b
                     expect(page.locator("html")).to_have_attribute("lang", language)
                     expect(page.locator("#menu a").first).not_to_have_text("Today")  # the catalogue is in
                     where = f"{who}, {language}, {width} px"
+                    if who == "player":
+                        expect(page.locator(".bell-count")).to_have_text("2")
                     row = page.locator("header.bar > :visible").evaluate_all(
                         "(items) => items.map((item) => item.getBoundingClientRect()).map((r) => [r.top, r.bottom])"
                     )

@@ -60,6 +60,7 @@ export function rememberUser(user) {
 }
 
 export function forget() {
+  kept.clear();
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(USER_KEY);
 }
@@ -68,6 +69,29 @@ export function forget() {
 function exactNumbers(key, value, context) {
   return typeof value === "number" && !Number.isSafeInteger(value) && Number.isInteger(value) && context?.source
     ? context.source : value;
+}
+
+/** The headers every request of the page sends: the language, this browser's device id, the token if any. */
+export function requestHeaders() {
+  /** @type {Record<string, string>} */
+  const headers = { "Accept-Language": language, "X-Device-ID": deviceId() };
+  const token = localStorage.getItem(TOKEN_KEY);
+  if (token) headers.Authorization = `Token ${token}`;
+  return headers;
+}
+
+// The last answer to each GET that carried an ETag, by path: asked again with If-None-Match, the server answers
+// 304 with no body while nothing changed (the polled reads: pyramid_site/api/caching.py) and the kept body is
+// read instead. The ETag is made from the body itself, so a kept body is never another account's.
+const ANSWERS_KEPT = 64;
+/** @type {Map<string, {etag: string, text: string}>} */
+const kept = new Map();
+
+/** @param {string} path @param {string} etag @param {string} text */
+function keep(path, etag, text) {
+  kept.delete(path);
+  kept.set(path, { etag, text });
+  if (kept.size > ANSWERS_KEPT) kept.delete(kept.keys().next().value);
 }
 
 /**
@@ -79,10 +103,12 @@ function exactNumbers(key, value, context) {
  * @param {{signal?: AbortSignal}} [options]
  */
 export async function api(method, path, body, { signal } = {}) {
-  const headers = { Accept: "application/json", "Accept-Language": language, "X-Device-ID": deviceId() };
-  const token = localStorage.getItem(TOKEN_KEY);
-  if (token) headers.Authorization = `Token ${token}`;
+  /** @type {Record<string, string>} */
+  const headers = { Accept: "application/json", ...requestHeaders() };
+  const token = headers.Authorization;
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  const previous = method === "GET" ? kept.get(path) : undefined;
+  if (previous) headers["If-None-Match"] = previous.etag;
   let response, text;
   try {
     response = await fetch(`/api/${path}`, {
@@ -98,13 +124,20 @@ export async function api(method, path, body, { signal } = {}) {
     throw error;
   }
   reportNetwork(true);
+  if (response.status === 304 && previous) {
+    text = previous.text;
+  } else if (method === "GET") {
+    const etag = response.headers.get("ETag");
+    if (response.ok && etag) keep(path, etag, text);
+    else kept.delete(path);
+  }
   let data = {};
   try {
     data = text ? JSON.parse(text, exactNumbers) : {};
   } catch {
     data = { message: interpolate(gettext("the server answered %(status)s"), { status: response.status }) };
   }
-  if (!response.ok) {
+  if (!response.ok && !(response.status === 304 && previous)) {
     if (response.status === 401 && token) forget();
     const retryAfter = Number.parseInt(response.headers.get("Retry-After") ?? "", 10);
     throw new ApiError(response.status, data, Number.isFinite(retryAfter) ? retryAfter : null);

@@ -2,6 +2,7 @@
 
 import { api, currentUser, forget, rememberUser } from "./api.js";
 import { chosenLanguage, gettext, language, loadLanguage, rememberLanguage, resolveLanguage } from "./i18n.js";
+import { startBell } from "./bell.js";
 import { boardsPage, clubPage, clubsPage, playerPage, TournamentPage, tournamentsPage } from "./boards.js";
 import { draw } from "./draw.js";
 import { fairPage } from "./fair.js";
@@ -20,7 +21,22 @@ const always = { closed: false };
 /** The page on screen: closed (its requests, timers and listeners ended) when the address changes. */
 let page = new Page();
 
+/** The header's bell, for the account signed in now (started again when the account changes). */
+let bell = { stop() {} };
+/** @type {string | null} */
+let bellFor = null;
+
+function drawBell() {
+  const user = currentUser();
+  const key = user ? `${user.id}:${user.guest ? "guest" : "player"}` : null;
+  if (key === bellFor) return;
+  bellFor = key;
+  bell.stop();
+  bell = startBell(/** @type {HTMLElement} */ (document.getElementById("bell")));
+}
+
 function drawAccount() {
+  drawBell();
   const user = currentUser();
   const account = document.getElementById("account");
   if (!user) {

@@ -4,6 +4,7 @@ import { api, currentUser } from "./api.js";
 import { askForAccount } from "./ask-account.js";
 import { asError, draw } from "./draw.js";
 import { html } from "./markup.js";
+import { followWhileOpen } from "./live.js";
 import { isAbort } from "./page.js";
 import { markScrollers, scrollBox } from "./scrolling.js";
 import { PRESETS } from "./pages.js";
@@ -62,7 +63,8 @@ export async function boardsPage(root, page, kind = "daily", date = todayUtc(), 
     <section class="boards">
       <h1>${gettext("Boards")}</h1>
       <nav class="tabs">${tabs.map(([k, href, label]) => html`<a href="${href}" class="${k === kind ? "current" : ""}">${label}</a> `)}</nav>
-      <p class="small">${kind === "daily" ? interpolate(gettext("%(preset)s daily deal of %(date)s"), { preset, date: formatDate(date) }) : preset}</p>
+      <div class="section-head"><p class="small">${kind === "daily" ? interpolate(gettext("%(preset)s daily deal of %(date)s"), { preset, date: formatDate(date) }) : preset}</p>
+        <span class="live-state" id="live-state"></span></div>
       <p class="page-message" hidden></p>
       <div id="board" class="loading">${gettext("Loading…")}</div>
       ${kind === "daily" ? html`<p class="small"><a href="#/fair" id="fair-link">${gettext("How we keep it fair")}</a></p>` : ""}
@@ -72,12 +74,18 @@ export async function boardsPage(root, page, kind = "daily", date = todayUtc(), 
   const me = currentUser()?.username;
   try {
     if (kind === "daily") {
-      const data = await api("GET", `boards/daily/${date}/${preset}/`, undefined, { signal });
-      draw(page, board, html`
-        <p>${interpolate(gettext("%(count)s finished · par %(par)s"), { count: data.total, par: data.daily.par_moves ?? "—" })}${data.me ? html` · ${gettext("you are")} <b id="my-rank">#${data.me.rank}</b>` : ""}</p>
-        ${rowsTable([...data.top, ...data.around.filter((row) => !data.top.some((top) => top.game === row.game))], [
-          [gettext("Rank"), (r) => r.rank], [gettext("Player"), playerLink], [gettext("Result"), resultText], [gettext("Moves"), (r) => r.moves],
-          [gettext("Par"), (r) => r.par_text ?? "—"], [gettext("Time"), (r) => clock(r.seconds)]], { mine: me, label: gettext("Daily board") })}`);
+      await dailyBoard(board, page, date, preset, me);
+      if (date === todayUtc()) {
+        // results land all day: each one on the stream reads the board again (its ranks move under it)
+        followWhileOpen(page, `/api/boards/daily/${date}/${preset}/events/`, {
+          indicator: root.querySelector("#live-state"),
+          readAlready: true,
+          poll: () => dailyBoard(board, page, date, preset, me),
+          onEvent: (type) => {
+            if (type === "result") dailyBoard(board, page, date, preset, me).catch(() => undefined);
+          },
+        });
+      }
     } else {
       const data = await api("GET", `boards/${kind}/?preset=${encodeURIComponent(preset)}`, undefined, { signal });
       draw(page, board, rowsTable(data.results, [[gettext("Rank"), (r) => r.rank], [gettext("Player"), playerLink], [gettext("Played"), (r) => r.played],
@@ -91,6 +99,30 @@ export async function boardsPage(root, page, kind = "daily", date = todayUtc(), 
     board.textContent = "";
     say(root, error.message);
   }
+}
+
+/** @type {WeakMap<Element, string>} each board box's answer on screen */
+const shownBoards = new WeakMap();
+
+/**
+ * A daily board read and drawn into `board`; drawn again only when it changed (a 304 leaves it as it is).
+ * @param {Element} board
+ * @param {Page} page
+ * @param {string} date
+ * @param {string} preset
+ * @param {string | undefined} me
+ */
+async function dailyBoard(board, page, date, preset, me) {
+  const data = await api("GET", `boards/daily/${date}/${preset}/`, undefined, { signal: page.signal });
+  const seen = JSON.stringify(data);
+  if (page.closed || shownBoards.get(board) === seen) return;
+  shownBoards.set(board, seen);
+  draw(page, board, html`
+    <p>${interpolate(gettext("%(count)s finished · par %(par)s"), { count: data.total, par: data.daily.par_moves ?? "—" })}${data.me ? html` · ${gettext("you are")} <b id="my-rank">#${data.me.rank}</b>` : ""}</p>
+    ${rowsTable([...data.top, ...data.around.filter((row) => !data.top.some((top) => top.game === row.game))], [
+      [gettext("Rank"), (r) => r.rank], [gettext("Player"), playerLink], [gettext("Result"), resultText], [gettext("Moves"), (r) => r.moves],
+      [gettext("Par"), (r) => r.par_text ?? "—"], [gettext("Time"), (r) => clock(r.seconds)]], { mine: me, label: gettext("Daily board") })}`);
+  markScrollers(board, page);
 }
 
 /**
@@ -397,7 +429,11 @@ export async function tournamentsPage(root, page) {
 // a visitor cannot be in the club yet: no guest to go on as, but an account and the club's code
 const tournamentNeeds = () => gettext("Playing in a tournament needs an account and a place in its club: log in, or sign up and ask a member for the club's invite code.");
 
-/** A tournament: its standings, live while it runs (polled through the page), and joining it. */
+// what a tournament's stream says changed: its standings (a join, a leave, a finished game), or its status too
+const STANDINGS_EVENTS = new Set(["joined", "left", "standing", "soon", "started", "ended"]);
+const STATUS_EVENTS = new Set(["soon", "started", "ended"]);
+
+/** A tournament: its standings, followed live while the page is open (polled when the stream is down), and joining it. */
 export class TournamentPage {
   /**
    * @param {HTMLElement} root
@@ -408,6 +444,13 @@ export class TournamentPage {
     this.root = root;
     this.page = page;
     this.id = id;
+    /** @type {Promise<void> | null} the standings' read under way */
+    this.reading = null;
+    this.readAgain = false;
+    /** @type {string | null} the standings on screen, as read */
+    this.shown = null;
+    /** @type {((joined: boolean) => void) | null} */
+    this.drawEntry = null;
   }
 
   async open() {
@@ -434,7 +477,8 @@ export class TournamentPage {
       <p class="actions"><span id="entry"></span>
         <button type="button" id="play-next">${gettext("Play the next deal")}</button></p>
       <div class="ask" id="tournament-ask" hidden></div>
-      <h2>${gettext("Standings")} <span class="small" id="standings-kind"></span></h2>
+      <div class="section-head"><h2>${gettext("Standings")} <span class="small" id="standings-kind"></span></h2>
+        <span class="live-state" id="live-state"></span></div>
       <div id="standings">${gettext("Loading…")}</div>`);
     const starts = Date.parse(t.starts_at), ends = Date.parse(t.ends_at);
     if (Date.now() < ends) {
@@ -451,6 +495,7 @@ export class TournamentPage {
           : html`<span id="joined">${gettext("You are in.")}</span>`);
     };
     drawEntry(Boolean(t.me));
+    this.drawEntry = drawEntry;
     /** @param {boolean} joining */
     const act = async (joining) => {
       try {
@@ -504,23 +549,71 @@ export class TournamentPage {
       playNext();
     });
     await this.standings();
-    page.every(() => this.standings(), 10_000);
+    // a standing's event carries no rank (one result moves others' ranks): any change reads the standings again,
+    // which costs a 304 when another event already brought them up to date
+    followWhileOpen(page, `/api/tournaments/${this.id}/events/`, {
+      indicator: box.querySelector("#live-state"),
+      readAlready: true,
+      poll: () => this.standings(),
+      onEvent: (type) => {
+        if (STATUS_EVENTS.has(type)) this.status();
+        if (STANDINGS_EVENTS.has(type)) this.standings();
+      },
+    });
   }
 
+  /** The tournament's status and my entry, read again (it started, or ended). */
+  async status() {
+    const { root, page } = this;
+    try {
+      const t = await api("GET", `tournaments/${this.id}/`, undefined, { signal: page.signal });
+      if (page.closed) return;
+      root.querySelector("#tournament-status").textContent = statusWords(t.status);
+      const play = /** @type {HTMLButtonElement | null} */ (root.querySelector("#play-next"));
+      if (play) play.disabled = t.status === "preparing" || t.status === "failed";
+      this.drawEntry?.(Boolean(t.me));
+    } catch {
+      // the next event or poll tries again; the page shows what it had
+    }
+  }
+
+  /** The standings read again: one read at a time, and one more after it when asked meanwhile. */
   async standings() {
+    if (this.reading) {
+      this.readAgain = true;
+      return this.reading;
+    }
+    this.reading = this.readStandings();
+    try {
+      await this.reading;
+    } finally {
+      this.reading = null;
+    }
+    if (this.readAgain) {
+      this.readAgain = false;
+      await this.standings();
+    }
+  }
+
+  async readStandings() {
     const { root, page } = this;
     const el = root.querySelector("#standings");
     if (!el || page.closed) return;
     try {
       const data = await api("GET", `tournaments/${this.id}/standings/`, undefined, { signal: page.signal });
       if (page.closed) return;
-      root.querySelector("#standings-kind").textContent = data.final ? gettext("(final)") : gettext("(live)");
+      // unchanged (a 304, most of the time): the table stays as it is, its scroll and focus with it
+      const seen = JSON.stringify(data);
+      if (seen === this.shown && el.querySelector("table, p")) return;
+      this.shown = seen;
+      root.querySelector("#standings-kind").textContent = data.final ? gettext("(final)") : "";
       draw(page, el, rowsTable(data.results, [[gettext("Rank"), (r) => r.rank ?? "—"], [gettext("Player"), playerLink],
         [gettext("Score"), (r) => r.score], [gettext("Games"), (r) => r.games], [gettext("Cleared"), (r) => r.cleared],
         [gettext("Cards left"), (r) => r.cards_left], [gettext("Moves"), (r) => r.moves]], { mine: currentUser()?.username, label: gettext("Standings") }));
       markScrollers(root, page);
     } catch (error) {
-      if (!isAbort(error) && !page.closed) el.textContent = error.message;
+      // a read that failed while the table is on screen leaves it there (the shell says the server is away)
+      if (!isAbort(error) && !page.closed && this.shown === null) el.textContent = error.message;
     }
   }
 }

@@ -17,6 +17,7 @@ import { cardLabel } from "./cards.js";
 import { formatDate, gettext, interpolate, ngettext } from "./i18n.js";
 import { html } from "./markup.js";
 import { untilAnswered, WorkQueue } from "./moves.js";
+import { followWhileOpen } from "./live.js";
 import { isAbort } from "./page.js";
 import { boardTemplate } from "./table-board.js";
 import { clock } from "./time.js";
@@ -152,6 +153,44 @@ export class Table {
     this.page.every(() => this.render(), 1000);  // the clocks
     this.render();
     this.afterChange();
+    this.followElsewhere();
+  }
+
+  /**
+   * The same game played in another tab or on another device: its moves come on the game's stream (polled when
+   * the stream is down), and the table catches up once it is idle. Its own moves come back on the stream too,
+   * with a `game_version` the table already has by the time it looks.
+   */
+  followElsewhere() {
+    if (!this.playing) return;
+    followWhileOpen(this.page, `/api/games/${this.gameId}/events/`, {
+      readAlready: true,
+      onEvent: (type, payload) => {
+        if (typeof payload?.game_version === "number" && payload.game_version > this.game.version) this.catchUp(payload.game_version);
+      },
+      poll: async () => {
+        if (this.queue.pending > 0 || this.press) return;  // the player is at it: the next turn looks again
+        const now = await api("GET", `games/${this.gameId}/`, undefined, { signal: this.page.signal });
+        if (now.version > this.game.version) this.catchUp(now.version);
+      },
+    });
+  }
+
+  /**
+   * The game as the server has it, once what the player asked for here is done, if it is still behind `version`.
+   * @param {number} version
+   */
+  catchUp(version) {
+    this.later(async () => {
+      if (this.game.version >= version) return;
+      const now = /** @type {Game} */ (await api("GET", `games/${this.gameId}/`, undefined, { signal: this.page.signal }));
+      if (this.page.closed || now.version <= this.game.version) return;
+      this.game = now;
+      this.selected = null;
+      this.hinted = [];
+      this.say(gettext("The game moved on in another tab or device: this table now shows it."));
+      this.afterChange();
+    }).catch(() => undefined);
   }
 
   /** Kept for the router's older calls: the page's closing ends everything the table started. */
