@@ -4,8 +4,8 @@ like every other view of the API, then follow one channel of the bus for as long
 A stream opens with ``retry:`` and the id it starts from (so a client that loses it before any event still resumes
 from there), then sends each event as ``id:``, ``event:`` (the payload's ``type``) and ``data:`` (the JSON payload),
 a comment every ``PYRAMID_LIVE_KEEPALIVE_SECONDS`` when nothing happens (proxies keep the connection, clients see
-it alive), and ends with ``retry:`` when the server shuts down or the bus is out of reach: EventSource reconnects
-by itself, with ``Last-Event-ID``."""
+it alive), and ends with ``retry:`` when the server shuts down, the bus is out of reach or the client reads too
+far behind its channel's events (``bus.Behind``): EventSource reconnects by itself, with ``Last-Event-ID``."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from pyramid_site.client import client_address
 from pyramid_site.errors import Code, error_json
 
 from . import shutdown
-from .bus import Delivery, bus
+from .bus import Behind, Delivery, bus
 from .slots import slots
 
 log = logging.getLogger(__name__)
@@ -146,6 +146,9 @@ async def _events(channel: str, last_id: str | None, keys: list[str], token: str
             except OUT_OF_REACH as exc:  # the bus out of reach: the client comes back in a moment
                 log.warning("live stream %s ended: %s", channel, exc)
                 yield f": the live updates are out of reach\n{retry}"
+                return
+            except Behind:  # reading slower than the channel's events come: resumed from Redis, not held here
+                yield f": this stream fell too far behind\n{retry}"
                 return
             if delivery is drain:
                 yield f": the server is restarting\n{retry}"
