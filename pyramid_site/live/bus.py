@@ -154,6 +154,8 @@ _Field = bytes | bytearray | memoryview | str | int | float  # what redis-py tak
 class RedisBus:
     """The bus over Redis Streams, one stream a channel (``PYRAMID_LIVE_KEY_PREFIX`` + channel)."""
 
+    POOL = 16  # connections per event loop for commands, besides its reader's
+
     def __init__(self, url: str, *, max_length: int, ttl_seconds: int, prefix: str, backlog: int = 1000):
         import redis
 
@@ -190,7 +192,12 @@ class RedisBus:
         loop = asyncio.get_running_loop()
         client = self._clients.get(loop)
         if client is None:
-            client = self._clients[loop] = redis.asyncio.Redis.from_url(self.url, socket_connect_timeout=2)
+            # the streams' own commands (opening checks, the caps' marks) share a few connections, waiting for one
+            # rather than opening one each: a crowd of streams opening at once costs Redis no more connections
+            pool = redis.asyncio.BlockingConnectionPool.from_url(
+                self.url, max_connections=self.POOL, timeout=5, socket_connect_timeout=2
+            )
+            client = self._clients[loop] = redis.asyncio.Redis.from_pool(pool)
         return client
 
     def dispatcher(self) -> _Dispatcher:

@@ -19,6 +19,7 @@ import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -90,8 +91,18 @@ class EventStreamView(APIView):
             response.render()
             return drf_request, None, response
 
+    def _opened_then_released(self, request, kwargs):
+        try:
+            return self._opened(request, kwargs)
+        finally:
+            # a stream waits for hours: it holds no database connection meanwhile (its checks' thread, kept for
+            # the request's whole life, would otherwise keep one open per stream)
+            for connection in connections.all(initialized_only=True):
+                if not connection.in_atomic_block:
+                    connection.close()
+
     async def stream(self, request, **kwargs):
-        drf_request, channel, refusal = await sync_to_async(self._opened)(request, kwargs)
+        drf_request, channel, refusal = await sync_to_async(self._opened_then_released)(request, kwargs)
         if refusal is not None:
             return refusal
         if not isinstance(request, ASGIRequest):
@@ -132,7 +143,27 @@ async def _next_or_drain(follow, drain: asyncio.Event):
     return reading.result() if reading in done else drain
 
 
+def _give_back_the_request_thread() -> None:
+    """Under ASGI, Django runs a request's sync parts (its middleware, the stream's checks) on a thread of the
+    request's own, kept until the request ends: hours, for a stream. Once the stream is under way nothing sync runs
+    until its end, so the thread goes now (a fresh one is made for the end's sync work, as asgiref does for any
+    context that has none). Measured in docs/benchmarks.md, "Live streams"; an asgiref without these names simply
+    keeps the thread."""
+    try:
+        from asgiref.sync import SyncToAsync
+
+        context = SyncToAsync.thread_sensitive_context.get(None)
+        if context is None or getattr(context, "_executor", None) is not None:
+            return  # no context of the request's own, or one whose executor its caller owns
+        executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+    except (AttributeError, TypeError):
+        return
+    if executor is not None:
+        executor.shutdown(wait=False)
+
+
 async def _events(channel: str, last_id: str | None, keys: list[str], token: str, lease: float):
+    _give_back_the_request_thread()
     retry = f"retry: {settings.PYRAMID_LIVE_RETRY_MS}\n\n"
     follow = bus().follow(channel, last_id, settings.PYRAMID_LIVE_KEEPALIVE_SECONDS)
     drain = shutdown.draining()
@@ -159,7 +190,8 @@ async def _events(channel: str, last_id: str | None, keys: list[str], token: str
             assert isinstance(delivery, Delivery)
             yield frame(delivery)
     finally:
-        await follow.aclose()
+        if not follow.ag_running:  # else a read cancelled twice (the server stopping) still unwinds it on its own
+            await follow.aclose()
         try:
             await slots().give_back(keys, token)
         except OUT_OF_REACH:
