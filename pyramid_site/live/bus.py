@@ -21,7 +21,6 @@ resumes from its last id, from the channel's log in Redis.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import logging
 import threading
@@ -195,7 +194,7 @@ class RedisBus:
             # the streams' own commands (opening checks, the caps' marks) share a few connections, waiting for one
             # rather than opening one each: a crowd of streams opening at once costs Redis no more connections
             pool = redis.asyncio.BlockingConnectionPool.from_url(
-                self.url, max_connections=self.POOL, timeout=5, socket_connect_timeout=2
+                self.url, max_connections=self.POOL, timeout=30, socket_connect_timeout=2
             )
             client = self._clients[loop] = redis.asyncio.Redis.from_pool(pool)
         return client
@@ -265,8 +264,9 @@ class RedisBus:
                 if index < joined.base:
                     raise Behind(f"{channel}: more than {self.backlog} events behind")
                 arrived = joined.arrived  # taken with the entries: anything appended after them sets it
-                fresh = list(itertools.islice(joined.entries, index - joined.base, None))
-                index = joined.base + len(joined.entries)
+                end = joined.base + len(joined.entries)
+                fresh = [joined.entries[at - end] for at in range(index, end)]  # from the right end: O(new ones)
+                index = end
                 for event_id, delivery in fresh:
                     if event_id > after:  # the reader may still have been short of where this follower started
                         after = event_id

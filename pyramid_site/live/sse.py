@@ -49,11 +49,20 @@ class EventStreamRenderer(BaseRenderer):
         return JSONRenderer().render(data)
 
 
+_framed: tuple[Delivery | None, str] = (None, "")  # the last delivery written, and its text
+
+
 def frame(delivery: Delivery) -> str:
+    global _framed
     if delivery.event is None:
         return f"id: {delivery.id}\n\n"
+    last, text = _framed
+    if last is delivery:  # the bus hands one delivery to every stream of its channel: written out once, not each time
+        return text
     data = json.dumps(delivery.event, separators=(",", ":"), ensure_ascii=False)
-    return f"id: {delivery.id}\nevent: {delivery.event['type']}\ndata: {data}\n\n"
+    text = f"id: {delivery.id}\nevent: {delivery.event['type']}\ndata: {data}\n\n"
+    _framed = (delivery, text)
+    return text
 
 
 class EventStreamView(APIView):

@@ -44,6 +44,14 @@ async def _events(follow, count: int) -> list:
     return got
 
 
+async def _reading(prefix: str) -> list[dict]:
+    """The readers once one is blocked in its XREAD (it connects on its first read)."""
+    deadline = asyncio.get_running_loop().time() + WAIT
+    while not any(r["cmd"] == "xread" for r in _readers(prefix)) and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.01)  # polling the reader's own progress, not timing the bus
+    return _readers(prefix)
+
+
 async def _joined(each_bus: RedisBus, followers: int) -> None:
     """Until every follower has joined the reader (a follower joins on its first read after its opening)."""
     while sum(f.followers for f in each_bus.dispatcher().channels.values()) < followers:
@@ -58,7 +66,7 @@ def test_many_followers_of_one_channel_share_one_reader_and_connection(redis_bus
         openings = [await anext(f) for f in follows]
         waiting = [asyncio.ensure_future(_events(f, 3)) for f in follows]
         await _joined(each_bus, 50)
-        readers = _readers(redis_bus)
+        readers = await _reading(redis_bus)
         ids = await _published("tournament:1", 3)
         got = [await asyncio.wait_for(w, WAIT) for w in waiting]
         for follow in follows:
@@ -143,7 +151,7 @@ def test_the_reader_losing_redis_ends_every_follower_with_the_error(redis_bus):
             await anext(follow)
         waiting = [asyncio.ensure_future(anext(f)) for f in follows]
         await _joined(each_bus, 4)
-        (reader,) = _readers(redis_bus)
+        (reader,) = await _reading(redis_bus)
         redis.Redis.from_url(REDIS_URL).client_kill_filter(_id=reader["id"])  # as Redis restarting cuts it
         outcomes = await asyncio.wait_for(asyncio.gather(*waiting, return_exceptions=True), WAIT)
         # the next follower has a reader again
