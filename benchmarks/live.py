@@ -163,16 +163,17 @@ async def _client_main(ports, path, token, count, start, control, out, index):
     await asyncio.gather(*(s.connected.wait() for s in streams))
     out.put(("connected", index))
     loop = asyncio.get_running_loop()
-    expected, deadline = await loop.run_in_executor(None, control.get)
-    final = id_key(expected[-1]) if expected else (0, 0)
+    final, deadline = await loop.run_in_executor(None, control.get)
     until = time.monotonic() + deadline
-    while time.monotonic() < until and not all(s.last_id and id_key(s.last_id) >= final for s in streams):
+    while time.monotonic() < until and not all(s.last_id and id_key(s.last_id) >= id_key(final) for s in streams):
         await asyncio.sleep(0.1)  # waiting on the clients' own progress, up to the deadline
     for stream in streams:
         stream.close()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    out.put(("caught up", index))
+    expected = await loop.run_in_executor(None, control.get)  # the log as it stands once every client is done
     latencies, reached, missed, late, wrong, sample = [], {}, 0, 0, 0, None
     for stream in streams:
         opened = id_key(stream.opened_at or "0-0")
@@ -484,14 +485,24 @@ def run(args, clients: int, servers: dict, redis_server: Redis, console) -> dict
     play_started = time.perf_counter()
     counts = asyncio.run(playing())
     play_seconds = time.perf_counter() - play_started
-    # the standings of the games finished while the clients followed (the joins' came before they connected)
-    expected = [
-        raw.decode()
-        for raw, fields in redis_server.client().xrange(key)
-        if json.loads(fields[b"data"])["type"] == "standing" and id_key(raw.decode()) > before_id
-    ]
+
+    def standings() -> list[str]:
+        """The standings of the games finished while the clients followed (the joins' came before they connected)."""
+        return [
+            raw.decode()
+            for raw, fields in redis_server.client().xrange(key)
+            if json.loads(fields[b"data"])["type"] == "standing" and id_key(raw.decode()) > before_id
+        ]
+
+    at_end_of_play = standings()
     for control in controls:
-        control.put((expected, 120))
+        control.put((at_end_of_play[-1] if at_end_of_play else "0-0", 120))
+    for _ in processes:
+        kind, _index = out.get(timeout=300)
+        assert kind == "caught up"
+    expected = standings()
+    for control in controls:
+        control.put(expected)
     results = []
     for _ in processes:
         kind, _index, data = out.get(timeout=300)
@@ -512,6 +523,7 @@ def run(args, clients: int, servers: dict, redis_server: Redis, console) -> dict
         "play_errors": counts["errors"],
         "play_refused": counts.get("refused"),
         "standing_events": len(expected),
+        "standing_after_play": len(expected) - len(at_end_of_play),
         "deliveries": len(latencies),
         "p50_ms": round(percentile(latencies, 0.50), 1),
         "p99_ms": round(percentile(latencies, 0.99), 1),
