@@ -495,6 +495,12 @@ def run(args, clients: int, servers: dict, redis_server: Redis, console) -> dict
         ]
 
     at_end_of_play = standings()
+    for _ in range(15):  # a finished game's later checks may still move a standing: the log settles first
+        time.sleep(2)
+        settled = standings()
+        if settled == at_end_of_play:
+            break
+        at_end_of_play = settled
     for control in controls:
         control.put((at_end_of_play[-1] if at_end_of_play else "0-0", 120))
     for _ in processes:
