@@ -30,6 +30,7 @@ import weakref
 from collections import deque
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.core.signals import setting_changed
@@ -378,7 +379,7 @@ class _Dispatcher:
                 streams = {key: id_text(followed.last) for key, followed in self.channels.items()}
                 streams[self.wake_key] = woken_after
                 self.reading = streams
-                reply = await reader.xread(streams, count=count, block=self.BLOCK_MS)  # type: ignore[arg-type]
+                reply: Any = await reader.xread(streams, count=count, block=self.BLOCK_MS)  # type: ignore[arg-type]
                 self.reading = None
                 for raw_key, entries in reply or ():
                     key = raw_key.decode()

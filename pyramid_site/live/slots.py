@@ -64,7 +64,9 @@ class _Marks:
         try:
             while self.held:
                 await asyncio.sleep(settings.PYRAMID_LIVE_KEEPALIVE_SECONDS)
-                now, scores, leases = time.time(), {}, {}
+                now = time.time()
+                scores: dict[str, dict[str, float]] = {}
+                leases: dict[str, float] = {}
                 for token, (keys, lease) in list(self.held.items()):
                     for key in keys:
                         scores.setdefault(key, {})[token] = now + lease

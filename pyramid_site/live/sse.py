@@ -199,7 +199,8 @@ async def _events(channel: str, last_id: str | None, keys: list[str], token: str
             assert isinstance(delivery, Delivery)
             yield frame(delivery)
     finally:
-        if not follow.ag_running:  # else a read cancelled twice (the server stopping) still unwinds it on its own
+        # a read cancelled twice (the server stopping) may still be running: it unwinds the generator on its own
+        if not getattr(follow, "ag_running", False):
             await follow.aclose()
         try:
             await slots().give_back(keys, token)
