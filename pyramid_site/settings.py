@@ -910,6 +910,16 @@ PYRAMID_LIVE_RETRY_MS = env_int(
     high=600_000,
     help="the `retry:` a stream sends: how long a client waits before it reconnects",
 )
+PYRAMID_LIVE_FOLLOWER_BACKLOG = env_int(
+    "PYRAMID_LIVE_FOLLOWER_BACKLOG",
+    1000,
+    low=10,
+    high=1_000_000,
+    help=(
+        "events a web process holds per channel for its streams still sending older ones; a stream further behind "
+        "ends with `retry:` and its client resumes (`Last-Event-ID`)"
+    ),
+)
 PYRAMID_LIVE_STREAMS_PER_ACCOUNT = env_int(
     "PYRAMID_LIVE_STREAMS_PER_ACCOUNT",
     10,

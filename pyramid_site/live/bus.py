@@ -1,15 +1,21 @@
 """The event bus behind the live streams: a channel is an append-only log of events, each with an id that orders it,
 kept for a while so that a client who lost its connection resumes after the last id it saw.
 
-With Redis (``PYRAMID_LIVE_REDIS_URL``) each channel is a Redis Stream: ``XADD ... MAXLEN ~ N`` appends, every web
-process follows with ``XREAD BLOCK``, so an event published by any process (or a Celery worker) reaches the streams
-served by every other one. Without it (the README's run command) an in-process bus keeps the same ids, the same
-bound and the same resume rule, for the streams of that one process.
+With Redis (``PYRAMID_LIVE_REDIS_URL``) each channel is a Redis Stream: ``XADD ... MAXLEN ~ N`` appends, and every
+web process reads them with one ``XREAD BLOCK`` over all the channels its streams follow (one reader and one
+connection per event loop, however many streams wait), handing each entry to the streams of its channel; so an
+event published by any process (or a Celery worker) reaches the streams served by every other one. Without it (the
+README's run command) an in-process bus keeps the same ids, the same bound and the same resume rule, for the
+streams of that one process.
 
 Resuming: the events after ``last_id`` are all still there unless the log dropped one of them (trimmed to its bound,
 or the whole channel expired or was lost with Redis). ``XINFO STREAM`` says whether entries were dropped (more
 added than kept) and which is the first kept; an id before it, from the future, unreadable, or for a channel that is
 gone, cannot be resumed, and the follower is handed one ``reset`` event (re-read the resource) instead of a silent gap.
+
+A slow follower holds up nobody: a process keeps the last ``PYRAMID_LIVE_FOLLOWER_BACKLOG`` events of each channel
+it reads for its streams, and a stream further behind than that ends (``Behind``, sent as ``retry:``) and its client
+resumes from its last id, from the channel's log in Redis.
 """
 
 from __future__ import annotations
@@ -19,10 +25,12 @@ import json
 import logging
 import threading
 import time
+import uuid
 import weakref
 from collections import deque
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 from django.core.signals import setting_changed
@@ -150,13 +158,17 @@ _Field = bytes | bytearray | memoryview | str | int | float  # what redis-py tak
 class RedisBus:
     """The bus over Redis Streams, one stream a channel (``PYRAMID_LIVE_KEY_PREFIX`` + channel)."""
 
-    def __init__(self, url: str, *, max_length: int, ttl_seconds: int, prefix: str):
+    POOL = 16  # connections per event loop for commands, besides its reader's
+
+    def __init__(self, url: str, *, max_length: int, ttl_seconds: int, prefix: str, backlog: int = 1000):
         import redis
 
         self.url, self.max_length, self.ttl_seconds, self.prefix = url, max_length, ttl_seconds, prefix
+        self.backlog = backlog
         self._sync = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
         self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # one async client per event loop
         self._expiry_set: dict[str, float] = {}  # key -> when this process last pushed its expiry back
+        self._dispatchers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # one reader per event loop
 
     def key(self, channel: str) -> str:
         return f"{self.prefix}{channel}"
@@ -195,8 +207,21 @@ class RedisBus:
         loop = asyncio.get_running_loop()
         client = self._clients.get(loop)
         if client is None:
-            client = self._clients[loop] = redis.asyncio.Redis.from_url(self.url, socket_connect_timeout=2)
+            # the streams' own commands (opening checks, the caps' marks) share a few connections, waiting for one
+            # rather than opening one each: a crowd of streams opening at once costs Redis no more connections
+            pool = redis.asyncio.BlockingConnectionPool.from_url(
+                self.url, max_connections=self.POOL, timeout=30, socket_connect_timeout=2
+            )
+            client = self._clients[loop] = redis.asyncio.Redis.from_pool(pool)
         return client
+
+    def dispatcher(self) -> _Dispatcher:
+        """The one reader of this event loop's channels."""
+        loop = asyncio.get_running_loop()
+        dispatcher = self._dispatchers.get(loop)
+        if dispatcher is None:
+            dispatcher = self._dispatchers[loop] = _Dispatcher(self)
+        return dispatcher
 
     async def _start(self, key: str, last_id: str | None) -> tuple[EventId, bool]:
         import redis
@@ -225,20 +250,181 @@ class RedisBus:
         return asked, True
 
     async def follow(self, channel: str, last_id: str | None, block_seconds: float) -> Following:
+        """As ``MemoryBus.follow``; the events come through the event loop's one reader (``_Dispatcher``). Raises
+        ``Behind`` when the follower falls more than ``PYRAMID_LIVE_FOLLOWER_BACKLOG`` events behind its channel,
+        and a Redis error when the reader loses Redis."""
+        import redis
+
         key = self.key(channel)
         after, resumable = await self._start(key, last_id)
         yield Delivery(id_text(after), None if resumable else reset_event(channel))
-        client = self.client()
-        while True:
-            reply = await client.xread({key: id_text(after)}, count=100, block=max(1, int(block_seconds * 1000)))
-            if not reply:
-                yield None
-                continue
-            for raw_id, fields in reply[0][1]:
-                event_id = parse_id(raw_id)
-                assert event_id is not None
-                after = event_id
-                yield Delivery(id_text(event_id), json.loads(fields[b"data"]))
+        dispatcher = self.dispatcher()
+        joined, index, wake = dispatcher.join(key, after)
+        caught_up_to = joined.last  # taken with the place: what comes later reaches this follower as entries
+        try:
+            if wake:
+                await dispatcher.wake(self.client())
+            if caught_up_to > after:
+                # the reader was past where this follower starts: what lies between is read once, here (a client
+                # resuming from its Last-Event-ID, a follower of a channel the reader is ahead on)
+                for raw_id, fields in await self.client().xrange(
+                    key, min=f"({id_text(after)}", max=id_text(caught_up_to)
+                ):
+                    event_id = parse_id(raw_id)
+                    assert event_id is not None
+                    after = event_id
+                    yield Delivery(id_text(event_id), json.loads(fields[b"data"]))
+            while True:
+                if joined.error is not None:
+                    raise redis.ConnectionError(f"the live updates' reader lost Redis: {joined.error}")
+                if index < joined.base:
+                    raise Behind(f"{channel}: more than {self.backlog} events behind")
+                arrived = joined.arrived  # taken with the entries: anything appended after them sets it
+                end = joined.base + len(joined.entries)
+                fresh = [joined.entries[at - end] for at in range(index, end)]  # from the right end: O(new ones)
+                index = end
+                for event_id, delivery in fresh:
+                    if event_id > after:  # the reader may still have been short of where this follower started
+                        after = event_id
+                        yield delivery
+                if fresh:
+                    continue
+                try:
+                    await asyncio.wait_for(arrived.wait(), block_seconds)
+                except TimeoutError:
+                    yield None
+        finally:
+            dispatcher.leave(joined)
+
+
+class Behind(Exception):
+    """A stream that fell more than ``PYRAMID_LIVE_FOLLOWER_BACKLOG`` events behind its channel (its client reads
+    slower than the channel's events come): it ends, with ``retry:``, and its client resumes from the last id it
+    got (``Last-Event-ID``), from Redis, like any client that lost its connection."""
+
+
+class _Followed:
+    """A channel followed by the streams of one event loop: the entries its reader handed out lately, shared by
+    every follower (each keeps only its place in them), and an asyncio.Event set when more arrive."""
+
+    __slots__ = ("key", "last", "entries", "base", "followers", "arrived", "error")
+
+    def __init__(self, key: str, last: EventId, backlog: int):
+        self.key, self.last = key, last  # the newest id handed out (at first: where its first follower started)
+        self.entries: deque[tuple[EventId, Delivery]] = deque(maxlen=backlog)
+        self.base = 0  # the place of entries[0] among every entry ever appended
+        self.followers = 0
+        self.arrived = asyncio.Event()
+        self.error: BaseException | None = None
+
+    def append(self, batch: list[tuple[EventId, Delivery]]) -> None:
+        overflow = len(self.entries) + len(batch) - (self.entries.maxlen or 0)
+        self.base += max(0, overflow)
+        self.entries.extend(batch)
+        self.last = batch[-1][0]
+        self._wake()
+
+    def fail(self, error: BaseException) -> None:
+        self.error = error
+        self._wake()
+
+    def _wake(self) -> None:
+        woken, self.arrived = self.arrived, asyncio.Event()
+        woken.set()
+
+
+class _Dispatcher:
+    """The one reader of an event loop's channels: a single ``XREAD BLOCK`` over every key its streams follow (each
+    from the newest id it handed out), on a connection of its own, whatever the number of streams. A channel new to
+    it wakes the read in flight by an entry on a stream of its own (``wake:<uuid>``, read with the others), so the
+    next read includes it at once; a read already sent when the wake is added returns at once with it."""
+
+    BLOCK_MS = 10_000  # also how late a channel nobody follows any more leaves the read
+    COUNT = 500  # per key and read: a channel with more waiting is read on at once
+
+    def __init__(self, bus: RedisBus):
+        self.bus = bus
+        self.channels: dict[str, _Followed] = {}
+        self.task: asyncio.Task | None = None
+        self.reading: dict[str, str] | None = None  # the keys of the read in flight
+        self.wake_key = bus.key(f"wake:{uuid.uuid4().hex}")
+
+    def join(self, key: str, start: EventId) -> tuple[_Followed, int, bool]:
+        """A follower from ``start`` on: its channel, its place in the channel's entries, and whether the read in
+        flight must be woken to include the channel."""
+        followed = self.channels.get(key)
+        wake = False
+        if followed is None:
+            followed = self.channels[key] = _Followed(key, start, self.bus.backlog)
+            wake = self.reading is not None
+        followed.followers += 1
+        if self.task is None:
+            self.task = asyncio.ensure_future(self._read())
+        return followed, followed.base + len(followed.entries), wake
+
+    def leave(self, followed: _Followed) -> None:
+        followed.followers -= 1
+        if followed.followers == 0 and self.channels.get(followed.key) is followed:
+            del self.channels[followed.key]
+            if not self.channels and self.task is not None:
+                self.task.cancel()  # nobody follows anything: the reader and its connection go
+                self.task = None
+
+    async def wake(self, client) -> None:
+        async with client.pipeline(transaction=False) as pipe:
+            pipe.xadd(self.wake_key, {"w": 1}, maxlen=1)
+            pipe.expire(self.wake_key, 3600)
+            await pipe.execute()
+
+    async def _read(self) -> None:
+        import redis.asyncio
+
+        me = asyncio.current_task()
+        reader = redis.asyncio.Redis.from_url(
+            self.bus.url,
+            socket_connect_timeout=2,
+            socket_timeout=self.BLOCK_MS / 1000 + 5,  # a Redis gone silent (no reset) noticed too
+            single_connection_client=True,
+            client_name=self.bus.key("reader"),  # what an operator sees in CLIENT LIST
+        )
+        woken_after = "0-0"  # the wake stream is new: any entry on it wakes
+        count = min(self.COUNT, self.bus.backlog)  # one read's batch never drops a follower that keeps up
+        try:
+            while self.channels:
+                streams = {key: id_text(followed.last) for key, followed in self.channels.items()}
+                streams[self.wake_key] = woken_after
+                self.reading = streams
+                reply: Any = await reader.xread(streams, count=count, block=self.BLOCK_MS)  # type: ignore[arg-type]
+                self.reading = None
+                for raw_key, entries in reply or ():
+                    key = raw_key.decode()
+                    if key == self.wake_key:
+                        woken_after = entries[-1][0].decode()
+                        continue
+                    followed = self.channels.get(key)
+                    if followed is None:
+                        continue  # left while the read was in flight
+                    batch = []
+                    for raw_id, fields in entries:
+                        event_id = parse_id(raw_id)
+                        assert event_id is not None
+                        if event_id > followed.last:  # a channel joined again since the read was sent starts later
+                            batch.append((event_id, Delivery(id_text(event_id), json.loads(fields[b"data"]))))
+                    if batch:
+                        followed.append(batch)
+        except Exception as exc:  # noqa: BLE001 - handed to every follower, whose stream ends with retry:
+            if self.task is me:
+                log.warning("the live updates' reader stopped: %s", exc)
+                for followed in self.channels.values():
+                    followed.fail(exc)
+                self.channels.clear()
+        finally:
+            if self.task is me:
+                self.task, self.reading = None, None
+            try:
+                await reader.aclose()
+            except Exception:  # noqa: BLE001 - a connection already lost
+                pass
 
 
 Bus = MemoryBus | RedisBus
@@ -258,6 +444,7 @@ def bus() -> Bus:
                     max_length=settings.PYRAMID_LIVE_STREAM_LENGTH,
                     ttl_seconds=settings.PYRAMID_LIVE_STREAM_TTL_SECONDS,
                     prefix=settings.PYRAMID_LIVE_KEY_PREFIX,
+                    backlog=settings.PYRAMID_LIVE_FOLLOWER_BACKLOG,
                 )
                 if url
                 else MemoryBus(settings.PYRAMID_LIVE_STREAM_LENGTH)

@@ -4,8 +4,8 @@ like every other view of the API, then follow one channel of the bus for as long
 A stream opens with ``retry:`` and the id it starts from (so a client that loses it before any event still resumes
 from there), then sends each event as ``id:``, ``event:`` (the payload's ``type``) and ``data:`` (the JSON payload),
 a comment every ``PYRAMID_LIVE_KEEPALIVE_SECONDS`` when nothing happens (proxies keep the connection, clients see
-it alive), and ends with ``retry:`` when the server shuts down or the bus is out of reach: EventSource reconnects
-by itself, with ``Last-Event-ID``."""
+it alive), and ends with ``retry:`` when the server shuts down, the bus is out of reach or the client reads too
+far behind its channel's events (``bus.Behind``): EventSource reconnects by itself, with ``Last-Event-ID``."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import redis
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext
 from rest_framework.renderers import BaseRenderer, JSONRenderer
@@ -28,7 +29,7 @@ from pyramid_site.client import client_address
 from pyramid_site.errors import Code, error_json
 
 from . import shutdown
-from .bus import Delivery, bus
+from .bus import Behind, Delivery, bus
 from .slots import slots
 
 log = logging.getLogger(__name__)
@@ -48,11 +49,20 @@ class EventStreamRenderer(BaseRenderer):
         return JSONRenderer().render(data)
 
 
+_framed: tuple[Delivery | None, str] = (None, "")  # the last delivery written, and its text
+
+
 def frame(delivery: Delivery) -> str:
+    global _framed
     if delivery.event is None:
         return f"id: {delivery.id}\n\n"
+    last, text = _framed
+    if last is delivery:  # the bus hands one delivery to every stream of its channel: written out once, not each time
+        return text
     data = json.dumps(delivery.event, separators=(",", ":"), ensure_ascii=False)
-    return f"id: {delivery.id}\nevent: {delivery.event['type']}\ndata: {data}\n\n"
+    text = f"id: {delivery.id}\nevent: {delivery.event['type']}\ndata: {data}\n\n"
+    _framed = (delivery, text)
+    return text
 
 
 class EventStreamView(APIView):
@@ -90,8 +100,18 @@ class EventStreamView(APIView):
             response.render()
             return drf_request, None, response
 
+    def _opened_then_released(self, request, kwargs):
+        try:
+            return self._opened(request, kwargs)
+        finally:
+            # a stream waits for hours: it holds no database connection meanwhile (its checks' thread, kept for
+            # the request's whole life, would otherwise keep one open per stream)
+            for connection in connections.all(initialized_only=True):
+                if not connection.in_atomic_block:
+                    connection.close()
+
     async def stream(self, request, **kwargs):
-        drf_request, channel, refusal = await sync_to_async(self._opened)(request, kwargs)
+        drf_request, channel, refusal = await sync_to_async(self._opened_then_released)(request, kwargs)
         if refusal is not None:
             return refusal
         if not isinstance(request, ASGIRequest):
@@ -132,7 +152,27 @@ async def _next_or_drain(follow, drain: asyncio.Event):
     return reading.result() if reading in done else drain
 
 
+def _give_back_the_request_thread() -> None:
+    """Under ASGI, Django runs a request's sync parts (its middleware, the stream's checks) on a thread of the
+    request's own, kept until the request ends: hours, for a stream. Once the stream is under way nothing sync runs
+    until its end, so the thread goes now (a fresh one is made for the end's sync work, as asgiref does for any
+    context that has none). Measured in docs/benchmarks.md, "Live streams"; an asgiref without these names simply
+    keeps the thread."""
+    try:
+        from asgiref.sync import SyncToAsync
+
+        context = SyncToAsync.thread_sensitive_context.get(None)
+        if context is None or getattr(context, "_executor", None) is not None:
+            return  # no context of the request's own, or one whose executor its caller owns
+        executor = SyncToAsync.context_to_thread_executor.pop(context, None)
+    except (AttributeError, TypeError):
+        return
+    if executor is not None:
+        executor.shutdown(wait=False)
+
+
 async def _events(channel: str, last_id: str | None, keys: list[str], token: str, lease: float):
+    _give_back_the_request_thread()
     retry = f"retry: {settings.PYRAMID_LIVE_RETRY_MS}\n\n"
     follow = bus().follow(channel, last_id, settings.PYRAMID_LIVE_KEEPALIVE_SECONDS)
     drain = shutdown.draining()
@@ -147,6 +187,9 @@ async def _events(channel: str, last_id: str | None, keys: list[str], token: str
                 log.warning("live stream %s ended: %s", channel, exc)
                 yield f": the live updates are out of reach\n{retry}"
                 return
+            except Behind:  # reading slower than the channel's events come: resumed from Redis, not held here
+                yield f": this stream fell too far behind\n{retry}"
+                return
             if delivery is drain:
                 yield f": the server is restarting\n{retry}"
                 return
@@ -156,7 +199,9 @@ async def _events(channel: str, last_id: str | None, keys: list[str], token: str
             assert isinstance(delivery, Delivery)
             yield frame(delivery)
     finally:
-        await follow.aclose()
+        # a read cancelled twice (the server stopping) may still be running: it unwinds the generator on its own
+        if not getattr(follow, "ag_running", False):
+            await follow.aclose()
         try:
             await slots().give_back(keys, token)
         except OUT_OF_REACH:
