@@ -35,6 +35,8 @@ from typing import Any
 from django.conf import settings
 from django.core.signals import setting_changed
 
+from . import shutdown
+
 log = logging.getLogger(__name__)
 
 EventId = tuple[int, int]  # (milliseconds, sequence), as Redis Stream ids
@@ -106,6 +108,13 @@ class MemoryBus:
             loop.call_soon_threadsafe(woken.set)
         return id_text(new)
 
+    def wake_all(self) -> None:
+        """Wake every waiting follower (the server stopping: they see it and end)."""
+        with self._lock:
+            waiters = [waiter for channel in self._channels.values() for waiter in channel.waiters]
+        for loop, woken in waiters:
+            loop.call_soon_threadsafe(woken.set)
+
     def publish_many(self, events: list[tuple[str, dict]]) -> None:
         for channel, event in events:
             self.publish(channel, event)
@@ -134,8 +143,11 @@ class MemoryBus:
                     yield Delivery(id_text(event_id), event)
                 if fresh:
                     continue
+                if shutdown.is_draining():
+                    return
                 try:
-                    await asyncio.wait_for(woken.wait(), block_seconds)
+                    async with asyncio.timeout(block_seconds):  # no task of its own, as wait_for makes
+                        await woken.wait()
                 except TimeoutError:
                     yield None
         finally:
@@ -215,6 +227,11 @@ class RedisBus:
             client = self._clients[loop] = redis.asyncio.Redis.from_pool(pool)
         return client
 
+    def wake_all(self) -> None:
+        """Wake every waiting follower (the server stopping: they see it and end)."""
+        for loop, dispatcher in list(self._dispatchers.items()):
+            loop.call_soon_threadsafe(dispatcher.wake_followers)
+
     def dispatcher(self) -> _Dispatcher:
         """The one reader of this event loop's channels."""
         loop = asyncio.get_running_loop()
@@ -289,8 +306,11 @@ class RedisBus:
                         yield delivery
                 if fresh:
                     continue
+                if shutdown.is_draining():
+                    return
                 try:
-                    await asyncio.wait_for(arrived.wait(), block_seconds)
+                    async with asyncio.timeout(block_seconds):  # no task of its own, as wait_for makes
+                        await arrived.wait()
                 except TimeoutError:
                     yield None
         finally:
@@ -322,13 +342,13 @@ class _Followed:
         self.base += max(0, overflow)
         self.entries.extend(batch)
         self.last = batch[-1][0]
-        self._wake()
+        self.wake()
 
     def fail(self, error: BaseException) -> None:
         self.error = error
-        self._wake()
+        self.wake()
 
-    def _wake(self) -> None:
+    def wake(self) -> None:
         woken, self.arrived = self.arrived, asyncio.Event()
         woken.set()
 
@@ -369,6 +389,10 @@ class _Dispatcher:
             if not self.channels and self.task is not None:
                 self.task.cancel()  # nobody follows anything: the reader and its connection go
                 self.task = None
+
+    def wake_followers(self) -> None:
+        for followed in self.channels.values():
+            followed.wake()
 
     async def wake(self, client) -> None:
         async with client.pipeline(transaction=False) as pipe:
@@ -460,4 +484,10 @@ def forget_bus(*, setting: str = "PYRAMID_LIVE_", **kwargs) -> None:
             _bus = None
 
 
+def _wake_followers() -> None:
+    if _bus is not None:
+        _bus.wake_all()
+
+
 setting_changed.connect(forget_bus)
+shutdown.when_draining(_wake_followers)

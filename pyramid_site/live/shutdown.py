@@ -7,35 +7,33 @@ handlers are in place) puts a handler in front that first tells the streams, the
 
 from __future__ import annotations
 
-import asyncio
 import signal
 import threading
-import weakref
+from collections.abc import Callable
 
 _draining = threading.Event()
-_events: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> its asyncio.Event
+_wakers: list[Callable[[], None]] = []
 _lock = threading.Lock()
 
 
-def draining() -> asyncio.Event:
-    """Set when the server is shutting down (for the running event loop)."""
-    loop = asyncio.get_running_loop()
+def is_draining() -> bool:
+    return _draining.is_set()
+
+
+def when_draining(waker: Callable[[], None]) -> None:
+    """Call ``waker`` (from any thread) when the server begins to stop: the bus wakes its waiting followers, which
+    see ``is_draining`` and end, with no task of their own watching for it."""
     with _lock:
-        event = _events.get(loop)
-        if event is None:
-            event = _events[loop] = asyncio.Event()
-            if _draining.is_set():
-                event.set()
-        return event
+        _wakers.append(waker)
 
 
 def begin() -> None:
     """Tell every stream of this process to end (from a signal handler or any thread)."""
     _draining.set()
     with _lock:
-        events = list(_events.items())
-    for loop, event in events:
-        loop.call_soon_threadsafe(event.set)
+        wakers = list(_wakers)
+    for waker in wakers:
+        waker()
 
 
 def install(signals=(signal.SIGTERM, signal.SIGINT)) -> None:

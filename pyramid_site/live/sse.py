@@ -9,7 +9,6 @@ far behind its channel's events (``bus.Behind``): EventSource reconnects by itse
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import uuid
@@ -138,20 +137,6 @@ class EventStreamView(APIView):
         return response
 
 
-async def _next_or_drain(follow, drain: asyncio.Event):
-    """The next delivery, or the drain event if it comes first (then the pending read is cancelled)."""
-    reading = asyncio.ensure_future(anext(follow))
-    draining = asyncio.ensure_future(drain.wait())
-    try:
-        done, _ = await asyncio.wait({reading, draining}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        draining.cancel()
-        if not reading.done():
-            reading.cancel()
-            await asyncio.wait({reading})  # the generator is free again only once the read has unwound
-    return reading.result() if reading in done else drain
-
-
 def _give_back_the_request_thread() -> None:
     """Under ASGI, Django runs a request's sync parts (its middleware, the stream's checks) on a thread of the
     request's own, kept until the request ends: hours, for a stream. Once the stream is under way nothing sync runs
@@ -175,12 +160,12 @@ async def _events(channel: str, last_id: str | None, keys: list[str], token: str
     _give_back_the_request_thread()
     retry = f"retry: {settings.PYRAMID_LIVE_RETRY_MS}\n\n"
     follow = bus().follow(channel, last_id, settings.PYRAMID_LIVE_KEEPALIVE_SECONDS)
-    drain = shutdown.draining()
     try:
         yield retry
         while True:
             try:
-                delivery = await _next_or_drain(follow, drain)
+                # the server stopping wakes the bus's waiting followers, which end: no watcher per stream or event
+                delivery = await anext(follow, shutdown)
                 if delivery is None:
                     await slots().renew(keys, token, lease)
             except OUT_OF_REACH as exc:  # the bus out of reach: the client comes back in a moment
@@ -190,7 +175,7 @@ async def _events(channel: str, last_id: str | None, keys: list[str], token: str
             except Behind:  # reading slower than the channel's events come: resumed from Redis, not held here
                 yield f": this stream fell too far behind\n{retry}"
                 return
-            if delivery is drain:
+            if delivery is shutdown:
                 yield f": the server is restarting\n{retry}"
                 return
             if delivery is None:
