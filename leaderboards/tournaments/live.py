@@ -111,7 +111,7 @@ def race_finished(race: Tournament, podium: list[dict], finish: dict | None) -> 
         {
             "type": "race_finished",
             "tournament": race.pk,
-            "finished_at": race.finished_at.isoformat().replace("+00:00", "Z"),
+            "finished_at": (race.finished_at or race.ends_at).isoformat().replace("+00:00", "Z"),
             "standings": [
                 {
                     "rank": row["rank"],

@@ -277,11 +277,17 @@ def my_notifications(*, viewer, now: dt.datetime | None = None) -> list[Tourname
 
 
 def race_of_game(game: Game) -> Tournament | None:
-    """The race a ranked game is played in (a race's deal is its own: one secret deal, of no other window)."""
+    """The race a ranked game is played in: a race of its deal, its player an entrant, started in its window."""
     if game.mode != Game.Mode.RANKED or game.daily_id is not None:
         return None
     return (
-        Tournament.objects.filter(format=Tournament.Format.RACE, deals__deal_id=game.deal_id)
+        Tournament.objects.filter(
+            format=Tournament.Format.RACE,
+            deals__deal_id=game.deal_id,
+            entries__player_id=game.player_id,
+            starts_at__lte=game.started_at,
+            ends_at__gt=game.started_at,
+        )
         .only("pk", "starts_at", "ends_at", "format")
         .first()
     )

@@ -34,6 +34,8 @@ def test_the_page_is_served_at_the_root_with_every_preset(client):
         "cards.js",
         "pages.js",
         "boards.js",
+        "race.js",
+        "live.js",
         "stats.js",
         "replay.js",
         "analysis.js",

@@ -338,7 +338,7 @@ def tournament_join(*, user, tournament_id: int) -> Entry:
             club = club_id and club_shared_lock(club_id)
             # read after the lock: a tournament deleted meanwhile (before its start, or as its club closed) is gone
             tournament = club and Tournament.objects.filter(pk=tournament_id).first()
-            if tournament is None:
+            if not isinstance(tournament, Tournament):
                 raise DomainError(
                     Code.TOURNAMENT_NOT_FOUND,
                     gettext("there is no tournament %(tournament_id)s") % {"tournament_id": tournament_id},

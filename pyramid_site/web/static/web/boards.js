@@ -8,6 +8,7 @@ import { followWhileOpen } from "./live.js";
 import { isAbort } from "./page.js";
 import { markScrollers, scrollBox } from "./scrolling.js";
 import { PRESETS } from "./pages.js";
+import { raceView } from "./race.js";
 import { clock, countdown } from "./time.js";
 import { calendarMonths, figuresTable } from "./stats.js";
 import { formatDate, formatDateTime, gettext, interpolate, ngettext } from "./i18n.js";
@@ -47,7 +48,7 @@ const playerLink = (row) => html`<a href="#/players/${encodeURIComponent(row.pla
 const resultText = (row) => (row.won ? gettext("won") : interpolate(gettext("%(count)s left"), { count: row.cards_left }));
 // a club role, a tournament's format, source or status: the API's words, said in the page's language
 const roleWords = (role) => ({ owner: gettext("owner"), admin: gettext("admin"), member: gettext("member") }[role] ?? role);
-const formatWords = (format) => ({ arena: gettext("arena"), match: gettext("match") }[format] ?? format);
+const formatWords = (format) => ({ arena: gettext("arena"), match: gettext("match"), race: gettext("race") }[format] ?? format);
 const statusWords = (status) => ({ preparing: gettext("preparing"), ready: gettext("ready"), failed: gettext("failed") }[status] ?? status);
 
 // --- boards --------------------------------------------------------------------------------------
@@ -477,6 +478,7 @@ export class TournamentPage {
       <p class="actions"><span id="entry"></span>
         <button type="button" id="play-next">${gettext("Play the next deal")}</button></p>
       <div class="ask" id="tournament-ask" hidden></div>
+      ${t.format === "race" ? html`<section id="race" aria-live="polite"></section>` : ""}
       <div class="section-head"><h2>${gettext("Standings")} <span class="small" id="standings-kind"></span></h2>
         <span class="live-state" id="live-state"></span></div>
       <div id="standings">${gettext("Loading…")}</div>`);
@@ -547,6 +549,9 @@ export class TournamentPage {
         return;
       }
       playNext();
+    });
+    if (t.format === "race") raceView(/** @type {HTMLElement} */ (box.querySelector("#race")), t, page).catch((error) => {
+      if (!isAbort(error)) say(root, error.message);
     });
     await this.standings();
     // a standing's event carries no rank (one result moves others' ranks): any change reads the standings again,
