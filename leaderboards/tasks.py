@@ -6,8 +6,7 @@ from celery import shared_task
 
 from .boards import services
 from .fair_play.tasks import recheck_ranked_day  # noqa: F401  (found where Celery looks for an app's tasks)
-from .tournaments.services import races_end_due
-from .tournaments.tasks import announce_tournament, announce_tournaments  # noqa: F401  (as above)
+from .tournaments.tasks import announce_tournament, announce_tournaments, end_races  # noqa: F401  (as above)
 
 
 @shared_task
@@ -17,9 +16,3 @@ def rebuild_board_cache(days: int | None = 7) -> int:
     from PostgreSQL."""
     services.results_rebuild()
     return services.boards_cache_rebuild(days=days)
-
-
-@shared_task
-def end_races() -> int:
-    """Beat job (every minute, beside the closing of expired games): end the races whose end has come."""
-    return races_end_due()

@@ -316,7 +316,7 @@ SPECTACULAR_SETTINGS = {
     "and `X-Request-ID`; changes that may break a client are listed in docs/api-changelog.md.",
     # the API's version, also the X-API-Version header (pyramid_site/api/version.py); the major part moves
     # with every change that may break a client (docs/api-changelog.md)
-    "VERSION": "3.2.0",
+    "VERSION": "3.3.0",
     # the description of the API (this schema) is open to anybody who builds a client from it; the service
     # itself is not licensed by it
     "LICENSE": {"name": "CC BY 4.0 (this API description)", "identifier": "CC-BY-4.0"},
@@ -554,7 +554,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     # races whose end came with an entrant who never played, ended for everyone (their games' ends end the others)
     "end-races": {
-        "task": "leaderboards.tasks.end_races",
+        "task": "leaderboards.tournaments.tasks.end_races",
         "schedule": PYRAMID_CLOSE_GAMES_EVERY_SECONDS,
     },
     # yesterday's ranked games replayed and checked; a second run the same day changes nothing

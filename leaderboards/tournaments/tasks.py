@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from .models import Tournament
 from .services.announcements import announcement_etas, tournament_announce, tournaments_announce_due
+from .services.race import races_end_due
 
 
 @shared_task
@@ -26,6 +27,13 @@ def announce_tournaments() -> dict:
     for tournament in coming:
         announcements_schedule(tournament=tournament, due_now=False)  # the sweep has just sent what was due
     return {"sent": sent, "queued": len(coming)}
+
+
+@shared_task
+def end_races() -> int:
+    """Beat job (every minute, beside the closing of expired games): end the races whose end has come with an
+    entrant who never played (the last game's end ends the others)."""
+    return races_end_due()
 
 
 def announcements_schedule(*, tournament: Tournament, due_now: bool = True) -> None:

@@ -69,6 +69,19 @@ class Delivery:
 
 
 Following = AsyncGenerator[Delivery | None, None]
+FollowingBatches = AsyncGenerator[list[Delivery] | None, None]  # what came since the last batch, written at once
+
+
+async def one_by_one(batches: FollowingBatches) -> Following:
+    try:
+        async for batch in batches:
+            if batch is None:
+                yield None
+                continue
+            for delivery in batch:
+                yield delivery
+    finally:
+        await batches.aclose()
 
 
 def reset_event(channel: str) -> dict:
@@ -123,13 +136,17 @@ class MemoryBus:
         with self._lock:
             return [(i, e) for i, e in target.entries if i > after]
 
-    async def follow(self, channel: str, last_id: str | None, block_seconds: float) -> Following:
+    def follow(self, channel: str, last_id: str | None, block_seconds: float) -> Following:
+        return one_by_one(self.follow_batches(channel, last_id, block_seconds))
+
+    async def follow_batches(self, channel: str, last_id: str | None, block_seconds: float) -> FollowingBatches:
         """Where the follower starts, then the channel's events after ``last_id`` (from now on without one), for
-        ever; None after each ``block_seconds`` with nothing new (the caller's keep-alive)."""
+        ever, each batch what came since the last; None after each ``block_seconds`` with nothing new (the caller's
+        keep-alive)."""
         target = self._channel(channel)
         with self._lock:
             after, resumable = self._start(target, last_id)
-        yield Delivery(id_text(after), None if resumable else reset_event(channel))
+        yield [Delivery(id_text(after), None if resumable else reset_event(channel))]
         woken = asyncio.Event()
         waiter = (asyncio.get_running_loop(), woken)
         with self._lock:
@@ -138,10 +155,9 @@ class MemoryBus:
             while True:
                 woken.clear()  # cleared before looking, so a publish in between wakes the next wait
                 fresh = self._after(target, after)
-                for event_id, event in fresh:
-                    after = event_id
-                    yield Delivery(id_text(event_id), event)
                 if fresh:
+                    after = fresh[-1][0]
+                    yield [Delivery(id_text(event_id), event) for event_id, event in fresh]
                     continue
                 if shutdown.is_draining():
                     return
@@ -266,15 +282,18 @@ class RedisBus:
             return last, False
         return asked, True
 
-    async def follow(self, channel: str, last_id: str | None, block_seconds: float) -> Following:
-        """As ``MemoryBus.follow``; the events come through the event loop's one reader (``_Dispatcher``). Raises
-        ``Behind`` when the follower falls more than ``PYRAMID_LIVE_FOLLOWER_BACKLOG`` events behind its channel,
+    def follow(self, channel: str, last_id: str | None, block_seconds: float) -> Following:
+        return one_by_one(self.follow_batches(channel, last_id, block_seconds))
+
+    async def follow_batches(self, channel: str, last_id: str | None, block_seconds: float) -> FollowingBatches:
+        """As ``MemoryBus.follow_batches``; the events come through the event loop's one reader (``_Dispatcher``).
+        Raises ``Behind`` when the follower falls more than ``PYRAMID_LIVE_FOLLOWER_BACKLOG`` events behind its channel,
         and a Redis error when the reader loses Redis."""
         import redis
 
         key = self.key(channel)
         after, resumable = await self._start(key, last_id)
-        yield Delivery(id_text(after), None if resumable else reset_event(channel))
+        yield [Delivery(id_text(after), None if resumable else reset_event(channel))]
         dispatcher = self.dispatcher()
         joined, index, wake = dispatcher.join(key, after)
         caught_up_to = joined.last  # taken with the place: what comes later reaches this follower as entries
@@ -284,13 +303,10 @@ class RedisBus:
             if caught_up_to > after:
                 # the reader was past where this follower starts: what lies between is read once, here (a client
                 # resuming from its Last-Event-ID, a follower of a channel the reader is ahead on)
-                for raw_id, fields in await self.client().xrange(
-                    key, min=f"({id_text(after)}", max=id_text(caught_up_to)
-                ):
-                    event_id = parse_id(raw_id)
-                    assert event_id is not None
-                    after = event_id
-                    yield Delivery(id_text(event_id), json.loads(fields[b"data"]))
+                missed = await self.client().xrange(key, min=f"({id_text(after)}", max=id_text(caught_up_to))
+                if missed:
+                    after = parse_id(missed[-1][0]) or after
+                    yield [Delivery(raw_id.decode(), json.loads(fields[b"data"])) for raw_id, fields in missed]
             while True:
                 if joined.error is not None:
                     raise redis.ConnectionError(f"the live updates' reader lost Redis: {joined.error}")
@@ -300,10 +316,11 @@ class RedisBus:
                 end = joined.base + len(joined.entries)
                 fresh = [joined.entries[at - end] for at in range(index, end)]  # from the right end: O(new ones)
                 index = end
-                for event_id, delivery in fresh:
-                    if event_id > after:  # the reader may still have been short of where this follower started
-                        after = event_id
-                        yield delivery
+                # the reader may still have been short of where this follower started
+                batch = [delivery for event_id, delivery in fresh if event_id > after]
+                if batch:
+                    after = max(after, fresh[-1][0])
+                    yield batch
                 if fresh:
                     continue
                 if shutdown.is_draining():

@@ -27,7 +27,6 @@ from rest_framework.views import APIView
 from pyramid_site.client import client_address
 from pyramid_site.errors import Code, error_json
 
-from . import shutdown
 from .bus import Behind, Delivery, bus
 from .slots import slots
 
@@ -48,19 +47,22 @@ class EventStreamRenderer(BaseRenderer):
         return JSONRenderer().render(data)
 
 
-_framed: tuple[Delivery | None, str] = (None, "")  # the last delivery written, and its text
+STOPPED: list[Delivery] = []  # the bus's followers end when the server stops: what a stream reads then
+FRAMED_KEPT = 4096
+_framed: dict[int, tuple[Delivery, str]] = {}  # the deliveries written lately, by identity, with their text
 
 
 def frame(delivery: Delivery) -> str:
-    global _framed
     if delivery.event is None:
         return f"id: {delivery.id}\n\n"
-    last, text = _framed
-    if last is delivery:  # the bus hands one delivery to every stream of its channel: written out once, not each time
-        return text
+    framed = _framed.get(id(delivery))
+    if framed is not None and framed[0] is delivery:
+        return framed[1]  # the bus hands one delivery to every stream of its channel: written out once, not each time
     data = json.dumps(delivery.event, separators=(",", ":"), ensure_ascii=False)
     text = f"id: {delivery.id}\nevent: {delivery.event['type']}\ndata: {data}\n\n"
-    _framed = (delivery, text)
+    if len(_framed) >= FRAMED_KEPT:
+        _framed.clear()
+    _framed[id(delivery)] = (delivery, text)  # the delivery kept with its text: its id() is not reused meanwhile
     return text
 
 
@@ -159,14 +161,14 @@ def _give_back_the_request_thread() -> None:
 async def _events(channel: str, last_id: str | None, keys: list[str], token: str, lease: float):
     _give_back_the_request_thread()
     retry = f"retry: {settings.PYRAMID_LIVE_RETRY_MS}\n\n"
-    follow = bus().follow(channel, last_id, settings.PYRAMID_LIVE_KEEPALIVE_SECONDS)
+    follow = bus().follow_batches(channel, last_id, settings.PYRAMID_LIVE_KEEPALIVE_SECONDS)
     try:
         yield retry
         while True:
             try:
                 # the server stopping wakes the bus's waiting followers, which end: no watcher per stream or event
-                delivery = await anext(follow, shutdown)
-                if delivery is None:
+                batch = await anext(follow, STOPPED)
+                if batch is None:
                     await slots().renew(keys, token, lease)
             except OUT_OF_REACH as exc:  # the bus out of reach: the client comes back in a moment
                 log.warning("live stream %s ended: %s", channel, exc)
@@ -175,14 +177,14 @@ async def _events(channel: str, last_id: str | None, keys: list[str], token: str
             except Behind:  # reading slower than the channel's events come: resumed from Redis, not held here
                 yield f": this stream fell too far behind\n{retry}"
                 return
-            if delivery is shutdown:
+            if batch is STOPPED:
                 yield f": the server is restarting\n{retry}"
                 return
-            if delivery is None:
+            if batch is None:
                 yield ": keep-alive\n\n"
                 continue
-            assert isinstance(delivery, Delivery)
-            yield frame(delivery)
+            # what came since this stream's last write, in one write: a stream behind catches up at one write's cost
+            yield "".join(frame(delivery) for delivery in batch)
     finally:
         # a read cancelled twice (the server stopping) may still be running: it unwinds the generator on its own
         if not getattr(follow, "ag_running", False):
