@@ -314,12 +314,13 @@ def uvicorn_server(transactional_db):
     database; stopped before the database is emptied."""
     from django.db import connection
 
-    from tests.live.test_streams import PG, Server
+    from tests.asgi_server import AsgiServer
+    from tests.live.test_streams import PG
 
     if connection.vendor != "postgresql":
         pytest.skip("a second process on the test's database needs a database server")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYRAMID_", "CELERY_", "REDIS_"))}
-    server = Server(
+    server = AsgiServer(
         env
         | {
             "DATABASE_URL": f"{PG}/{connection.settings_dict['NAME']}",
@@ -332,7 +333,7 @@ def uvicorn_server(transactional_db):
         }
     )
     try:
-        server.wait_healthy()
+        server.start()
         yield server
     finally:
         server.stop()

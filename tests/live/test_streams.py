@@ -25,6 +25,7 @@ import redis
 from django.conf import settings
 
 import engine
+from tests.asgi_server import AsgiServer
 
 from .conftest import REDIS_URL, redis_answers
 
@@ -45,50 +46,6 @@ pytestmark = [
     pytest.mark.skipif(not (_pg_answers() and redis_answers()), reason="needs PostgreSQL and Redis"),
     pytest.mark.real_clock,
 ]  # the servers read their own clock
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Server:
-    def __init__(self, env: dict):
-        self.env, self.port = env, _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "pyramid_site.asgi:application",
-                "--port",
-                str(self.port),
-                "--log-level",
-                "warning",
-                "--timeout-graceful-shutdown",
-                "30",
-            ],
-            cwd=ROOT,
-            env=env,
-        )
-
-    def wait_healthy(self):
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/health/live/", timeout=2).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)  # polling a server's start, not synchronising the test with an event
-        pytest.fail(f"{self.url} never became healthy")
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-        self.process.wait(timeout=40)
 
 
 @pytest.fixture(scope="module")
@@ -123,8 +80,10 @@ def servers():
     }
     alone = base | {"PYRAMID_LIVE_STREAMS_PER_ACCOUNT": "1000", "PYRAMID_LIVE_STREAMS_PER_ADDRESS": "3"}
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=alone, check=True)
-    started = {"a": Server(shared), "b": Server(shared), "memory": Server(alone)}
+    started = {"a": AsgiServer(shared), "b": AsgiServer(shared), "memory": AsgiServer(alone)}
     try:
+        for server in started.values():
+            server.spawn()
         for server in started.values():
             server.wait_healthy()
         yield started
@@ -141,7 +100,7 @@ def servers():
 class Follower:
     """An open stream read on a thread of its own: each block (event, id alone, comment, retry) onto a queue."""
 
-    def __init__(self, server: Server, path: str, token: str | None = None, last_event_id: str | None = None):
+    def __init__(self, server: AsgiServer, path: str, token: str | None = None, last_event_id: str | None = None):
         self.blocks: queue.Queue = queue.Queue()
         self.connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
         headers = {"Accept": "text/event-stream"}
@@ -196,7 +155,7 @@ class Follower:
         assert self.ended.wait(WAIT)
 
 
-def guest(server: Server) -> str:
+def guest(server: AsgiServer) -> str:
     answer = httpx.post(f"{server.url}/api/accounts/guest/", timeout=30)
     assert answer.status_code == 201, answer.text
     return answer.json()["token"]
@@ -213,7 +172,7 @@ def line_of(number: int, length: int) -> list[str]:
     return line
 
 
-def start_game(server: Server, token: str, number: int = 5) -> int:
+def start_game(server: AsgiServer, token: str, number: int = 5) -> int:
     answer = httpx.post(
         f"{server.url}/api/games/",
         json={"number": number, "rules": "classic"},
@@ -224,7 +183,7 @@ def start_game(server: Server, token: str, number: int = 5) -> int:
     return answer.json()["id"]
 
 
-def play(server: Server, token: str, game_id: int, line: list[str], first_ply: int = 1) -> None:
+def play(server: AsgiServer, token: str, game_id: int, line: list[str], first_ply: int = 1) -> None:
     for ply, move in enumerate(line, start=first_ply):
         answer = httpx.post(
             f"{server.url}/api/games/{game_id}/moves/",
@@ -317,9 +276,9 @@ def test_streams_per_account_are_capped_across_processes(servers):
 
 
 def test_streams_per_address_are_capped(servers):
-    server = Server(servers["memory"].env)  # a process of its own: no stream of another test still counted
+    server = AsgiServer(servers["memory"].env)  # a process of its own: no stream of another test still counted
     try:
-        server.wait_healthy()
+        server.start()
         tokens = [guest(server) for _ in range(4)]
         followers = [Follower(server, f"/api/games/{start_game(server, t)}/events/", t) for t in tokens[:3]]
         refused = httpx.get(
@@ -334,13 +293,14 @@ def test_streams_per_address_are_capped(servers):
 
 
 def test_a_server_told_to_stop_ends_its_streams_with_retry(servers):
-    server = Server(servers["memory"].env)  # a process of its own, to stop
+    server = AsgiServer(servers["memory"].env)  # a process of its own, to stop
     try:
-        server.wait_healthy()
+        server.start()
         token = guest(server)
         follower = Follower(server, f"/api/games/{start_game(server, token)}/events/", token)
         follower.next(kind="id")
         started = time.monotonic()
+        assert server.process is not None
         server.process.send_signal(signal.SIGTERM)
         assert follower.next(kind="retry")["retry"] == "1234"
         assert follower.ended.wait(WAIT)
@@ -350,7 +310,7 @@ def test_a_server_told_to_stop_ends_its_streams_with_retry(servers):
         server.stop()
 
 
-def signed_up(server: Server, name: str) -> str:
+def signed_up(server: AsgiServer, name: str) -> str:
     answer = httpx.post(
         f"{server.url}/api/accounts/signup/",
         json={"username": f"{name}{uuid.uuid4().hex[:6]}", "password": "a-long-pass-phrase"},
@@ -360,7 +320,7 @@ def signed_up(server: Server, name: str) -> str:
     return answer.json()["token"]
 
 
-def api(server: Server, token: str, method: str, path: str, **body) -> dict:
+def api(server: AsgiServer, token: str, method: str, path: str, **body) -> dict:
     answer = httpx.request(
         method, f"{server.url}{path}", json=body or None, headers={"Authorization": f"Bearer {token}"}, timeout=30
     )

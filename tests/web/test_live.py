@@ -9,11 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 import uuid
 
 import httpx
@@ -24,6 +20,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 from playwright.sync_api import expect
+
+from tests.asgi_server import AsgiServer
 
 from .conftest import DESKTOP, PHONE, screenshot
 from .helpers import route_bell, sign_up
@@ -288,48 +286,11 @@ def test_the_bell_hides_where_the_server_has_no_notifications_and_for_guests(pag
 # --- a real ASGI server --------------------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def _redis_answers() -> bool:
     try:
         return bool(redis.Redis.from_url(django_settings.REDIS_URL, socket_connect_timeout=0.5).ping())
     except (redis.RedisError, ValueError):
         return False
-
-
-class Uvicorn:
-    """One uvicorn process serving the page and its streams on the tests' database, over the tests' Redis."""
-
-    def __init__(self, env: dict, port: int):
-        self.env, self.port = env, port
-        self.url = f"http://127.0.0.1:{port}"
-        self.process: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "pyramid_site.asgi:application", "--port", str(self.port)]
-            + ["--log-level", "warning", "--timeout-graceful-shutdown", "5"],
-            cwd=django_settings.BASE_DIR,
-            env=self.env,
-        )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/health/live/", timeout=2).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)  # polling a server's start, not synchronising the test with an event
-        pytest.fail(f"{self.url} never became healthy")
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=30)
 
 
 @pytest.fixture
@@ -359,7 +320,7 @@ def uvicorn(transactional_db, settings):
         "PYRAMID_LIVE_RETRY_MS": "300",
         "STATIC_ROOT": tempfile.mkdtemp(prefix="web-live-static-"),  # nothing collected: the files by their names
     }
-    server = Uvicorn(env, _free_port())
+    server = AsgiServer(env, graceful_seconds=5)
     server.start()
     try:
         yield server
