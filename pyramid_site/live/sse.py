@@ -47,6 +47,7 @@ class EventStreamRenderer(BaseRenderer):
         return JSONRenderer().render(data)
 
 
+LIVE_UNAVAILABLE_RETRY_SECONDS = 300  # a process that serves no streams now serves none in a minute either
 STOPPED: list[Delivery] = []  # the bus's followers end when the server stops: what a stream reads then
 FRAMED_KEPT = 4096
 _framed: dict[int, tuple[Delivery, str]] = {}  # the deliveries written lately, by identity, with their text
@@ -120,6 +121,7 @@ class EventStreamView(APIView):
             return error_json(
                 Code.LIVE_UNAVAILABLE,
                 message=gettext("live streams are not served here; read the resource again from time to time instead"),
+                headers={"Retry-After": str(LIVE_UNAVAILABLE_RETRY_SECONDS)},
             )
         caps = {f"address:{client_address(drf_request)}": settings.PYRAMID_LIVE_STREAMS_PER_ADDRESS}
         if drf_request.user.is_authenticated:
