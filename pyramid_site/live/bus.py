@@ -28,12 +28,14 @@ import time
 import uuid
 import weakref
 from collections import deque
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.signals import setting_changed
+
+from pyramid_site.cache import RETRY_AFTER_SECONDS
 
 from . import shutdown
 
@@ -180,6 +182,7 @@ class MemoryBus:
         return asked, True
 
 
+_T = TypeVar("_T")
 _Field = bytes | bytearray | memoryview | str | int | float  # what redis-py takes as a stream entry's name or value
 
 
@@ -197,11 +200,28 @@ class RedisBus:
         self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # one async client per event loop
         self._expiry_set: dict[str, float] = {}  # key -> when this process last pushed its expiry back
         self._dispatchers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # one reader per event loop
+        self._down_until = 0.0  # time.monotonic() until which publishing does not ask Redis (after a failure)
 
     def key(self, channel: str) -> str:
         return f"{self.prefix}{channel}"
 
+    def _ask(self, command: Callable[[], _T]) -> _T:
+        """Refuses at once for a moment after Redis failed a command: a Redis that stops answering without
+        refusing (paused, cut off) would cost every publish a socket timeout, on the path of the move it tells of."""
+        import redis
+
+        if time.monotonic() < self._down_until:
+            raise redis.ConnectionError("the live updates' Redis failed a moment ago; not asked again yet")
+        try:
+            return command()
+        except redis.RedisError:
+            self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
+            raise
+
     def publish(self, channel: str, event: dict) -> str:
+        return self._ask(lambda: self._publish(channel, event))
+
+    def _publish(self, channel: str, event: dict) -> str:
         key = self.key(channel)
         data: dict[_Field, _Field] = {"data": json.dumps(event, separators=(",", ":"))}
         now = time.monotonic()
@@ -221,6 +241,9 @@ class RedisBus:
     def publish_many(self, events: list[tuple[str, dict]], *, batch: int = 500) -> None:
         """One pipeline a batch: an XADD and an EXPIRE per event (a player's channel is quiet for days, so its
         expiry is pushed back with each event rather than remembered)."""
+        self._ask(lambda: self._publish_many(events, batch))
+
+    def _publish_many(self, events: list[tuple[str, dict]], batch: int) -> None:
         for first in range(0, len(events), batch):
             with self._sync.pipeline(transaction=False) as pipe:
                 for channel, event in events[first : first + batch]:

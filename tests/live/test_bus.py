@@ -4,11 +4,14 @@ and a ``reset`` (never a silent gap) for an id that cannot be resumed from."""
 from __future__ import annotations
 
 import asyncio
+import socket
+import time
 
 import pytest
 import redis
 
-from pyramid_site.live import publish
+from pyramid_site.cache import RETRY_AFTER_SECONDS
+from pyramid_site.live import publish, publish_many
 from pyramid_site.live.bus import MemoryBus, RedisBus, bus, parse_id
 
 from .conftest import REDIS_URL, collect, needs_redis
@@ -106,6 +109,24 @@ def test_a_bus_out_of_reach_loses_the_event_not_the_write(settings, caplog):
     assert "not published" in caplog.text
 
 
+def test_a_redis_that_stops_answering_costs_publishing_one_timeout_a_second_not_one_an_event(settings, caplog):
+    with socket.create_server(("127.0.0.1", 0)) as silent:  # takes connections (the kernel does), never answers
+        settings.PYRAMID_LIVE_REDIS_URL = f"redis://127.0.0.1:{silent.getsockname()[1]}/0"
+        started = time.monotonic()
+        assert publish("game:5", {"type": "move"}) is None
+        first = time.monotonic() - started
+        for _ in range(20):  # a move's events while Redis hangs: refused at once
+            assert publish("game:5", {"type": "move"}) is None
+        publish_many([("player:1", {"type": "tournament_started"})])
+        twenty_more = time.monotonic() - started - first
+        assert first >= 0.4 and twenty_more < first, (first, twenty_more)
+        time.sleep(RETRY_AFTER_SECONDS)
+        started = time.monotonic()
+        assert publish("game:5", {"type": "move"}) is None  # a second on: Redis is asked again
+        assert time.monotonic() - started >= 0.4
+    assert caplog.text.count("not published") == 23
+
+
 @needs_redis
 def test_a_channel_on_redis_keeps_its_bound_and_expires_when_silent(redis_bus, settings):
     settings.PYRAMID_LIVE_STREAM_TTL_SECONDS = 600
@@ -116,8 +137,6 @@ def test_a_channel_on_redis_keeps_its_bound_and_expires_when_silent(redis_bus, s
 
 
 def test_a_fan_out_reaches_every_channel_in_order_and_each_channel_expires(each_bus):
-    from pyramid_site.live import publish_many
-
     publish("player:1", {"type": "tournament_soon", "n": 0})
     publish_many([(f"player:{n}", {"type": "tournament_started", "n": n}) for n in range(1, 1201)])  # 3 batches
     assert events(collect(each_bus, "player:1")) == [

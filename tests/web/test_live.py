@@ -205,8 +205,9 @@ def test_without_streams_the_tournament_page_polls_with_etags_and_says_so(
     expect(state).to_have_text("updated every 10 s")
     assert streams == [503]
     with page.expect_response(lambda r: r.url.endswith("/standings/") and r.status == 304, timeout=WAIT):
-        pass  # the next turn: nothing changed
+        page.clock.run_for(10_000)  # the page's clock, not the test, waits the ten seconds: nothing changed
     _join(late, tournament)
+    page.clock.run_for(10_000)
     expect(page.locator("#standings")).to_contain_text("poll-late", timeout=WAIT)
     expect(state).to_have_attribute("data-state", "polling")
     assert streams == [503]  # asked once: a server without streams is left alone for minutes
@@ -387,6 +388,7 @@ def test_a_move_made_on_another_device_reaches_the_table(page):
     expect(page.locator(".pyramid .card")).to_have_count(28)
     game_id = int(page.url.rsplit("/", 1)[1])
     assert move_submit(game_id=game_id, player=Game.objects.get(pk=game_id).player, ply=1, move="24").applied
+    page.clock.run_for(10_000)  # the page's clock to its next poll
     expect(page.locator("#moves")).to_have_text("1", timeout=WAIT)
     expect(page.locator("#message")).to_have_text(
         "The game moved on in another tab or device: this table now shows it."

@@ -20,6 +20,16 @@ def held(page, pattern: re.Pattern) -> list:
     return routes
 
 
+def wait_held(page, routes: list, count: int = 1) -> None:
+    """Wait until `count` requests are held: the page may show its loading line before its request reaches the
+    route, which this process hears of only while it waits on the page."""
+    for _ in range(250):
+        if len(routes) >= count:
+            return
+        page.wait_for_timeout(20)
+    raise AssertionError(f"{len(routes)} requests held, not {count}")
+
+
 def let_go(page, routes: list) -> None:
     """Answer the held requests, and wait until the page has had them, or had given up on them (a closed page
     aborts its requests: they fail at once)."""
@@ -50,6 +60,7 @@ def test_a_slow_game_or_board_draws_nothing_on_the_page_shown_after_it(browser, 
     routes = held(page, board)
     page.goto(f"/#/boards/daily/{utc_today().isoformat()}/classic")
     expect(page.locator("#board.loading")).to_be_visible()
+    wait_held(page, routes)
     menu_link(page, "Today").click()
     expect(page.locator("h1")).to_have_text("Today's deals")
     let_go(page, routes)
@@ -73,6 +84,7 @@ def test_a_slow_game_or_board_draws_nothing_on_the_page_shown_after_it(browser, 
     routes = held(page, game)
     page.goto(f"/#/game/{game_id}")
     expect(page.locator(".loading")).to_be_visible()
+    wait_held(page, routes)
     assert len(routes) == 1
     menu_link(page, "Rules").click()
     expect(page.locator("h1")).to_have_text("Rules: classic")
