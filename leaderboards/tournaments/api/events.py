@@ -48,25 +48,24 @@ class StandingEventOutput(TournamentEventOutput):
     streak = serializers.IntegerField()
 
 
-class SoonEventOutput(EventOutput):
+class ScheduleEventOutput(EventOutput):
+    tournament = serializers.IntegerField()
+    starts_at = WireDateTimeField()
+    ends_at = WireDateTimeField()
+    server_time = WireDateTimeField(help_text="the server's time as it sent the event")
+
+
+class SoonEventOutput(ScheduleEventOutput):
     """The start is within `PYRAMID_TOURNAMENT_SOON_MINUTES` (15): count down to `starts_at` from `server_time`
     (the server's clock, not the device's). Sent once for each start: a start moved later gets its own."""
 
     type = serializers.ChoiceField(choices=["soon"])
-    tournament = serializers.IntegerField()
-    starts_at = WireDateTimeField()
-    ends_at = WireDateTimeField()
-    server_time = WireDateTimeField(help_text="the server's time as it sent the event")
 
 
-class StartedEventOutput(EventOutput):
+class StartedEventOutput(ScheduleEventOutput):
     """The tournament has started: its games may be played until `ends_at`."""
 
     type = serializers.ChoiceField(choices=["started"])
-    tournament = serializers.IntegerField()
-    starts_at = WireDateTimeField()
-    ends_at = WireDateTimeField()
-    server_time = WireDateTimeField(help_text="the server's time as it sent the event")
 
 
 class EndedEventOutput(EventOutput):

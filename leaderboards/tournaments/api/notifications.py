@@ -32,19 +32,21 @@ class TournamentNoticeFields(serializers.Serializer):
     ends_at = WireDateTimeField()
 
 
-class TournamentSoonEventOutput(EventOutput, TournamentNoticeFields):
+class TournamentNoticeEventOutput(EventOutput, TournamentNoticeFields):
+    server_time = WireDateTimeField(help_text="the server's time as it sent the event")
+
+
+class TournamentSoonEventOutput(TournamentNoticeEventOutput):
     """A tournament of one of my clubs starts within `PYRAMID_TOURNAMENT_SOON_MINUTES` (15): count down to
     `starts_at` from `server_time`."""
 
     type = serializers.ChoiceField(choices=["tournament_soon"])
-    server_time = WireDateTimeField(help_text="the server's time as it sent the event")
 
 
-class TournamentStartedEventOutput(EventOutput, TournamentNoticeFields):
+class TournamentStartedEventOutput(TournamentNoticeEventOutput):
     """A tournament of one of my clubs has started."""
 
     type = serializers.ChoiceField(choices=["tournament_started"])
-    server_time = WireDateTimeField(help_text="the server's time as it sent the event")
 
 
 PLAYER_EVENT = event_union(
