@@ -624,6 +624,12 @@ def main() -> None:
     parser.add_argument("--client-processes", type=int, default=2)
     parser.add_argument("--ceiling", help="client counts to step through (2000,4000,...) until a floor breaks")
     parser.add_argument("--faults", action="store_true", help="restart Redis, then kill a uvicorn, mid-run")
+    parser.add_argument(
+        "--jobs",
+        choices=["worker", "in-process"],
+        default="worker",
+        help="the post-game jobs on a Celery worker at the lowest CPU priority, or in the finishing request",
+    )
     parser.add_argument("--pg", help="a PostgreSQL server to use (postgres://...); by default a private one")
     parser.add_argument("--database", default="pyramid_bench_live")
     args = parser.parse_args()
@@ -651,7 +657,9 @@ def measure(args, steps: list[int], console) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYRAMID_", "CELERY_", "REDIS_"))}
     env |= UNTHROTTLED_PLAY | {
         "DATABASE_URL": f"{args.pg}/{args.database}",
-        "REDIS_URL": "",  # Django's cache and the jobs in-process: the live updates alone on the private Redis
+        # the post-game jobs (analysis, fair play) on a worker (--jobs worker), with Django's cache, over the
+        # private Redis (a database of their own); or in the finishing request (--jobs in-process)
+        "REDIS_URL": redis_server.url.removesuffix("/0") + "/1" if args.jobs == "worker" else "",
         "PYRAMID_LIVE_REDIS_URL": redis_server.url,
         "PYRAMID_LIVE_KEY_PREFIX": PREFIX,
         "PYRAMID_LIVE_RETRY_MS": str(RETRY_MS),
@@ -660,8 +668,7 @@ def measure(args, steps: list[int], console) -> None:
         "PYRAMID_THROTTLE_SIGNUP": "100000/hour",
         "PYRAMID_DAILY_MAX_ATTEMPTS": "400",  # the tournament's secret deals are found however the candidates fall
         "PYRAMID_THROTTLE_VISITOR_READ": "1000000/min",
-        # the post-game analysis and fair-play checks run in the finishing request here (no worker; in production a
-        # worker elsewhere does them): kept short, so that they weigh little on the two cores the streams share
+        # the post-game analysis and fair-play checks, kept short: they share the two cores with everything else
         "PYRAMID_ANALYSIS_GAME_SECONDS": "0.2",
         "PYRAMID_ANALYSIS_POSITION_SECONDS": "0.01",
         "DJANGO_DEBUG": "false",
@@ -682,6 +689,20 @@ def measure(args, steps: list[int], console) -> None:
         env=env,
         stdout=api_log.open("w"),
         stderr=subprocess.STDOUT,
+    )
+    # the worker stands in for production's worker machines: at the lowest CPU priority, it takes what the web
+    # processes and the clients leave of the two cores
+    worker = (
+        subprocess.Popen(
+            ["nice", "-n", "19", sys.executable, "-m", "celery", "-A", "pyramid_site", "worker", "--pool", "solo"]
+            + ["--loglevel", "WARNING"],
+            cwd=ROOT,
+            env=env,
+            stdout=api_log.open("a"),
+            stderr=subprocess.STDOUT,
+        )
+        if args.jobs == "worker"
+        else None
     )
     # docs/operations.md, "Live updates"; and the daily deals are not prepared in the streams' processes (beat does
     # it where Redis runs the jobs; in-process, the solver would hold their event loops for seconds)
@@ -711,8 +732,10 @@ def measure(args, steps: list[int], console) -> None:
                 + (f", broken at {rows[-1]['clients']}" if not rows[-1]["ok"] else " (no step broke them)")
             )
     finally:
-        api.terminate()
-        api.wait(timeout=30)
+        for process in (api, worker):
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=30)
         redis_server.stop()
         database_drop(args.pg, args.database)
 

@@ -13,6 +13,7 @@ client answers as empty at once for ``RETRY_AFTER_SECONDS``, then asks Redis aga
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
 import redis
@@ -40,8 +41,24 @@ def _or(fallback):
     return wrap
 
 
+_pools: dict[tuple[str, str], redis.ConnectionPool] = {}
+_pools_lock = threading.Lock()
+
+
 class _ForgivingClient(RedisCacheClient):
     down_until = 0.0  # time.monotonic() until which Redis is not asked (set on an instance by a failure)
+
+    def _get_connection_pool(self, write):
+        # Django makes a cache, so a client, for each request under ASGI (and each thread under WSGI): the pool, and
+        # with it the connections, is the process's, or every request would open and leave behind one of its own
+        # (a live stream holds its request's for hours)
+        url = self._servers[self._get_connection_pool_index(write)]
+        key = (url, repr((self._pool_class, sorted(self._pool_options.items(), key=lambda item: item[0]))))
+        with _pools_lock:
+            pool = _pools.get(key)
+            if pool is None:
+                pool = _pools[key] = self._pool_class.from_url(url, **self._pool_options)
+        return pool
 
     add = _or(False)(RedisCacheClient.add)
     get = _or(lambda key, default: default)(RedisCacheClient.get)

@@ -192,12 +192,25 @@ REDIS_URL = env_str(
 # keeps its key alone, which is all it needs, and says so at every start
 SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
+PYRAMID_CACHE_REDIS_CONNECTIONS = env_int(
+    "PYRAMID_CACHE_REDIS_CONNECTIONS",
+    20,
+    low=1,
+    help="Redis connections a process keeps for the cache at most: a request waits for one (up to 2 s) rather "
+    "than opening another, so a crowd of live streams opening at once does not open a connection each",
+)
 CACHES = {
     # a Redis outage is a cache miss, not an error: see pyramid_site/cache.py
     "default": {
         "BACKEND": "pyramid_site.cache.ForgivingRedisCache",
         "LOCATION": REDIS_URL,
-        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        "OPTIONS": {
+            "socket_connect_timeout": 0.5,
+            "socket_timeout": 0.5,
+            "pool_class": "redis.BlockingConnectionPool",
+            "max_connections": PYRAMID_CACHE_REDIS_CONNECTIONS,
+            "timeout": 2,  # waiting for a free connection; then a cache miss, as with Redis out of reach
+        },
     }
     if REDIS_URL
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}

@@ -72,6 +72,7 @@ def _answer(exc, context):
         # again. That is safe for every write: a move that did go through is answered as already
         # applied, and the rest were not written.
         set_rollback()
+        log.warning("the database refused %s: %s", context["request"].path, exc)  # what the operator looks for
         return _respond(
             Code.DATABASE_UNAVAILABLE,
             headers={"Retry-After": "1"},

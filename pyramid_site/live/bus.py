@@ -320,6 +320,7 @@ class RedisBus:
         dispatcher = self.dispatcher()
         joined, index, wake = dispatcher.join(key, after)
         caught_up_to = joined.last  # taken with the place: what comes later reaches this follower as entries
+        quiet: _Quiet | None = None
         try:
             if wake:
                 await dispatcher.wake(self.client())
@@ -330,12 +331,12 @@ class RedisBus:
                 if missed:
                     after = parse_id(missed[-1][0]) or after
                     yield [Delivery(raw_id.decode(), json.loads(fields[b"data"])) for raw_id, fields in missed]
+            quiet = _Quiet(block_seconds)
             while True:
                 if joined.error is not None:
                     raise redis.ConnectionError(f"the live updates' reader lost Redis: {joined.error}")
                 if index < joined.base:
                     raise Behind(f"{channel}: more than {self.backlog} events behind")
-                arrived = joined.arrived  # taken with the entries: anything appended after them sets it
                 end = joined.base + len(joined.entries)
                 fresh = [joined.entries[at - end] for at in range(index, end)]  # from the right end: O(new ones)
                 index = end
@@ -343,18 +344,68 @@ class RedisBus:
                 batch = [delivery for event_id, delivery in fresh if event_id > after]
                 if batch:
                     after = max(after, fresh[-1][0])
+                    quiet.handed_out()
                     yield batch
                 if fresh:
                     continue
                 if shutdown.is_draining():
                     return
-                try:
-                    async with asyncio.timeout(block_seconds):  # no task of its own, as wait_for makes
-                        await arrived.wait()
-                except TimeoutError:
+                if quiet.take():
                     yield None
+                    continue
+                # nothing can be appended between the look above and this wait: one thread, and no await between
+                await quiet.wait_on(joined)
         finally:
+            if quiet is not None:
+                quiet.close()
             dispatcher.leave(joined)
+
+
+class _Quiet:
+    """A follower's keep-alive: due once ``seconds`` pass with nothing handed out. One timer a quiet spell, re-armed
+    when it fires, not one a wait: at every event of a busy channel its thousand followers would each arm and cancel
+    one (asyncio.timeout), which cost more than writing the event out."""
+
+    __slots__ = ("loop", "seconds", "last", "due", "handle", "waiting")
+
+    def __init__(self, seconds: float):
+        self.loop = asyncio.get_running_loop()
+        self.seconds, self.last, self.due = seconds, self.loop.time(), False
+        self.handle = self.loop.call_at(self.last + seconds, self._fire)
+        self.waiting: asyncio.Future | None = None
+
+    def handed_out(self) -> None:
+        self.last = self.loop.time()
+
+    def _fire(self) -> None:
+        quiet_until = self.last + self.seconds
+        if self.loop.time() < quiet_until:  # something was handed out meanwhile: quiet from then on
+            self.handle = self.loop.call_at(quiet_until, self._fire)
+            return
+        self.due = True
+        if self.waiting is not None and not self.waiting.done():
+            self.waiting.set_result(None)
+
+    def take(self) -> bool:
+        """Whether a keep-alive is due now (then the next one is counted from now)."""
+        if not self.due:
+            return False
+        self.due, self.last = False, self.loop.time()
+        self.handle = self.loop.call_at(self.last + self.seconds, self._fire)
+        return True
+
+    async def wait_on(self, followed: _Followed) -> None:
+        """Until the channel has more, fails or is woken, or a keep-alive is due."""
+        self.waiting = self.loop.create_future()
+        followed.waiting.add(self.waiting)
+        try:
+            await self.waiting
+        finally:
+            followed.waiting.discard(self.waiting)
+            self.waiting = None
+
+    def close(self) -> None:
+        self.handle.cancel()
 
 
 class Behind(Exception):
@@ -365,16 +416,16 @@ class Behind(Exception):
 
 class _Followed:
     """A channel followed by the streams of one event loop: the entries its reader handed out lately, shared by
-    every follower (each keeps only its place in them), and an asyncio.Event set when more arrive."""
+    every follower (each keeps only its place in them), and the futures of the followers waiting for more."""
 
-    __slots__ = ("key", "last", "entries", "base", "followers", "arrived", "error")
+    __slots__ = ("key", "last", "entries", "base", "followers", "waiting", "error")
 
     def __init__(self, key: str, last: EventId, backlog: int):
         self.key, self.last = key, last  # the newest id handed out (at first: where its first follower started)
         self.entries: deque[tuple[EventId, Delivery]] = deque(maxlen=backlog)
         self.base = 0  # the place of entries[0] among every entry ever appended
         self.followers = 0
-        self.arrived = asyncio.Event()
+        self.waiting: set[asyncio.Future] = set()
         self.error: BaseException | None = None
 
     def append(self, batch: list[tuple[EventId, Delivery]]) -> None:
@@ -389,8 +440,10 @@ class _Followed:
         self.wake()
 
     def wake(self) -> None:
-        woken, self.arrived = self.arrived, asyncio.Event()
-        woken.set()
+        waiting, self.waiting = self.waiting, set()
+        for future in waiting:
+            if not future.done():
+                future.set_result(None)
 
 
 class _Dispatcher:

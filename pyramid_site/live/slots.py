@@ -34,9 +34,6 @@ class MemorySlots:
                 self._open.setdefault(key, set()).add(token)
             return True
 
-    async def renew(self, keys, token: str, lease_seconds: float) -> None:
-        return None
-
     async def give_back(self, keys, token: str) -> None:
         with self._lock:
             for key in keys:
@@ -116,9 +113,6 @@ class RedisSlots:
             return True
         await self.give_back(caps, token)
         return False
-
-    async def renew(self, keys, token: str, lease_seconds: float) -> None:
-        return None  # renewed with every other stream of this event loop (``_Marks``)
 
     async def give_back(self, keys, token: str) -> None:
         self._marks().held.pop(token, None)

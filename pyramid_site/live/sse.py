@@ -50,17 +50,19 @@ class EventStreamRenderer(BaseRenderer):
 LIVE_UNAVAILABLE_RETRY_SECONDS = 300  # a process that serves no streams now serves none in a minute either
 STOPPED: list[Delivery] = []  # the bus's followers end when the server stops: what a stream reads then
 FRAMED_KEPT = 4096
-_framed: dict[int, tuple[Delivery, str]] = {}  # the deliveries written lately, by identity, with their text
+_framed: dict[int, tuple[Delivery, bytes]] = {}  # the deliveries written lately, by identity, with their text
 
 
-def frame(delivery: Delivery) -> str:
+def frame(delivery: Delivery) -> bytes:
+    """The delivery as the stream writes it, in bytes: a stream's writes are bytes already, which Django's streaming
+    response passes on as they are (text it would encode, looking up the response's charset, for every write)."""
     if delivery.event is None:
-        return f"id: {delivery.id}\n\n"
+        return f"id: {delivery.id}\n\n".encode()
     framed = _framed.get(id(delivery))
     if framed is not None and framed[0] is delivery:
         return framed[1]  # the bus hands one delivery to every stream of its channel: written out once, not each time
     data = json.dumps(delivery.event, separators=(",", ":"), ensure_ascii=False)
-    text = f"id: {delivery.id}\nevent: {delivery.event['type']}\ndata: {data}\n\n"
+    text = f"id: {delivery.id}\nevent: {delivery.event['type']}\ndata: {data}\n\n".encode()
     if len(_framed) >= FRAMED_KEPT:
         _framed.clear()
     _framed[id(delivery)] = (delivery, text)  # the delivery kept with its text: its id() is not reused meanwhile
@@ -133,7 +135,7 @@ class EventStreamView(APIView):
                 message=gettext("too many live streams open at once for this account or address; close one first"),
             )
         response = StreamingHttpResponse(
-            _events(channel, request.headers.get("Last-Event-ID"), list(caps), token, lease),
+            _events(channel, request.headers.get("Last-Event-ID"), list(caps), token),
             content_type=f"{MEDIA_TYPE}; charset=utf-8",
         )
         response["Cache-Control"] = "no-cache"
@@ -160,9 +162,11 @@ def _give_back_the_request_thread() -> None:
         executor.shutdown(wait=False)
 
 
-async def _events(channel: str, last_id: str | None, keys: list[str], token: str, lease: float):
+async def _events(channel: str, last_id: str | None, keys: list[str], token: str):
+    """The stream's writes; its mark among the open streams (``keys``, ``token``) is renewed by the process with
+    every other stream's (``slots``) and given back at its end."""
     _give_back_the_request_thread()
-    retry = f"retry: {settings.PYRAMID_LIVE_RETRY_MS}\n\n"
+    retry = f"retry: {settings.PYRAMID_LIVE_RETRY_MS}\n\n".encode()
     follow = bus().follow_batches(channel, last_id, settings.PYRAMID_LIVE_KEEPALIVE_SECONDS)
     try:
         yield retry
@@ -170,23 +174,21 @@ async def _events(channel: str, last_id: str | None, keys: list[str], token: str
             try:
                 # the server stopping wakes the bus's waiting followers, which end: no watcher per stream or event
                 batch = await anext(follow, STOPPED)
-                if batch is None:
-                    await slots().renew(keys, token, lease)
             except OUT_OF_REACH as exc:  # the bus out of reach: the client comes back in a moment
                 log.warning("live stream %s ended: %s", channel, exc)
-                yield f": the live updates are out of reach\n{retry}"
+                yield b": the live updates are out of reach\n" + retry
                 return
             except Behind:  # reading slower than the channel's events come: resumed from Redis, not held here
-                yield f": this stream fell too far behind\n{retry}"
+                yield b": this stream fell too far behind\n" + retry
                 return
             if batch is STOPPED:
-                yield f": the server is restarting\n{retry}"
+                yield b": the server is restarting\n" + retry
                 return
             if batch is None:
-                yield ": keep-alive\n\n"
+                yield b": keep-alive\n\n"
                 continue
             # what came since this stream's last write, in one write: a stream behind catches up at one write's cost
-            yield "".join(frame(delivery) for delivery in batch)
+            yield b"".join(frame(delivery) for delivery in batch)
     finally:
         # a read cancelled twice (the server stopping) may still be running: it unwinds the generator on its own
         if not getattr(follow, "ag_running", False):

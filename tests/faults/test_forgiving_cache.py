@@ -5,8 +5,12 @@ No figure here depends on the machine's speed: the tests count the operations th
 client's ``get_client``, which every operation calls before it touches the network) and move the cache's
 own clock (``pyramid_site.cache.time``) by hand."""
 
+import os
 import socket
+import threading
 import types
+import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import redis
@@ -14,6 +18,7 @@ from django.core.cache.backends.redis import RedisCacheClient
 from fault_servers import free_port
 
 from pyramid_site import cache as cache_module
+from pyramid_site import settings as site_settings
 from pyramid_site.cache import RETRY_AFTER_SECONDS, ForgivingRedisCache
 
 
@@ -87,3 +92,42 @@ def test_a_redis_that_stops_answering_costs_one_timeout_then_none_until_it_is_as
         assert len(asked) == 2 and failures == [redis.TimeoutError] * 2
     finally:
         silent.close()
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
+def test_a_crowd_of_requests_at_once_shares_the_few_connections_the_settings_allow():
+    """Thousands of live streams open at once, each checking its throttles in a thread of its own: the cache's
+    connections stay within PYRAMID_CACHE_REDIS_CONNECTIONS (here 4), each request waiting for a free one."""
+    url = os.environ["REDIS_URL"]
+    name = f"test-cache-{uuid.uuid4().hex[:8]}"  # the connections of this cache alone, in CLIENT LIST
+    options = {**site_settings.CACHES["default"]["OPTIONS"], "max_connections": 4, "client_name": name}
+    cache = ForgivingRedisCache(url, {"OPTIONS": options})
+    crowd = threading.Barrier(32)
+
+    def request(n: int) -> bool:
+        crowd.wait()
+        key = f"{name}:{n}"
+        for value in range(20):
+            cache.set(key, value, timeout=60)
+            if cache.get(key) != value:
+                return False
+        return True
+
+    with ThreadPoolExecutor(32) as threads:
+        assert all(threads.map(request, range(32)))
+    connections = [c for c in redis.Redis.from_url(url).client_list() if c["name"] == name]
+    assert 1 <= len(connections) <= 4
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs Redis (REDIS_URL)")
+def test_the_caches_django_makes_for_each_request_share_the_process_connections():
+    """Under ASGI Django makes a cache for every request (its context's own): a thousand streams' requests, each
+    with a cache of its own, hold the connections of one pool, not one connection each."""
+    url = os.environ["REDIS_URL"]
+    name = f"test-cache-{uuid.uuid4().hex[:8]}"
+    options = {**site_settings.CACHES["default"]["OPTIONS"], "client_name": name}
+    requests = [ForgivingRedisCache(url, {"OPTIONS": options}) for _ in range(50)]
+    for n, cache in enumerate(requests):
+        cache.set(f"{name}:{n}", n, timeout=60)
+    assert [cache.get(f"{name}:{n}") for n, cache in enumerate(requests)] == list(range(50))
+    assert len([c for c in redis.Redis.from_url(url).client_list() if c["name"] == name]) == 1

@@ -203,14 +203,16 @@ def test_without_streams_the_tournament_page_polls_with_etags_and_says_so(
     state = page.locator("#live-state")
     expect(state).to_have_attribute("data-state", "polling")
     expect(state).to_have_text("updated every 10 s")
-    assert streams == [503]
+    # the tournament's stream, or the bell's, or both (asked at the same moment): the first 503 stops the tab's others
+    asked = list(streams)
+    assert 1 <= len(asked) <= 2 and set(asked) == {503}, asked
     with page.expect_response(lambda r: r.url.endswith("/standings/") and r.status == 304, timeout=WAIT):
         page.clock.run_for(10_000)  # the page's clock, not the test, waits the ten seconds: nothing changed
     _join(late, tournament)
     page.clock.run_for(10_000)
     expect(page.locator("#standings")).to_contain_text("poll-late", timeout=WAIT)
     expect(state).to_have_attribute("data-state", "polling")
-    assert streams == [503]  # asked once: a server without streams is left alone for minutes
+    assert streams == asked  # asked no more: a server without streams is left alone for minutes
     assert 200 in standings[1:]
     page.set_viewport_size(PHONE)
     screenshot(page, "live-polling-phone.jpg")
