@@ -1,6 +1,7 @@
 """Live streams at scale: N clients follow one tournament's stream (``/api/tournaments/ID/events/``), spread over
 two uvicorn processes reading one Redis, while M players finish games of that tournament through the API
-(gunicorn).
+(gunicorn; the games' post-game jobs on a Celery worker at the lowest CPU priority, standing in for production's
+worker machines, or with ``--jobs in-process`` in the finishing request).
 
 Measured:
 
