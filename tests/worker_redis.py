@@ -1,18 +1,26 @@
-"""Each pytest-xdist worker on a Redis database of its own (``REDIS_URL``'s, moved): tests that empty the cache
-(Django's ``cache.clear()`` is a ``FLUSHDB``) or count in it, and the Celery queues, never meet another worker's.
+"""Each pytest-xdist worker on Redis databases of its own: ``REDIS_URL``'s database is moved to one, and
+``PYRAMID_TEST_SPARE_REDIS_URL`` names a second, which the tests that empty a whole database of their own use
+(tests/leaderboards/test_cache.py, tests/scale/test_two_web_processes.py). So a test that empties the cache (Django's
+``cache.clear()`` is a ``FLUSHDB``), counts in it or reads a queue never meets another worker's.
 
-Loaded with ``-p`` (pyproject.toml's addopts), so it runs before pytest-django reads the settings; in the
-controller, and without xdist, it changes nothing. Databases 7 and 13 are left to the tests that name them."""
+Loaded with ``-p`` (pyproject.toml's addopts), so it runs before pytest-django reads the settings. Without xdist
+(and in its controller) ``REDIS_URL`` stays as it is and the spare is database 13."""
 
 from __future__ import annotations
 
 import os
 
-_NAMED_BY_TESTS = {7, 13}
+SPARE_DATABASE = 13
 
 worker = os.environ.get("PYTEST_XDIST_WORKER", "")  # "gw0", "gw1", ... in a worker
-url = os.environ.get("REDIS_URL", "")
-base, _, database = url.rpartition("/")
-if worker.startswith("gw") and worker[2:].isdigit() and database.isdigit():
-    free = [n for n in range(16) if n not in _NAMED_BY_TESTS and n != int(database)]
-    os.environ["REDIS_URL"] = f"{base}/{free[int(worker[2:]) % len(free)]}"
+base, _, database = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0").rpartition("/")
+if not database.isdigit():
+    base, database = "redis://127.0.0.1:6379", "0"
+spare = SPARE_DATABASE
+if worker.startswith("gw") and worker[2:].isdigit():
+    free = [n for n in range(16) if n not in (int(database), SPARE_DATABASE)]
+    index = int(worker[2:]) % (len(free) // 2)
+    database, spare = str(free[2 * index]), free[2 * index + 1]
+    if os.environ.get("REDIS_URL"):
+        os.environ["REDIS_URL"] = f"{base}/{database}"
+os.environ.setdefault("PYRAMID_TEST_SPARE_REDIS_URL", f"{base}/{spare}")

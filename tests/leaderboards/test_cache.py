@@ -3,6 +3,7 @@ kept up to date as games finish and are voided, and never in the way when Redis 
 
 import datetime as dt
 import io
+import os
 
 import pytest
 from django.core.management import call_command
@@ -18,7 +19,7 @@ from leaderboards.tasks import rebuild_board_cache
 from tests.support import daily_game, make_daily
 
 pytestmark = pytest.mark.django_db
-TEST_REDIS = "redis://127.0.0.1:6379/13"
+TEST_REDIS = os.environ["PYRAMID_TEST_SPARE_REDIS_URL"]  # emptied by each test: tests/worker_redis.py
 
 
 @pytest.fixture

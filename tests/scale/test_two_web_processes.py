@@ -22,7 +22,7 @@ from engine.solver import WINNABLE, solve
 
 ROOT = settings.BASE_DIR
 PG = "postgres://postgres@127.0.0.1:5432"
-REDIS = "redis://127.0.0.1:6379/7"
+REDIS = os.environ["PYRAMID_TEST_SPARE_REDIS_URL"]  # emptied by the module: tests/worker_redis.py
 PASSWORD = "a-long-pass-phrase"
 
 
@@ -53,7 +53,7 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def two_processes():
-    """A fresh database, Redis database 7 emptied, and two gunicorn processes (one worker each) on it."""
+    """A fresh database, the spare Redis database emptied, and two gunicorn processes (one worker each) on it."""
     name = f"pyramid_two_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as connection:
         connection.execute(f'CREATE DATABASE "{name}"')
