@@ -24,15 +24,39 @@ log = logging.getLogger(__name__)
 RETRY_AFTER_SECONDS = 1.0
 
 
+class OutOfReach:
+    """A Redis server's failure, remembered by the process for ``RETRY_AFTER_SECONDS``: meanwhile its users answer
+    at once without asking it (the cache, as empty; the live bus's publishing, as lost)."""
+
+    def __init__(self) -> None:
+        self.until = 0.0  # time.monotonic() until which the server is not asked
+
+    def now(self) -> bool:
+        return time.monotonic() < self.until
+
+    def failed(self) -> None:
+        self.until = time.monotonic() + RETRY_AFTER_SECONDS
+
+
+_out_of_reach: dict[str, OutOfReach] = {}
+
+
+def out_of_reach(url: str) -> OutOfReach:
+    """The process's one marker for the server at ``url``: kept per process, not per client, as Django makes a
+    cache client for each request under ASGI, which would otherwise ask a hung Redis afresh every time."""
+    return _out_of_reach.setdefault(url, OutOfReach())
+
+
 def _or(fallback):
     def wrap(method):
         def guarded(self, *args, **kwargs):
-            if time.monotonic() < self.down_until:
+            down = out_of_reach(self._servers[0])
+            if down.now():
                 return fallback(*args) if callable(fallback) else fallback
             try:
                 return method(self, *args, **kwargs)
             except redis.RedisError as exc:
-                self.down_until = time.monotonic() + RETRY_AFTER_SECONDS
+                down.failed()
                 log.warning("cache unavailable, %s skipped: %s", method.__name__, exc)
                 return fallback(*args) if callable(fallback) else fallback
 
@@ -46,8 +70,6 @@ _pools_lock = threading.Lock()
 
 
 class _ForgivingClient(RedisCacheClient):
-    down_until = 0.0  # time.monotonic() until which Redis is not asked (set on an instance by a failure)
-
     def _get_connection_pool(self, write):
         # Django makes a cache, so a client, for each request under ASGI (and each thread under WSGI): the pool, and
         # with it the connections, is the process's, or every request would open and leave behind one of its own

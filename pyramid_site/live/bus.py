@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.core.signals import setting_changed
 
-from pyramid_site.cache import RETRY_AFTER_SECONDS
+from pyramid_site.cache import out_of_reach
 
 from . import shutdown
 
@@ -200,7 +200,6 @@ class RedisBus:
         self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # one async client per event loop
         self._expiry_set: dict[str, float] = {}  # key -> when this process last pushed its expiry back
         self._dispatchers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # one reader per event loop
-        self._down_until = 0.0  # time.monotonic() until which publishing does not ask Redis (after a failure)
 
     def key(self, channel: str) -> str:
         return f"{self.prefix}{channel}"
@@ -210,12 +209,13 @@ class RedisBus:
         refusing (paused, cut off) would cost every publish a socket timeout, on the path of the move it tells of."""
         import redis
 
-        if time.monotonic() < self._down_until:
+        down = out_of_reach(self.url)
+        if down.now():
             raise redis.ConnectionError("the live updates' Redis failed a moment ago; not asked again yet")
         try:
             return command()
         except redis.RedisError:
-            self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
+            down.failed()
             raise
 
     def publish(self, channel: str, event: dict) -> str:
